@@ -1,0 +1,24 @@
+#pragma once
+// Each subcommand lives in its own cmd_*.cpp. add_*_command registers the
+// subcommand's options on the app and stores, in `action`, what to run once
+// parsing succeeded. Actions return the exit code and throw UsageError for bad
+// input (main prints one line and exits 2).
+#include <functional>
+
+#include <CLI/CLI.hpp>
+
+#include "methods/characterizer.hpp"
+
+namespace hwcomm::cli {
+
+using Action = std::function<int()>;
+
+void add_topo_command(CLI::App& app, Action& action);
+void add_list_command(CLI::App& app, Action& action);
+void add_run_command(CLI::App& app, Action& action);
+void add_export_command(CLI::App& app, Action& action);
+
+// Every method this build has: CPU ones always, CUDA ones when built with CUDA.
+Registry build_registry();
+
+}  // namespace hwcomm::cli

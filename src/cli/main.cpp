@@ -1,0 +1,43 @@
+// hwcomm: map and measure every data path of a compute node.
+#include <cstdio>
+#include <exception>
+#include <iostream>
+
+#include <CLI/CLI.hpp>
+
+#include "cli/commands.hpp"
+#include "core/error.hpp"
+
+int main(int argc, char** argv) {
+    using namespace hwcomm;
+    CLI::App app{"hwcomm: maps and measures every data path of a heterogeneous compute node"};
+    app.set_version_flag("--version", std::string(HWCOMM_VERSION) + " (" + HWCOMM_GIT_REVISION + ")");
+    app.require_subcommand(1);
+    cli::Action action;
+    cli::add_topo_command(app, action);
+    cli::add_list_command(app, action);
+    cli::add_run_command(app, action);
+    cli::add_export_command(app, action);
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::CallForHelp& e) {
+        return app.exit(e);
+    } catch (const CLI::CallForAllHelp& e) {
+        return app.exit(e);
+    } catch (const CLI::CallForVersion& e) {
+        return app.exit(e);
+    } catch (const CLI::ParseError& e) {
+        // One line, exit 2, whatever CLI11 would have printed.
+        std::cerr << "hwcomm: error: " << e.what() << " (see hwcomm --help)\n";
+        return kExitUsage;
+    }
+    try {
+        return action ? action() : 0;
+    } catch (const UsageError& e) {
+        std::cerr << "hwcomm: error: " << e.what() << "\n";
+        return kExitUsage;
+    } catch (const std::exception& e) {
+        std::cerr << "hwcomm: internal error: " << e.what() << "\n";
+        return 1;
+    }
+}

@@ -1,0 +1,18 @@
+#include "cli/commands.hpp"
+#include "methods/cpu/register.hpp"
+#ifdef HWCOMM_HAVE_CUDA
+#include "methods/cuda/register.hpp"
+#endif
+
+namespace hwcomm::cli {
+
+Registry build_registry() {
+    Registry registry;
+    register_cpu_methods(registry);
+#ifdef HWCOMM_HAVE_CUDA
+    register_cuda_methods(registry);
+#endif
+    return registry;
+}
+
+}  // namespace hwcomm::cli

@@ -1,0 +1,23 @@
+#pragma once
+// User-facing errors: everything that should end the program with a one-line
+// message and exit code 2 (bad file, bad option, missing device) is a UsageError.
+#include <stdexcept>
+#include <string>
+
+namespace hwcomm {
+
+class UsageError : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
+// A failure of one measurement (a CUDA error, a failed verification). The run
+// records it on the record and goes on.
+class MeasurementError : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
+inline constexpr int kExitUsage = 2;
+
+}  // namespace hwcomm

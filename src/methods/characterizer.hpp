@@ -1,0 +1,106 @@
+#pragma once
+// A characterizer is one transfer method ("cpu-read", "memcpy-h2d", ...). The
+// engine (src/run) asks it which vertex pairs it applies to, which parameter
+// sets to measure on each, then prepares a TransferSession per record and
+// times transfers of each size through it. Methods emit numbers; printers
+// format them elsewhere.
+#include <cstddef>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "core/graph.hpp"
+
+namespace hwcomm {
+
+// Ordered so the record key is stable: {"host_mem":"pinned","numa":"0"}.
+using ParamSet = std::map<std::string, std::string>;
+
+struct Applicability {
+    bool ok = false;
+    std::string reason;  // why not, when !ok; may say why yes
+    static Applicability yes() { return {true, {}}; }
+    static Applicability no(std::string why) { return {false, std::move(why)}; }
+};
+
+// Options a method may consult when it prepares (all set by the CLI).
+struct MethodOptions {
+    std::string timing_mode = "event";  // CUDA methods: "event" or "wall"
+    unsigned max_workers = 0;           // CPU methods: 0 = all cores of the node
+    bool pool_half_gpu_memory = false;  // size pools at half the GPU's memory
+};
+
+// One timed sample. `seconds` covers `repetitions` back-to-back transfers of
+// `bytes_per_rep` each (small sizes batch several transfers between one pair
+// of timestamps); the engine divides. `extras` carries method-specific facts
+// of this sample (duplex: per-direction seconds and start/stop skew).
+struct Sample {
+    double seconds = 0;
+    std::size_t repetitions = 1;
+    double bytes_per_rep = 0;  // bytes that crossed the path for one repetition
+    std::map<std::string, double> extras;
+};
+
+// Everything prepared for one (method, src, dst, params): buffers allocated at
+// the largest size, streams, events, bound threads. Owned by the engine for
+// the life of one record; releases everything in its destructor.
+class TransferSession {
+public:
+    virtual ~TransferSession() = default;
+    // Labels of the variants measured at each size (cpu-read: worker counts
+    // "1","2",...). The engine measures each and reports the best. A method
+    // without variants returns {""}.
+    virtual std::vector<std::string> variants() const { return {""}; }
+    // Run the transfer untimed (caches, TLBs, lazy allocation, clocks up).
+    virtual void warmup(std::size_t bytes, const std::string& variant) = 0;
+    // Take one sample. Throws MeasurementError on failure.
+    virtual Sample measure(std::size_t bytes, const std::string& variant) = 0;
+    // Check the destination of the last transfer against the expected pattern.
+    // Returns an empty string when correct, else what was wrong.
+    virtual std::string verify(std::size_t bytes, const std::string& variant) = 0;
+    // Facts worth keeping with the record: placement, clocks, link state.
+    virtual nlohmann::json context() const { return nlohmann::json::object(); }
+    // Largest size this session can move (buffers, free memory).
+    virtual std::size_t max_bytes() const = 0;
+};
+
+class Characterizer {
+public:
+    virtual ~Characterizer() = default;
+    virtual std::string name() const = 0;
+    virtual std::string description() const = 0;
+    // Vertex kinds at each end ("numa", "gpu"), for listing and filtering.
+    virtual std::vector<VertexKind> src_kinds() const = 0;
+    virtual std::vector<VertexKind> dst_kinds() const = 0;
+    // Whether the method applies to this ordered pair, and why not.
+    virtual Applicability applicable(const Graph& graph, const Vertex& src, const Vertex& dst) const = 0;
+    // The parameter sets to measure on an applicable pair (host memory kind,
+    // peer on/off, ...). At least one, possibly {{}}.
+    virtual std::vector<ParamSet> parameter_sets(const Graph& graph, const Vertex& src, const Vertex& dst,
+                                                 const MethodOptions& options) const = 0;
+    // Names and meanings of the parameters, for `hwcomm list`.
+    virtual std::map<std::string, std::string> parameter_docs() const { return {}; }
+    // Allocates everything for transfers up to `max_bytes` (the session may
+    // cap it lower; see TransferSession::max_bytes). Throws MeasurementError
+    // when the pair cannot be prepared (allocation, placement, device error).
+    virtual std::unique_ptr<TransferSession> prepare(const Graph& graph, const Vertex& src, const Vertex& dst,
+                                                     const ParamSet& params, std::size_t max_bytes,
+                                                     const MethodOptions& options) const = 0;
+};
+
+// Explicit registration: each method family has a register_*() function that
+// adds its methods; the CLI calls them (no static-initialisation tricks).
+class Registry {
+public:
+    void add(std::unique_ptr<Characterizer> method);
+    const Characterizer* find(const std::string& name) const;
+    const std::vector<std::unique_ptr<Characterizer>>& all() const { return methods_; }
+
+private:
+    std::vector<std::unique_ptr<Characterizer>> methods_;
+};
+
+}  // namespace hwcomm

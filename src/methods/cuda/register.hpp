@@ -1,0 +1,8 @@
+#pragma once
+// Plain C++ header: the CLI includes it without any CUDA header.
+#include "methods/characterizer.hpp"
+
+namespace hwcomm {
+// Adds the CUDA methods (memcpy-h2d, memcpy-d2h, memcpy-h2h, memcpy-d2d, ...).
+void register_cuda_methods(Registry& registry);
+}  // namespace hwcomm
