@@ -1,0 +1,55 @@
+#include "measure/stopping_rule.hpp"
+
+#include <algorithm>
+#include <limits>
+#include <stdexcept>
+
+#include "measure/statistics.hpp"
+
+namespace hwcomm {
+
+const char* to_string(StopReason reason) {
+    switch (reason) {
+    case StopReason::Converged: return "converged";
+    case StopReason::TimeBudget: return "time_budget";
+    case StopReason::MaxSamples: return "max_samples";
+    }
+    return "unknown";
+}
+
+StoppingRule::StoppingRule(StoppingOptions options) : options_(options) {
+    if (options_.min_samples < 1) options_.min_samples = 1;
+    if (options_.max_samples < options_.min_samples) options_.max_samples = options_.min_samples;
+}
+
+double StoppingRule::relative_half_width() const {
+    if (samples_.size() < 2) return std::numeric_limits<double>::infinity();
+    std::vector<double> sorted = samples_;
+    std::sort(sorted.begin(), sorted.end());
+    const auto [lo, hi] = median_ci95_ranks(sorted.size());
+    const double median = quantile_sorted(sorted, 0.5);
+    if (median <= 0) return std::numeric_limits<double>::infinity();
+    return (sorted[hi - 1] - sorted[lo - 1]) / 2.0 / median;
+}
+
+std::optional<StopReason> StoppingRule::add(double sample_s, double elapsed_s) {
+    samples_.push_back(sample_s);
+    if (samples_.size() >= options_.min_samples && relative_half_width() <= options_.max_noise)
+        return StopReason::Converged;
+    if (samples_.size() >= options_.max_samples) return StopReason::MaxSamples;
+    const bool enough = samples_.size() >= options_.min_samples;
+    const double budget = options_.time_budget_s * (enough ? 1.0 : std::max(1.0, options_.min_samples_budget_factor));
+    if (elapsed_s >= budget) return StopReason::TimeBudget;
+    return std::nullopt;
+}
+
+SamplingResult sample_until_stop(const StoppingOptions& options, const std::function<double()>& next,
+                                 const std::function<double()>& elapsed) {
+    StoppingRule rule(options);
+    for (;;) {
+        const double s = next();
+        if (auto reason = rule.add(s, elapsed())) return {rule.samples(), *reason};
+    }
+}
+
+}  // namespace hwcomm

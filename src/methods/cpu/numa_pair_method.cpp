@@ -1,0 +1,23 @@
+#include "methods/cpu/numa_pair_method.hpp"
+
+namespace hwcomm {
+
+namespace {
+
+bool has_cpus(const Vertex& v) {
+    // A graph without NUMA details (hand-made, old file) is given the benefit of the doubt.
+    return !v.numa || v.numa->cores > 0 || !v.numa->pus.empty();
+}
+
+}  // namespace
+
+Applicability NumaPairMethod::applicable(const Graph&, const Vertex& src, const Vertex& dst) const {
+    if (src.kind != VertexKind::NumaNode) return Applicability::no(src.id + " is not a NUMA node");
+    if (dst.kind != VertexKind::NumaNode) return Applicability::no(dst.id + " is not a NUMA node");
+    if (src.os_index < 0 || dst.os_index < 0) return Applicability::no("NUMA node without an OS index");
+    const Vertex& workers = cpu_end() == CpuEnd::Src ? src : dst;
+    if (!has_cpus(workers)) return Applicability::no(workers.id + " has no CPU cores to run the workers");
+    return Applicability::yes();
+}
+
+}  // namespace hwcomm

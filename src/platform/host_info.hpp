@@ -1,0 +1,23 @@
+#pragma once
+// Facts about this host for the results file's meta block.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace hwcomm {
+
+struct HostInfo {
+    std::string hostname;
+    std::string kernel;     // uname -r
+    std::string cpu_model;  // "model name" of /proc/cpuinfo
+    std::string date_utc;   // ISO 8601, "2024-05-01T12:00:00Z"
+};
+
+HostInfo read_host_info();
+std::string utc_now_iso8601();
+// This process's argv, from /proc/self/cmdline (empty when unreadable).
+std::vector<std::string> process_command_line();
+// MemAvailable of /proc/meminfo in bytes, 0 when unknown.
+std::uint64_t available_memory_bytes();
+
+}  // namespace hwcomm

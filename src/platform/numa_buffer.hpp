@@ -1,0 +1,45 @@
+#pragma once
+// Memory strictly bound to one NUMA node, every page touched and its placement
+// checked with hwloc_get_area_memlocation. A buffer whose placement cannot be
+// guaranteed says so in placement(); callers record it, never hide it.
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "platform/hwloc_topology.hpp"
+
+namespace hwcomm {
+
+struct Placement {
+    bool verified = false;          // every page checked on requested_node
+    int requested_node = -1;
+    std::vector<int> actual_nodes;  // OS indexes where the pages were found
+    std::string note;               // why not verified, or how it was checked
+};
+
+class NumaBuffer {
+public:
+    // hwloc_alloc_membind(BIND, STRICT|BYNODESET), touches every page, verifies
+    // the placement. Throws MeasurementError when the allocation fails.
+    NumaBuffer(const HwlocTopology& topo, int numa_os_index, std::size_t bytes);
+    ~NumaBuffer();
+    NumaBuffer(NumaBuffer&& other) noexcept;
+    NumaBuffer& operator=(NumaBuffer&& other) noexcept;
+    NumaBuffer(const NumaBuffer&) = delete;
+    NumaBuffer& operator=(const NumaBuffer&) = delete;
+
+    std::byte* data() { return data_; }
+    const std::byte* data() const { return data_; }
+    std::size_t size() const { return bytes_; }
+    const Placement& placement() const { return placement_; }
+
+private:
+    void release() noexcept;
+
+    hwloc_topology_t topology_ = nullptr;  // borrowed: the HwlocTopology outlives the buffer
+    std::byte* data_ = nullptr;
+    std::size_t bytes_ = 0;
+    Placement placement_;
+};
+
+}  // namespace hwcomm

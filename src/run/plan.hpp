@@ -1,0 +1,33 @@
+#pragma once
+// What a run measures: every method x ordered vertex pair of its kinds x
+// parameter set, keeping the applicable pairs that pass the filters. `hwcomm
+// list` shows the same enumeration, with the reasons for the pairs left out.
+#include <string>
+#include <vector>
+
+#include "methods/characterizer.hpp"
+#include "run/filter.hpp"
+
+namespace hwcomm {
+
+struct PlannedRecord {
+    const Characterizer* method = nullptr;
+    const Vertex* src = nullptr;
+    const Vertex* dst = nullptr;
+    ParamSet params;
+    std::string key;
+};
+
+struct PairApplicability {
+    const Vertex* src = nullptr;
+    const Vertex* dst = nullptr;
+    Applicability applicability;
+};
+
+// Every ordered pair (same-vertex pairs included) of the method's kinds.
+std::vector<PairApplicability> method_pairs(const Graph& graph, const Characterizer& method);
+
+std::vector<PlannedRecord> build_plan(const Graph& graph, const Registry& registry, const Filters& filters,
+                                      const MethodOptions& options);
+
+}  // namespace hwcomm

@@ -1,0 +1,31 @@
+#include <gtest/gtest.h>
+
+#include <regex>
+
+#include "platform/clock.hpp"
+#include "platform/host_info.hpp"
+
+using namespace hwcomm;
+
+TEST(HostInfo, HasTheFactsTheResultsFileNeeds) {
+    const HostInfo h = read_host_info();
+    EXPECT_FALSE(h.hostname.empty());
+    EXPECT_FALSE(h.kernel.empty());
+    EXPECT_FALSE(h.cpu_model.empty());
+    EXPECT_TRUE(std::regex_match(h.date_utc, std::regex(R"(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ)"))) << h.date_utc;
+}
+
+TEST(HostInfo, CommandLineAndMemory) {
+    const auto args = process_command_line();
+    ASSERT_FALSE(args.empty());
+    EXPECT_NE(args.front().find("test_platform"), std::string::npos);
+    EXPECT_GT(available_memory_bytes(), std::uint64_t{1} << 20);
+}
+
+TEST(Clock, IsMonotonicWithSubMicrosecondResolution) {
+    const double a = steady_seconds();
+    const double b = steady_seconds();
+    EXPECT_LE(a, b);
+    EXPECT_GT(steady_clock_resolution(), 0.0);
+    EXPECT_LT(steady_clock_resolution(), 1e-6);
+}

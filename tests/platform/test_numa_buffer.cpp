@@ -1,0 +1,58 @@
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstring>
+
+#include "core/error.hpp"
+#include "platform/numa_buffer.hpp"
+
+using namespace hwcomm;
+
+TEST(HwlocTopology, ListsTheNodesOfThisMachine) {
+    HwlocTopology topo;
+    const auto nodes = topo.numa_os_indexes();
+    ASSERT_FALSE(nodes.empty());
+    EXPECT_NE(topo.numa_node(nodes.front()), nullptr);
+    EXPECT_EQ(topo.numa_node(100000), nullptr);
+    EXPECT_EQ(topo.numa_node(-1), nullptr);
+    unsigned cores = 0;
+    for (int n : nodes) cores += topo.cores_of_numa(n);
+    const int all_cores = hwloc_get_nbobjs_by_type(topo.get(), HWLOC_OBJ_CORE);
+    EXPECT_EQ(cores, static_cast<unsigned>(all_cores));
+    EXPECT_EQ(topo.cores_of_numa(100000), 0u);
+}
+
+TEST(NumaBuffer, PlacementOnNodeZeroIsVerified) {
+    HwlocTopology topo;
+    const int node = topo.numa_os_indexes().front();
+    NumaBuffer buf(topo, node, 8 << 20);
+    ASSERT_NE(buf.data(), nullptr);
+    EXPECT_EQ(buf.size(), 8u << 20);
+    const Placement& p = buf.placement();
+    EXPECT_EQ(p.requested_node, node);
+    EXPECT_TRUE(p.verified) << p.note;
+    EXPECT_EQ(p.actual_nodes, std::vector<int>{node});
+    // The memory is usable end to end.
+    std::memset(buf.data(), 0x5a, buf.size());
+    EXPECT_EQ(buf.data()[buf.size() - 1], std::byte{0x5a});
+}
+
+TEST(NumaBuffer, MoveTransfersOwnership) {
+    HwlocTopology topo;
+    NumaBuffer a(topo, topo.numa_os_indexes().front(), 4096);
+    std::byte* data = a.data();
+    NumaBuffer b(std::move(a));
+    EXPECT_EQ(b.data(), data);
+    EXPECT_EQ(a.data(), nullptr);  // NOLINT(bugprone-use-after-move): checking the moved-from state
+    EXPECT_EQ(b.size(), 4096u);
+}
+
+TEST(NumaBuffer, AbsentNodeIsAMeasurementError) {
+    HwlocTopology topo;
+    EXPECT_THROW(NumaBuffer(topo, 4096, 4096), MeasurementError);
+}
+
+TEST(NumaBuffer, ImpossibleSizeIsAMeasurementError) {
+    HwlocTopology topo;
+    EXPECT_THROW(NumaBuffer(topo, topo.numa_os_indexes().front(), std::size_t{1} << 62), MeasurementError);
+}

@@ -1,0 +1,139 @@
+#include <gtest/gtest.h>
+
+#include <set>
+
+#include "fake_method.hpp"
+#include "run/engine.hpp"
+#include "run/results_io.hpp"
+
+using namespace hwcomm;
+
+namespace {
+
+RunOptions fast_options() {
+    RunOptions o;
+    o.sizes = {1024, 4096, 1 << 20};
+    o.stopping.min_samples = 5;
+    return o;
+}
+
+std::set<std::string> keys(const ResultsFile& f) {
+    std::set<std::string> k;
+    for (const auto& r : f.records) k.insert(r.key);
+    return k;
+}
+
+}  // namespace
+
+TEST(Engine, PlansApplicablePairsTimesParameterSets) {
+    Registry reg;
+    reg.add(std::make_unique<test::FakeMethod>("fake"));
+    const Graph g = test::three_nodes();
+    const auto plan = build_plan(g, reg, Filters{}, {});
+    // 6 "up" ordered pairs of 3 nodes (including same-node) x 2 parameter sets.
+    EXPECT_EQ(plan.size(), 12u);
+    EXPECT_EQ(plan.front().key, "fake|numa0|numa0|mode=a");
+}
+
+TEST(Engine, ReportsTheBestVariantAndBytesOverMedianTime) {
+    test::FakeMethod m("fake");
+    const Graph g = test::three_nodes();
+    PlannedRecord p{&m, g.find("numa0"), g.find("numa1"), {{"mode", "a"}}, "fake|numa0|numa1|mode=a"};
+    const Record r = measure_record(g, p, fast_options());
+    EXPECT_EQ(r.status, "ok");
+    ASSERT_EQ(r.points.size(), 3u);
+    const Point& pt = r.points[2];
+    EXPECT_EQ(pt.bytes, 1u << 20);
+    EXPECT_EQ(pt.status, "ok");
+    EXPECT_TRUE(pt.verified);
+    EXPECT_EQ(pt.stop_reason, "converged");
+    EXPECT_EQ(pt.stats.n, 5u);
+    EXPECT_EQ(pt.best_variant, "2");
+    ASSERT_EQ(pt.variants.size(), 2u);
+    EXPECT_NEAR(pt.variants[0].bandwidth_gbps, 1.0, 1e-12);
+    EXPECT_NEAR(pt.bandwidth_gbps, 2.0, 1e-12);
+    EXPECT_NEAR(pt.peak_bandwidth_gbps, 2.0, 1e-12);
+    // Per-transfer seconds: the sample's time divided by its 4 repetitions.
+    EXPECT_DOUBLE_EQ(pt.samples_s.front(), (1 << 20) / 2e9);
+    EXPECT_DOUBLE_EQ(pt.extras.at("skew_s"), 1e-6);
+    EXPECT_EQ(r.context.at("fake"), true);
+}
+
+TEST(Engine, MaxVariantsKeepsFirstAndLast) {
+    EXPECT_EQ(pick_variants({"1", "2", "4", "8", "16", "32"}, 3), (std::vector<std::string>{"1", "4", "32"}));
+    EXPECT_EQ(pick_variants({"1", "2"}, 3), (std::vector<std::string>{"1", "2"}));
+    EXPECT_EQ(pick_variants({"1", "2", "4"}, 0), (std::vector<std::string>{"1", "2", "4"}));
+    EXPECT_EQ(pick_variants({"1", "2", "4"}, 1), (std::vector<std::string>{"4"}));
+}
+
+TEST(Engine, ErrorsAreRecordedAndTheRunGoesOn) {
+    Registry reg;
+    reg.add(std::make_unique<test::FakeMethod>("broken", test::FakeBehaviour{.fail_prepare = true}));
+    reg.add(std::make_unique<test::FakeMethod>("flaky", test::FakeBehaviour{.fail_verify_at = 4096, .throw_measure_at = 1024}));
+    const Graph g = test::three_nodes();
+    const auto plan = build_plan(g, reg, Filters{}, {});
+    ResultsFile results;
+    std::size_t saved = 0;
+    EngineHooks hooks;
+    hooks.on_record = [&](const Record&) { ++saved; };
+    EXPECT_EQ(run_plan(g, plan, fast_options(), results, hooks), 24u);
+    EXPECT_EQ(saved, 24u);
+    const Record* broken = results.find("broken|numa0|numa1|mode=a");
+    ASSERT_NE(broken, nullptr);
+    EXPECT_EQ(broken->status, "error");
+    EXPECT_EQ(broken->error, "prepare: cannot allocate pinned memory");
+    EXPECT_TRUE(broken->points.empty());
+    const Record* flaky = results.find("flaky|numa0|numa0|mode=b");
+    ASSERT_NE(flaky, nullptr);
+    EXPECT_EQ(flaky->status, "error");
+    ASSERT_EQ(flaky->points.size(), 3u);
+    EXPECT_EQ(flaky->points[0].status, "error");
+    EXPECT_EQ(flaky->points[0].error, "variant 1: device fell off the bus");
+    EXPECT_EQ(flaky->points[0].stats.n, 0u);
+    EXPECT_EQ(flaky->points[1].status, "error");
+    EXPECT_FALSE(flaky->points[1].verified);
+    EXPECT_EQ(flaky->points[1].error, "variant 1: verification failed: byte 3 differs");
+    EXPECT_EQ(flaky->points[2].status, "ok");
+    EXPECT_TRUE(flaky->points[2].verified);
+}
+
+TEST(Engine, SizesAboveTheSessionMaximumAreSkippedAndNoted) {
+    test::FakeMethod m("fake", test::FakeBehaviour{.session_max = 4096});
+    const Graph g = test::three_nodes();
+    PlannedRecord p{&m, g.find("numa0"), g.find("numa0"), {}, "fake|numa0|numa0|"};
+    const Record r = measure_record(g, p, fast_options());
+    ASSERT_EQ(r.points.size(), 2u);
+    EXPECT_EQ(r.context.at("sizes_skipped_above_session_max"), nlohmann::json::array({1 << 20}));
+}
+
+TEST(Engine, ResumeAfterInterruptionGivesTheSameRecords) {
+    Registry reg;
+    reg.add(std::make_unique<test::FakeMethod>("fake"));
+    const Graph g = test::three_nodes();
+    const auto plan = build_plan(g, reg, Filters{}, {});
+    const RunOptions o = fast_options();
+
+    ResultsFile full;
+    run_plan(g, plan, o, full, {});
+
+    ResultsFile partial;
+    EngineHooks stop_early;
+    stop_early.stop_after_records = 5;  // the "kill"
+    EXPECT_EQ(run_plan(g, plan, o, partial, stop_early), 5u);
+    ASSERT_EQ(partial.records.size(), 5u);
+    // Through JSON, as --resume reads it back.
+    ResultsFile resumed = results_from_json(results_to_json(partial));
+    EXPECT_EQ(run_plan(g, plan, o, resumed, {}), plan.size() - 5);
+    EXPECT_EQ(keys(resumed), keys(full));
+    EXPECT_EQ(resumed.records.size(), full.records.size());
+    // Nothing left: a second resume measures nothing.
+    EXPECT_EQ(run_plan(g, plan, o, resumed, {}), 0u);
+}
+
+TEST(Engine, MethodMetaIsLiftedIntoTheFileMeta) {
+    ResultsFile f;
+    Record r;
+    r.context = {{"cuda", {{"driver_version", 13000}}}};
+    absorb_record_meta(f, r);
+    EXPECT_EQ(f.meta.at("cuda").at("driver_version"), 13000);
+}
