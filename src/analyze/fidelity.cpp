@@ -1,0 +1,183 @@
+#include "analyze/fidelity.hpp"
+
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+
+#include "analyze/summary.hpp"
+
+namespace hwcomm::analyze {
+
+using nlohmann::json;
+
+TargetsFile targets_from_json(const json& doc) {
+    if (!doc.is_object() || doc.value("schema", "") != "hwcomm-targets")
+        throw std::runtime_error("not a targets file (schema is not \"hwcomm-targets\")");
+    if (doc.value("version", 0) != 1) throw std::runtime_error("unsupported targets file version");
+    TargetsFile f;
+    f.machine = doc.value("machine", "");
+    f.source = doc.value("source", "");
+    f.tolerance = doc.value("tolerance", 0.02);
+    if (!doc.contains("targets") || !doc["targets"].is_array()) throw std::runtime_error("targets file has no targets");
+    for (const json& j : doc["targets"]) {
+        Target t;
+        t.id = j.at("id").get<std::string>();
+        t.label = j.value("label", t.id);
+        t.method = j.at("method").get<std::string>();
+        t.metric = j.at("metric").get<std::string>();
+        t.timing = j.value("timing", "");
+        t.params = j.value("params", std::map<std::string, std::string>{});
+        t.value = j.at("value").get<double>();
+        t.low = t.high = t.value;
+        if (j.contains("range")) {
+            t.low = j["range"].at(0).get<double>();
+            t.high = j["range"].at(1).get<double>();
+        }
+        t.bytes = j.value("bytes", std::uint64_t{0});
+        if (t.metric == "gbps_at_bytes" && t.bytes == 0) throw std::runtime_error("target " + t.id + ": no bytes");
+        if (t.metric != "peak_gbps" && t.metric != "small_latency_us" && t.metric != "gbps_at_bytes" &&
+            t.metric.rfind("extra_peak:", 0) != 0)
+            throw std::runtime_error("target " + t.id + ": unknown metric " + t.metric);
+        f.targets.push_back(std::move(t));
+    }
+    return f;
+}
+
+TargetsFile load_targets_file(const std::string& path) {
+    std::ifstream in(path);
+    if (!in) throw std::runtime_error("cannot read " + path);
+    json doc;
+    try {
+        in >> doc;
+    } catch (const json::exception& e) {
+        throw std::runtime_error(path + " is not JSON: " + e.what());
+    }
+    return targets_from_json(doc);
+}
+
+const char* to_string(Verdict v) {
+    switch (v) {
+    case Verdict::Within: return "within";
+    case Verdict::Beats: return "BEATS";
+    case Verdict::Misses: return "MISSES";
+    case Verdict::NoData: return "no data";
+    }
+    return "?";
+}
+
+bool lower_is_better(const std::string& metric) { return metric == "small_latency_us"; }
+
+Verdict judge(double measured, double low, double high, double tolerance, bool lower_better, double* deviation) {
+    double dev = 0;  // positive = better than the figure's range
+    if (lower_better) {
+        if (measured < low) dev = (low - measured) / low;
+        if (measured > high) dev = -(measured - high) / high;
+    } else {
+        if (measured > high) dev = (measured - high) / high;
+        if (measured < low) dev = -(low - measured) / low;
+    }
+    if (deviation) *deviation = dev;
+    if (dev > tolerance) return Verdict::Beats;
+    if (dev < -tolerance) return Verdict::Misses;
+    return Verdict::Within;
+}
+
+namespace {
+
+bool params_match(const Record& r, const Target& t) {
+    for (const auto& [k, v] : t.params) {
+        const auto it = r.params.find(k);
+        if (it == r.params.end() || it->second != v) return false;
+    }
+    return true;
+}
+
+std::optional<double> metric_of(const Record& r, const Target& t) {
+    if (r.status != "ok") return std::nullopt;
+    if (t.metric == "peak_gbps") return summarize(r).peak_gbps;
+    if (t.metric == "small_latency_us") return summarize(r).small_latency_us;
+    std::optional<double> best;
+    for (const Point& p : r.points) {
+        if (p.status != "ok" || p.stats.n == 0) continue;
+        if (t.metric == "gbps_at_bytes") {
+            if (p.bytes == t.bytes) best = p.bandwidth_gbps;
+        } else {  // extra_peak:<key>
+            const auto it = p.extras.find(t.metric.substr(11));
+            if (it != p.extras.end() && (!best || it->second > *best)) best = it->second;
+        }
+    }
+    return best;
+}
+
+std::string timing_of(const Record& r) {
+    return r.context.is_object() && r.context.contains("timing_mode") && r.context["timing_mode"].is_string()
+               ? r.context["timing_mode"].get<std::string>()
+               : std::string{};
+}
+
+}  // namespace
+
+std::vector<Comparison> compare(const ResultsFile& results, const TargetsFile& targets) {
+    std::vector<Comparison> out;
+    for (const Target& t : targets.targets) {
+        Comparison c;
+        c.target = t;
+        const bool lower = lower_is_better(t.metric);
+        // Prefer records in the target's timing mode; fall back to any.
+        for (int pass = 0; pass < 2 && !c.measured; ++pass) {
+            for (const Record& r : results.records) {
+                if (r.method != t.method || !params_match(r, t)) continue;
+                if (pass == 0 && !t.timing.empty() && timing_of(r) != t.timing) continue;
+                const auto m = metric_of(r, t);
+                if (!m) continue;
+                if (!c.measured || (lower ? *m < *c.measured : *m > *c.measured)) {
+                    c.measured = m;
+                    c.record_key = r.key;
+                    c.note = pass == 1 && !t.timing.empty()
+                                 ? "measured in " + timing_of(r) + " mode; the figure is " + t.timing + " timing"
+                                 : std::string{};
+                }
+            }
+            if (t.timing.empty()) break;
+        }
+        if (c.measured) c.verdict = judge(*c.measured, t.low, t.high, targets.tolerance, lower, &c.deviation);
+        out.push_back(std::move(c));
+    }
+    return out;
+}
+
+std::string format_comparisons(const std::vector<Comparison>& rows, const TargetsFile& targets) {
+    std::ostringstream out;
+    char line[512];
+    std::snprintf(line, sizeof line, "%-26s %14s %12s  %-8s %8s  %s\n", "target", "figure", "hwcomm", "verdict",
+                  "dev", "record");
+    out << "Fidelity against " << (targets.machine.empty() ? "the reference" : targets.machine) << " (tolerance "
+        << targets.tolerance * 100 << "%)\n"
+        << line;
+    for (const Comparison& c : rows) {
+        const bool lat = lower_is_better(c.target.metric);
+        const char* unit = lat ? "us" : "GB/s";
+        char figure[64], measured[64], dev[32];
+        if (c.target.low != c.target.high)
+            std::snprintf(figure, sizeof figure, "%g-%g %s", c.target.low, c.target.high, unit);
+        else
+            std::snprintf(figure, sizeof figure, "%g %s", c.target.value, unit);
+        if (c.measured)
+            std::snprintf(measured, sizeof measured, "%.2f %s", *c.measured, unit);
+        else
+            std::snprintf(measured, sizeof measured, "-");
+        if (c.measured)
+            std::snprintf(dev, sizeof dev, "%+.1f%%", c.deviation * 100);
+        else
+            std::snprintf(dev, sizeof dev, "-");
+        std::snprintf(line, sizeof line, "%-26s %14s %12s  %-8s %8s  %s%s%s\n", c.target.label.c_str(), figure,
+                      measured, to_string(c.verdict), dev, c.record_key.c_str(), c.note.empty() ? "" : "  ",
+                      c.note.c_str());
+        out << line;
+    }
+    return out.str();
+}
+
+}  // namespace hwcomm::analyze

@@ -1,0 +1,48 @@
+#pragma once
+// Host buffers of every kind the CUDA methods move data from and to, each on a
+// chosen NUMA node, each RAII, each recording where its pages really are:
+//   pageable    malloc'd, then every page touched by a thread bound to the node
+//               (first-touch placement)
+//   pinned      cudaHostAlloc(Portable|Mapped) by a thread bound to the node
+//   registered  hwloc strict-bound NumaBuffer, touched, then cudaHostRegister
+//   wc          cudaHostAlloc(WriteCombined|Portable|Mapped) by a bound thread
+#include <cstddef>
+#include <memory>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "platform/hwloc_topology.hpp"
+#include "platform/numa_buffer.hpp"
+
+namespace hwcomm::cuda {
+
+enum class HostMemKind { Pageable, Pinned, Registered, WriteCombined };
+
+// "pageable" | "pinned" | "registered" | "wc"; throws UsageError otherwise.
+HostMemKind host_mem_kind_from_string(const std::string& text);
+const char* to_string(HostMemKind kind);
+
+// Where a foreign buffer's pages are (hwloc_get_area_memlocation).
+Placement locate_pages(const HwlocTopology& topo, const void* data, std::size_t bytes, int requested_node);
+nlohmann::json placement_to_json(const Placement& p);
+
+class HostBuffer {
+public:
+    virtual ~HostBuffer() = default;
+    virtual std::byte* data() = 0;
+    // Pointer a kernel can dereference (mapped pinned memory), nullptr for pageable.
+    virtual std::byte* device_view() = 0;
+    virtual std::size_t size() const = 0;
+    virtual HostMemKind kind() const = 0;
+    // {"kind","numa","placement":{...},"how"}.
+    virtual nlohmann::json describe() const = 0;
+    // Pinned/registered/wc pages take part in async DMA; pageable do not.
+    bool page_locked() const { return kind() != HostMemKind::Pageable; }
+};
+
+// `topo` must outlive the buffer.
+std::unique_ptr<HostBuffer> make_host_buffer(HostMemKind kind, const HwlocTopology& topo, int numa_os_index,
+                                             std::size_t bytes);
+
+}  // namespace hwcomm::cuda

@@ -1,0 +1,184 @@
+// sm-copy-*: copies done by GPU threads (16-byte loads and stores) through a
+// peer GPU's pointer or a mapped host pointer: the alternative to the copy
+// engines, on the same endpoints.
+//   sm-copy-d2d       kernel on the destination GPU loads through the peer pointer (pull)
+//   sm-copy-d2d-push  kernel on the source GPU stores through the peer pointer
+//   sm-copy-h2d       kernel on the GPU loads mapped pinned host memory
+//   sm-copy-d2h       kernel on the GPU stores into mapped pinned host memory
+#include <memory>
+#include <optional>
+
+#include "core/error.hpp"
+#include "methods/cuda/cuda_check.hpp"
+#include "methods/cuda/device_info.hpp"
+#include "methods/cuda/graph_queries.hpp"
+#include "methods/cuda/host_memory.hpp"
+#include "methods/cuda/kernels.hpp"
+#include "methods/cuda/methods.hpp"
+#include "methods/cuda/one_way_session.hpp"
+#include "methods/cuda/peer_setup.hpp"
+#include "methods/cuda/session_common.hpp"
+
+namespace hwcomm::cuda {
+
+namespace {
+
+enum class SmKind { PeerPull, PeerPush, HostToDevice, DeviceToHost };
+struct HostSide {};  // selects the host <-> GPU constructor
+
+// Runs the copy kernel on `exec_` from `src_ptr_` to `dst_ptr_`.
+class SmCopySession final : public OneWaySession {
+public:
+    // GPU to GPU.
+    SmCopySession(const Graph& graph, const Vertex& src, const Vertex& dst, SmKind kind, const SizeCap& cap,
+                  const MethodOptions& options)
+        : OneWaySession(exec_for(kind, src, dst), timing_mode_from_string(options.timing_mode), cap.max_bytes),
+          exec_(exec_for(kind, src, dst)),
+          sm_count_(sm_count_of(exec_)) {
+        const int a = cuda_ordinal(src);
+        const int b = cuda_ordinal(dst);
+        // Pull: the destination GPU reads a's memory; push: the source GPU writes b's.
+        peer_.emplace(kind == SmKind::PeerPull ? PeerSetup::one_way(b, a) : PeerSetup::one_way(a, b));
+        dev_src_ = std::make_unique<DeviceBuffer>(a, cap.buffer_bytes);
+        dev_dst_ = std::make_unique<DeviceBuffer>(b, cap.buffer_bytes);
+        src_ptr_ = dev_src_->data();
+        dst_ptr_ = dev_dst_->data();
+        set_endpoints(BufferRef{nullptr, src_ptr_, a, false}, BufferRef{nullptr, dst_ptr_, b, false}, true, "");
+        context_.update(base_context(graph, {&src, &dst}, cap, options));
+        context_["peer"] = peer_->describe();
+        describe_kernel(kind == SmKind::PeerPull ? "pull: loads through the peer pointer"
+                                                 : "push: stores through the peer pointer");
+    }
+    // Host to GPU or GPU to host, through mapped registered memory.
+    SmCopySession(const Graph& graph, const Vertex& numa, const Vertex& gpu, SmKind kind, const SizeCap& cap,
+                  const MethodOptions& options, HostSide)
+        : OneWaySession(cuda_ordinal(gpu), timing_mode_from_string(options.timing_mode), cap.max_bytes),
+          exec_(cuda_ordinal(gpu)),
+          sm_count_(sm_count_of(exec_)) {
+        topo_ = std::make_unique<HwlocTopology>();
+        host_ = make_host_buffer(HostMemKind::Registered, *topo_, numa.os_index, cap.host_bytes);
+        if (!host_->device_view()) throw MeasurementError("the registered host buffer has no device mapping");
+        dev_src_ = std::make_unique<DeviceBuffer>(exec_, cap.buffer_bytes);
+        const BufferRef host_ref{host_->data(), host_->device_view(), exec_, false};
+        const BufferRef dev_ref{nullptr, dev_src_->data(), exec_, false};
+        const bool h2d = kind == SmKind::HostToDevice;
+        src_ptr_ = h2d ? host_->device_view() : dev_src_->data();
+        dst_ptr_ = h2d ? dev_src_->data() : host_->device_view();
+        set_endpoints(h2d ? host_ref : dev_ref, h2d ? dev_ref : host_ref, true, "");
+        context_.update(base_context(graph, {&gpu}, cap, options));
+        context_["host_buffer"] = host_->describe();
+        describe_kernel(h2d ? "loads mapped host memory" : "stores into mapped host memory");
+    }
+
+private:
+    static int exec_for(SmKind kind, const Vertex& src, const Vertex& dst) {
+        return kind == SmKind::PeerPull ? cuda_ordinal(dst) : cuda_ordinal(src);
+    }
+    void describe_kernel(const std::string& how) {
+        context_["kernel"] = {{"gpu", exec_},
+                              {"how", how},
+                              {"access", "16-byte vector loads/stores, 4 in flight per thread, byte tail loop"},
+                              {"grid", "min(4 x SMs, needed) blocks of 512 threads"},
+                              {"sm_count", sm_count_}};
+    }
+    void enqueue_copy(std::size_t bytes, cudaStream_t stream) override {
+        launch_copy_kernel(stream, dst_ptr_, src_ptr_, bytes, sm_count_);
+    }
+    void copy_blocking(std::size_t bytes) override {
+        ScopedDevice on(exec_);
+        launch_copy_kernel(stream().get(), dst_ptr_, src_ptr_, bytes, sm_count_);
+        stream().synchronize();
+    }
+
+    int exec_;
+    int sm_count_;
+    std::optional<PeerSetup> peer_;
+    std::unique_ptr<HwlocTopology> topo_;  // before host_: the host buffer borrows it
+    std::unique_ptr<HostBuffer> host_;
+    std::unique_ptr<DeviceBuffer> dev_src_;
+    std::unique_ptr<DeviceBuffer> dev_dst_;
+    std::byte* src_ptr_ = nullptr;
+    std::byte* dst_ptr_ = nullptr;
+};
+
+class SmCopyMethod final : public Characterizer {
+public:
+    explicit SmCopyMethod(SmKind kind) : kind_(kind) {}
+    std::string name() const override {
+        switch (kind_) {
+        case SmKind::PeerPull: return "sm-copy-d2d";
+        case SmKind::PeerPush: return "sm-copy-d2d-push";
+        case SmKind::HostToDevice: return "sm-copy-h2d";
+        case SmKind::DeviceToHost: return "sm-copy-d2h";
+        }
+        return "?";
+    }
+    std::string description() const override {
+        switch (kind_) {
+        case SmKind::PeerPull: return "copy kernel on the destination GPU loading through the peer pointer (peer on)";
+        case SmKind::PeerPush: return "copy kernel on the source GPU storing through the peer pointer (peer on)";
+        case SmKind::HostToDevice: return "copy kernel on the GPU loading mapped pinned host memory on a NUMA node";
+        case SmKind::DeviceToHost: return "copy kernel on the GPU storing into mapped pinned host memory on a NUMA node";
+        }
+        return "";
+    }
+    bool peer() const { return kind_ == SmKind::PeerPull || kind_ == SmKind::PeerPush; }
+    std::vector<VertexKind> src_kinds() const override {
+        return {kind_ == SmKind::HostToDevice ? VertexKind::NumaNode : VertexKind::Gpu};
+    }
+    std::vector<VertexKind> dst_kinds() const override {
+        return {kind_ == SmKind::DeviceToHost ? VertexKind::NumaNode : VertexKind::Gpu};
+    }
+    Applicability applicable(const Graph& graph, const Vertex& src, const Vertex& dst) const override {
+        if (peer()) {
+            if (auto why = why_not_cuda_gpu(src); !why.empty()) return Applicability::no(why);
+            if (auto why = why_not_cuda_gpu(dst); !why.empty()) return Applicability::no(why);
+            if (src.id == dst.id) return Applicability::no("same GPU: no peer pointer to go through");
+            const PeerPath path = peer_path_in_graph(graph, src, dst);
+            if (!path.possible) return Applicability::no("needs peer access: " + path.via);
+            return Applicability{true, "peer path: " + path.via};
+        }
+        const Vertex& host = kind_ == SmKind::HostToDevice ? src : dst;
+        const Vertex& gpu = kind_ == SmKind::HostToDevice ? dst : src;
+        if (auto why = why_not_host_node(host); !why.empty()) return Applicability::no(why);
+        if (auto why = why_not_cuda_gpu(gpu); !why.empty()) return Applicability::no(why);
+        return Applicability::yes();
+    }
+    std::vector<ParamSet> parameter_sets(const Graph&, const Vertex& src, const Vertex& dst,
+                                         const MethodOptions&) const override {
+        if (peer()) return {{{"peer", "on"}}};
+        return host_parameter_sets(kind_ == SmKind::HostToDevice ? src : dst, {"registered"});
+    }
+    std::map<std::string, std::string> parameter_docs() const override {
+        if (peer()) return {{"peer", "on (always: the kernel dereferences the peer GPU's pointer)"}};
+        return {{"host_mem", "registered: NUMA-bound, cudaHostRegister(Mapped)"},
+                {"numa", "OS index of the NUMA node holding the host buffer"}};
+    }
+    std::unique_ptr<TransferSession> prepare(const Graph& graph, const Vertex& src, const Vertex& dst,
+                                             const ParamSet&, std::size_t max_bytes,
+                                             const MethodOptions& options) const override {
+        return prepare_guarded(name(), [&]() -> std::unique_ptr<TransferSession> {
+            if (peer()) {
+                const SizeCap cap =
+                    plan_buffers(options, max_bytes, {{cuda_ordinal(src), 1}, {cuda_ordinal(dst), 1}}, 0);
+                return std::make_unique<SmCopySession>(graph, src, dst, kind_, cap, options);
+            }
+            const Vertex& host = kind_ == SmKind::HostToDevice ? src : dst;
+            const Vertex& gpu = kind_ == SmKind::HostToDevice ? dst : src;
+            const SizeCap cap = plan_buffers(options, max_bytes, {{cuda_ordinal(gpu), 1}}, 1);
+            return std::make_unique<SmCopySession>(graph, host, gpu, kind_, cap, options, HostSide{});
+        });
+    }
+
+private:
+    SmKind kind_;
+};
+
+}  // namespace
+
+std::unique_ptr<Characterizer> make_sm_copy_d2d() { return std::make_unique<SmCopyMethod>(SmKind::PeerPull); }
+std::unique_ptr<Characterizer> make_sm_copy_d2d_push() { return std::make_unique<SmCopyMethod>(SmKind::PeerPush); }
+std::unique_ptr<Characterizer> make_sm_copy_h2d() { return std::make_unique<SmCopyMethod>(SmKind::HostToDevice); }
+std::unique_ptr<Characterizer> make_sm_copy_d2h() { return std::make_unique<SmCopyMethod>(SmKind::DeviceToHost); }
+
+}  // namespace hwcomm::cuda

@@ -1,0 +1,22 @@
+#include "methods/cuda/register.hpp"
+
+#include "methods/cuda/methods.hpp"
+
+namespace hwcomm {
+
+void register_cuda_methods(Registry& registry) {
+    using namespace cuda;
+    registry.add(make_memcpy_h2d());
+    registry.add(make_memcpy_d2h());
+    registry.add(make_memcpy_h2h());
+    registry.add(make_memcpy_d2d());
+    registry.add(make_memcpy_peer());
+    registry.add(make_duplex_d2d());
+    registry.add(make_duplex_h2d());
+    registry.add(make_sm_copy_d2d());
+    registry.add(make_sm_copy_d2d_push());
+    registry.add(make_sm_copy_h2d());
+    registry.add(make_sm_copy_d2h());
+}
+
+}  // namespace hwcomm

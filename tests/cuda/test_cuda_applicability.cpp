@@ -1,0 +1,186 @@
+// Which CUDA methods apply to which pairs, with which parameters, decided from
+// the graph alone (no CUDA call).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <set>
+
+#include "core/error.hpp"
+#include "fixture_graphs.hpp"
+#include "methods/cuda/graph_queries.hpp"
+#include "methods/cuda/register.hpp"
+
+using namespace hwcomm;
+using namespace hwcomm::cuda;
+
+namespace {
+
+struct Counts {
+    int pairs = 0;
+    int records = 0;
+};
+
+Counts count(const Characterizer& m, const Graph& g) {
+    Counts c;
+    for (const auto& src : g.vertices())
+        for (const auto& dst : g.vertices()) {
+            if (!m.applicable(g, src, dst).ok) continue;
+            ++c.pairs;
+            c.records += static_cast<int>(m.parameter_sets(g, src, dst, MethodOptions{}).size());
+        }
+    return c;
+}
+
+Registry cuda_registry() {
+    Registry r;
+    register_cuda_methods(r);
+    return r;
+}
+
+}  // namespace
+
+TEST(CudaMethods, RegistersExactlyTheIssueMethodNames) {
+    const Registry r = cuda_registry();
+    std::set<std::string> names;
+    for (const auto& m : r.all()) names.insert(m->name());
+    const std::set<std::string> expected{"memcpy-h2d",  "memcpy-d2h",  "memcpy-h2h",       "memcpy-d2d",
+                                         "memcpy-peer", "duplex-d2d",  "duplex-h2d",       "sm-copy-d2d",
+                                         "sm-copy-d2d-push", "sm-copy-h2d", "sm-copy-d2h"};
+    EXPECT_EQ(names, expected);
+    for (const auto& m : r.all()) {
+        EXPECT_FALSE(m->description().empty()) << m->name();
+        EXPECT_FALSE(m->parameter_docs().empty()) << m->name();
+    }
+}
+
+TEST(CudaMethods, PairAndRecordCountsOnTwoSocketFourGpuGraph) {
+    const Graph g = test::two_socket_four_gpus();
+    const Registry r = cuda_registry();
+    auto c = [&](const char* name) { return count(*r.find(name), g); };
+    // 2 nodes x 4 GPUs, 4 host memory kinds each.
+    EXPECT_EQ(c("memcpy-h2d").pairs, 8);
+    EXPECT_EQ(c("memcpy-h2d").records, 32);
+    EXPECT_EQ(c("memcpy-d2h").records, 32);
+    EXPECT_EQ(c("memcpy-h2h").pairs, 4);
+    // 16 ordered GPU pairs: 4 same-GPU baselines (no peer param), 4 NVLink
+    // pairs (peer on and off), 8 pairs across roots without NVLink (off only).
+    EXPECT_EQ(c("memcpy-d2d").pairs, 16);
+    EXPECT_EQ(c("memcpy-d2d").records, 4 + 4 * 2 + 8);
+    EXPECT_EQ(c("memcpy-peer").pairs, 12);
+    EXPECT_EQ(c("memcpy-peer").records, 4 * 2 + 8);
+    // Unordered pairs: 2 with NVLink (on, off), 4 without (off).
+    EXPECT_EQ(c("duplex-d2d").pairs, 6);
+    EXPECT_EQ(c("duplex-d2d").records, 2 * 2 + 4);
+    EXPECT_EQ(c("duplex-h2d").records, 8);
+    EXPECT_EQ(c("sm-copy-d2d").pairs, 4);
+    EXPECT_EQ(c("sm-copy-d2d-push").pairs, 4);
+    EXPECT_EQ(c("sm-copy-h2d").pairs, 8);
+    EXPECT_EQ(c("sm-copy-d2h").pairs, 8);
+}
+
+TEST(CudaMethods, H200VmGraphPeerThroughFabricHiddenGpuAndMemorylessNode) {
+    const Graph g = test::h200_vm();
+    const Registry r = cuda_registry();
+    const Vertex& gpu0 = *g.find("gpu0");
+    const Vertex& gpu1 = *g.find("gpu1");
+    const Vertex& numa0 = *g.find("numa0");
+    const Vertex& numa1 = *g.find("numa1");
+    const Vertex& hidden = *g.find("gpu-hidden");
+
+    const auto* d2d = r.find("memcpy-d2d");
+    const auto sets = d2d->parameter_sets(g, gpu0, gpu1, {});
+    ASSERT_EQ(sets.size(), 2u);
+    EXPECT_EQ(sets[0].at("peer"), "on");
+    EXPECT_EQ(sets[1].at("peer"), "off");
+    EXPECT_EQ(d2d->parameter_sets(g, gpu0, gpu0, {}), std::vector<ParamSet>{ParamSet{}});
+
+    const auto a = d2d->applicable(g, gpu0, hidden);
+    EXPECT_FALSE(a.ok);
+    EXPECT_NE(a.reason.find("no CUDA ordinal"), std::string::npos) << a.reason;
+
+    const auto* h2d = r.find("memcpy-h2d");
+    EXPECT_TRUE(h2d->applicable(g, numa0, gpu1).ok);
+    const auto none = h2d->applicable(g, numa1, gpu0);
+    EXPECT_FALSE(none.ok);
+    EXPECT_NE(none.reason.find("no memory"), std::string::npos) << none.reason;
+    EXPECT_FALSE(h2d->applicable(g, gpu0, numa0).ok);  // wrong direction
+
+    const auto h2d_sets = h2d->parameter_sets(g, numa0, gpu1, {});
+    ASSERT_EQ(h2d_sets.size(), 4u);
+    std::set<std::string> kinds;
+    for (const auto& s : h2d_sets) {
+        kinds.insert(s.at("host_mem"));
+        EXPECT_EQ(s.at("numa"), "0");
+    }
+    EXPECT_EQ(kinds, (std::set<std::string>{"pageable", "pinned", "registered", "wc"}));
+
+    const auto sm = r.find("sm-copy-d2d")->applicable(g, gpu1, gpu0);
+    EXPECT_TRUE(sm.ok);
+    EXPECT_NE(sm.reason.find("nvswitch-fabric"), std::string::npos) << sm.reason;
+    EXPECT_TRUE(r.find("duplex-d2d")->applicable(g, gpu0, gpu1).ok);
+    EXPECT_FALSE(r.find("duplex-d2d")->applicable(g, gpu1, gpu0).ok);
+    EXPECT_EQ(r.find("duplex-h2d")->parameter_sets(g, numa0, gpu0, {}).at(0).at("host_mem"), "pinned");
+}
+
+TEST(CudaMethods, NoPeerMethodsWithoutPeerPath) {
+    const Graph g = test::two_socket_four_gpus();
+    const Registry r = cuda_registry();
+    const Vertex& gpu1 = *g.find("gpu1");
+    const Vertex& gpu2 = *g.find("gpu2");
+    const auto sm = r.find("sm-copy-d2d")->applicable(g, gpu1, gpu2);
+    EXPECT_FALSE(sm.ok);
+    EXPECT_NE(sm.reason.find("needs peer access"), std::string::npos) << sm.reason;
+    const auto sets = r.find("memcpy-peer")->parameter_sets(g, gpu1, gpu2, {});
+    ASSERT_EQ(sets.size(), 1u);
+    EXPECT_EQ(sets[0].at("peer"), "off");
+}
+
+TEST(CudaGraphQueries, PcieRootsPeerPathsAndLinks) {
+    const Graph g = test::two_socket_four_gpus();
+    EXPECT_EQ(pcie_root_of(g, "gpu0"), "hb0");
+    EXPECT_EQ(pcie_root_of(g, "gpu3"), "hb1");
+    EXPECT_EQ(pcie_root_of(g, "numa0"), "");
+    EXPECT_EQ(peer_path_in_graph(g, *g.find("gpu0"), *g.find("gpu1")).via, "nvlink");
+    EXPECT_FALSE(peer_path_in_graph(g, *g.find("gpu0"), *g.find("gpu0")).possible);
+
+    // Same root without NVLink is a PCIe peer path.
+    Graph pcie_only = test::two_socket_four_gpus();
+    auto& edges = pcie_only.mutable_edges();
+    edges.erase(std::remove_if(edges.begin(), edges.end(), [](const Edge& e) { return e.kind == EdgeKind::NvLink; }),
+                edges.end());
+    const PeerPath p = peer_path_in_graph(pcie_only, *pcie_only.find("gpu2"), *pcie_only.find("gpu3"));
+    EXPECT_TRUE(p.possible);
+    EXPECT_EQ(p.via, "pcie root hb1");
+
+    // What discovery recorded from CUDA overrides the topology, both ways.
+    Graph told = test::two_socket_four_gpus();
+    told.find("gpu0")->attrs["peer_access_to_cuda1"] = "no";
+    told.find("gpu1")->attrs["peer_access_to_cuda2"] = "yes";
+    const PeerPath denied = peer_path_in_graph(told, *told.find("gpu0"), *told.find("gpu1"));
+    EXPECT_FALSE(denied.possible);
+    EXPECT_EQ(denied.via, "CUDA reports no peer access from gpu0 to gpu1");
+    const PeerPath granted = peer_path_in_graph(told, *told.find("gpu1"), *told.find("gpu2"));
+    EXPECT_TRUE(granted.possible);
+    EXPECT_EQ(granted.via, "CUDA reports peer access");
+
+    const auto link = gpu_pcie_link(g, *g.find("gpu3"));
+    ASSERT_TRUE(link);
+    EXPECT_EQ(link->generation, 4);
+    EXPECT_EQ(link->width, 8);
+    EXPECT_FALSE(gpu_pcie_link(g, *g.find("numa0")));
+}
+
+TEST(CudaMethods, BadParameterIsAUsageErrorBeforeAnyCudaCall) {
+    const Graph g = test::h200_vm();
+    const Registry r = cuda_registry();
+    EXPECT_THROW(r.find("memcpy-h2d")->prepare(g, *g.find("numa0"), *g.find("gpu0"),
+                                               {{"host_mem", "bogus"}, {"numa", "0"}}, 1 << 20, {}),
+                 UsageError);
+    EXPECT_THROW(r.find("duplex-d2d")->prepare(g, *g.find("gpu0"), *g.find("gpu1"), {}, 1 << 20, {}), UsageError);
+    try {
+        param_or_throw({{"peer", "maybe"}}, "peer", {"on", "off"}, "memcpy-peer");
+        FAIL() << "no throw";
+    } catch (const UsageError& e) {
+        EXPECT_EQ(std::string(e.what()), "memcpy-peer: parameter peer=maybe is not one of on|off");
+    }
+}

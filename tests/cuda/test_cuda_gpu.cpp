@@ -1,0 +1,199 @@
+// Tests that need a GPU (label "gpu"): every CUDA method on every pair of this
+// machine at a few sizes, verified; the GPU pattern kernels against the host
+// pattern; corruption detection; the blocking gate; peer-access restoration.
+#include <gtest/gtest.h>
+
+#include <cuda_runtime_api.h>
+
+#include <vector>
+
+#include "methods/cuda/blocking_gate.hpp"
+#include "methods/cuda/cuda_handles.hpp"
+#include "methods/cuda/kernels.hpp"
+#include "methods/cuda/pattern.hpp"
+#include "methods/cuda/pattern_ops.hpp"
+#include "methods/cuda/register.hpp"
+#include "platform/hwloc_topology.hpp"
+
+using namespace hwcomm;
+using namespace hwcomm::cuda;
+
+namespace {
+
+int gpu_count() {
+    int n = 0;
+    if (cudaGetDeviceCount(&n) != cudaSuccess) {
+        (void)cudaGetLastError();
+        return 0;
+    }
+    return n;
+}
+
+#define REQUIRE_GPUS(n)                                                       \
+    do {                                                                      \
+        if (gpu_count() < (n)) GTEST_SKIP() << "needs " << (n) << " CUDA GPU(s)"; \
+    } while (0)
+
+// This machine as the CUDA methods see it: NUMA nodes from hwloc, GPUs from
+// CUDA, peer pairs joined through one NVSwitch-fabric vertex.
+Graph live_graph() {
+    Graph g;
+    HwlocTopology topo;
+    for (int n : topo.numa_os_indexes()) {
+        Vertex v{.id = "numa" + std::to_string(n), .kind = VertexKind::NumaNode, .os_index = n};
+        v.numa = NumaInfo{.memory_bytes = 1ull << 30};
+        g.add_vertex(v);
+    }
+    g.add_vertex({.id = "fabric", .kind = VertexKind::NvSwitchFabric});
+    const int gpus = gpu_count();
+    for (int i = 0; i < gpus; ++i) {
+        Vertex v{.id = "gpu" + std::to_string(i), .kind = VertexKind::Gpu};
+        v.gpu = GpuInfo{.cuda_ordinal = i};
+        g.add_vertex(v);
+    }
+    for (int i = 0; i < gpus; ++i) {
+        bool any = false;
+        for (int j = 0; j < gpus; ++j) any = any || (i != j && can_access_peer(i, j));
+        if (any) g.add_edge({.a = "gpu" + std::to_string(i), .b = "fabric", .kind = EdgeKind::NvLink});
+    }
+    return g;
+}
+
+}  // namespace
+
+TEST(CudaGpu, DevicePatternKernelsAgreeWithHostPatternAndFindCorruption) {
+    REQUIRE_GPUS(1);
+    const std::size_t n = (1 << 20) + 13;  // odd size: word loop plus byte tail
+    DeviceBuffer buf(0, n);
+    PatternOps ops;
+    const BufferRef ref{nullptr, buf.data(), 0, false};
+    const std::uint64_t seed = seed_for_size(n, 7);
+    ops.fill(ref, n, seed, false);
+    std::vector<std::byte> host(n);
+    ASSERT_EQ(cudaMemcpy(host.data(), buf.data(), n, cudaMemcpyDeviceToHost), cudaSuccess);
+    EXPECT_EQ(check_pattern_host(host.data(), n, seed).mismatches, 0u);
+    EXPECT_EQ(ops.check(ref, n, seed), "");
+    EXPECT_NE(ops.check(ref, n, seed + 1), "");
+
+    ASSERT_EQ(cudaMemset(buf.data() + 4099, 0, 3), cudaSuccess);
+    ASSERT_EQ(cudaMemset(buf.data() + n - 1, 0, 1), cudaSuccess);
+    std::vector<std::byte> expect(n);
+    fill_pattern_host(expect.data(), n, seed, false);
+    std::uint64_t zeroed_differ = 0;
+    std::uint64_t first = 0;
+    for (std::size_t i : {std::size_t{4099}, std::size_t{4100}, std::size_t{4101}, n - 1})
+        if (expect[i] != std::byte{0} && zeroed_differ++ == 0) first = i;
+    EXPECT_EQ(ops.check(ref, n, seed), mismatch_message(zeroed_differ, first, n));
+}
+
+TEST(CudaGpu, BlockingGateHoldsTheStreamUntilReleased) {
+    REQUIRE_GPUS(1);
+    BlockingGate gate;
+    Stream s(0);
+    Event start(0), stop(0);
+    gate.hold(s);
+    start.record(s);
+    stop.record(s);
+    EXPECT_EQ(cudaEventQuery(stop.get()), cudaErrorNotReady);  // held
+    (void)cudaGetLastError();
+    gate.release();
+    stop.synchronize();
+    EXPECT_FALSE(gate.timed_out());
+    EXPECT_GE(stop.seconds_since(start), 0.0);
+    EXPECT_LT(stop.seconds_since(start), 1e-3);
+}
+
+TEST(CudaGpu, PeerAccessGuardRestoresThePriorState) {
+    REQUIRE_GPUS(2);
+    if (!can_access_peer(0, 1)) GTEST_SKIP() << "gpu0 cannot access gpu1";
+    {
+        PeerAccessGuard on(0, 1, true);
+        EXPECT_FALSE(on.was_enabled_before());
+        {
+            PeerAccessGuard off(0, 1, false);
+            EXPECT_TRUE(off.was_enabled_before());
+        }
+        ScopedDevice d(0);
+        // Restored to enabled: enabling again reports "already enabled".
+        EXPECT_EQ(cudaDeviceEnablePeerAccess(1, 0), cudaErrorPeerAccessAlreadyEnabled);
+        (void)cudaGetLastError();
+    }
+    ScopedDevice d(0);
+    EXPECT_EQ(cudaDeviceDisablePeerAccess(1), cudaErrorPeerAccessNotEnabled);  // back to off
+    (void)cudaGetLastError();
+}
+
+// Every method, every applicable pair and parameter set of this machine, in
+// both timing modes: samples are positive, data verifies, nothing throws.
+TEST(CudaGpu, EveryMethodMeasuresAndVerifiesOnEveryPair) {
+    REQUIRE_GPUS(1);
+    const Graph g = live_graph();
+    Registry r;
+    register_cuda_methods(r);
+    int records = 0;
+    for (const auto& m : r.all())
+        for (const auto& src : g.vertices())
+            for (const auto& dst : g.vertices()) {
+                if (!m->applicable(g, src, dst).ok) continue;
+                for (const std::string mode : {"event", "wall"}) {
+                    MethodOptions opt;
+                    opt.timing_mode = mode;
+                    for (const auto& params : m->parameter_sets(g, src, dst, opt)) {
+                        SCOPED_TRACE(m->name() + " " + src.id + "->" + dst.id + " " + mode +
+                                     (params.count("host_mem") ? " " + params.at("host_mem") : "") +
+                                     (params.count("peer") ? " peer=" + params.at("peer") : ""));
+                        auto session = m->prepare(g, src, dst, params, 4u << 20, opt);
+                        ASSERT_EQ(session->max_bytes(), 4u << 20);
+                        EXPECT_EQ(session->context().value("timing_mode", ""),
+                                  m->name() == "memcpy-h2h" ? "wall" : mode);
+                        for (std::size_t bytes : {std::size_t{1}, std::size_t{8}, std::size_t{4096 + 3},
+                                                  std::size_t{4u << 20}}) {
+                            session->warmup(bytes, "");
+                            const Sample s = session->measure(bytes, "");
+                            EXPECT_GT(s.seconds, 0.0) << bytes;
+                            EXPECT_GE(s.repetitions, 1u);
+                            EXPECT_GE(s.bytes_per_rep, static_cast<double>(bytes));
+                            EXPECT_EQ(session->verify(bytes, ""), "") << bytes;
+                        }
+                        ++records;
+                    }
+                }
+            }
+    EXPECT_GT(records, 0);
+}
+
+TEST(CudaGpu, SmallCopiesAreBatchedInEventMode) {
+    REQUIRE_GPUS(1);
+    const Graph g = live_graph();
+    Registry r;
+    register_cuda_methods(r);
+    const auto* d2d = r.find("memcpy-d2d");
+    auto session = d2d->prepare(g, *g.find("gpu0"), *g.find("gpu0"), {}, 1 << 20, MethodOptions{});
+    session->warmup(8, "");
+    const Sample small = session->measure(8, "");
+    EXPECT_GT(small.repetitions, 1u);  // an 8-byte copy takes far less than 50 us
+    EXPECT_GE(small.seconds, 20e-6);
+    session->warmup(1 << 20, "");
+    EXPECT_EQ(session->measure(1 << 20, "").bytes_per_rep, double(1 << 20));
+}
+
+TEST(CudaGpu, DuplexReportsBothDirectionsAndSkews) {
+    REQUIRE_GPUS(1);
+    const Graph g = live_graph();
+    Registry r;
+    register_cuda_methods(r);
+    const auto* m = r.find("duplex-h2d");
+    const Vertex& numa = *g.of_kind(VertexKind::NumaNode).front();
+    const auto params = m->parameter_sets(g, numa, *g.find("gpu0"), {}).front();
+    auto session = m->prepare(g, numa, *g.find("gpu0"), params, 64u << 20, MethodOptions{});
+    session->warmup(64u << 20, "");
+    const Sample s = session->measure(64u << 20, "");
+    EXPECT_EQ(s.bytes_per_rep, 2.0 * (64u << 20));
+    for (const char* key : {"fwd_s", "rev_s", "start_skew_s", "stop_skew_s", "fwd_gbps", "rev_gbps"})
+        EXPECT_TRUE(s.extras.count(key)) << key;
+    // The total interval covers each direction's own interval (extras are per copy).
+    const double per_copy = s.seconds / static_cast<double>(s.repetitions);
+    EXPECT_GE(per_copy * 1.0001, s.extras.at("fwd_s"));
+    EXPECT_GE(per_copy * 1.0001, s.extras.at("rev_s"));
+    EXPECT_EQ(session->verify(64u << 20, ""), "");
+}

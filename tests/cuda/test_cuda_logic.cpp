@@ -1,0 +1,177 @@
+// Host-side arithmetic of the CUDA methods: verification pattern, buffer
+// sizing, repetition planning, duplex skews, error messages.
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <set>
+#include <vector>
+
+#include "methods/cuda/cuda_error_text.hpp"
+#include "methods/cuda/duplex_math.hpp"
+#include "methods/cuda/pattern.hpp"
+#include "methods/cuda/sizing.hpp"
+
+using namespace hwcomm::cuda;
+
+TEST(Pattern, FillThenCheckPassesForOddSizesAndBytesMatchPatternByte) {
+    for (std::size_t n : {std::size_t{1}, std::size_t{7}, std::size_t{8}, std::size_t{9}, std::size_t{4097}}) {
+        std::vector<std::byte> buf(n);
+        const std::uint64_t seed = seed_for_size(n, 1);
+        fill_pattern_host(buf.data(), n, seed, false);
+        EXPECT_EQ(check_pattern_host(buf.data(), n, seed).mismatches, 0u) << n;
+        for (std::size_t i = 0; i < n; ++i)
+            ASSERT_EQ(static_cast<std::uint8_t>(buf[i]), pattern_byte(i, seed)) << "n=" << n << " i=" << i;
+    }
+}
+
+TEST(Pattern, InvertedFillFailsEveryByteAndACorruptByteIsLocated) {
+    const std::size_t n = 1000;
+    std::vector<std::byte> buf(n);
+    const std::uint64_t seed = seed_for_size(n, 3);
+    fill_pattern_host(buf.data(), n, seed, true);
+    const PatternCheck all = check_pattern_host(buf.data(), n, seed);
+    EXPECT_EQ(all.mismatches, n);
+    EXPECT_EQ(all.first_mismatch, 0u);
+
+    fill_pattern_host(buf.data(), n, seed, false);
+    buf[997] ^= std::byte{0x01};
+    buf[513] ^= std::byte{0x80};
+    const PatternCheck two = check_pattern_host(buf.data(), n, seed);
+    EXPECT_EQ(two.mismatches, 2u);
+    EXPECT_EQ(two.first_mismatch, 513u);
+}
+
+TEST(Pattern, StaleDataOfAnotherSizeOrFillDoesNotPass) {
+    const std::size_t n = 4096;
+    std::vector<std::byte> buf(n);
+    fill_pattern_host(buf.data(), n, seed_for_size(2048, 1), false);  // previous size
+    EXPECT_GT(check_pattern_host(buf.data(), n, seed_for_size(n, 2)).mismatches, n * 9 / 10);
+    // Seeds differ for every size and every fill of the same size.
+    std::set<std::uint64_t> seeds;
+    for (std::size_t s = 1; s <= (1u << 30); s *= 2)
+        for (std::uint64_t salt = 0; salt < 4; ++salt) seeds.insert(seed_for_size(s, salt));
+    EXPECT_EQ(seeds.size(), 31u * 4u);
+}
+
+TEST(Sizing, AskedSizeWhenEverythingFits) {
+    SizeCapInputs in;
+    in.asked = 1ull << 30;
+    in.devices = {{0, 140ull << 30, 143ull << 30, 1}};
+    in.host_available = 200ull << 30;
+    in.host_buffers = 1;
+    const SizeCap cap = cap_buffer_bytes(in);
+    EXPECT_EQ(cap.buffer_bytes, 1ull << 30);
+    EXPECT_EQ(cap.max_bytes, 1ull << 30);
+    EXPECT_EQ(cap.limited_by, "asked");
+}
+
+TEST(Sizing, CappedByDeviceFreeMemoryShareAndByHostMemory) {
+    SizeCapInputs in;
+    in.asked = 8ull << 30;
+    in.devices = {{0, 10ull << 30, 80ull << 30, 2}, {1, 4ull << 30, 80ull << 30, 2}};
+    const SizeCap dev = cap_buffer_bytes(in);
+    // gpu1: 4 GiB free x 0.9 / 2 buffers, rounded down to 4 KiB.
+    const std::size_t expect = static_cast<std::size_t>((4ull << 30) * kDeviceFreeShare / 2) & ~std::size_t{4095};
+    EXPECT_EQ(dev.buffer_bytes, expect);
+    EXPECT_EQ(dev.max_bytes, expect);
+    EXPECT_EQ(dev.limited_by, "gpu1 free memory");
+
+    in.host_available = 6ull << 30;
+    in.host_buffers = 2;
+    const SizeCap host = cap_buffer_bytes(in);
+    EXPECT_EQ(host.max_bytes, (6ull << 30) / 4);  // 50% of available over 2 buffers
+    EXPECT_EQ(host.host_bytes, host.max_bytes);
+    EXPECT_EQ(host.buffer_bytes, host.max_bytes);  // no pool: device buffers as large as the largest copy
+    EXPECT_EQ(host.limited_by, "host memory");
+}
+
+TEST(Sizing, PoolHalfGpuMemoryAllocatesHalfButMovesAtMostAsked) {
+    SizeCapInputs in;
+    in.asked = 1ull << 30;
+    in.pool_half_gpu_memory = true;
+    in.devices = {{0, 140ull << 30, 144ull << 30, 1}};
+    in.host_available = 200ull << 30;
+    in.host_buffers = 1;
+    const SizeCap cap = cap_buffer_bytes(in);
+    EXPECT_EQ(cap.buffer_bytes, 72ull << 30);
+    EXPECT_EQ(cap.host_bytes, 1ull << 30);  // the host side never needs the pool
+    EXPECT_EQ(cap.max_bytes, 1ull << 30);
+    EXPECT_EQ(cap.limited_by, "pool: half of gpu0 memory");
+    in.asked = 100ull << 30;  // asking more than the pool: the pool wins
+    EXPECT_EQ(cap_buffer_bytes(in).max_bytes, 72ull << 30);
+    in.devices[0].buffers = 2;  // same-GPU copy: two half-memory pools cannot fit
+    EXPECT_EQ(cap_buffer_bytes(in).limited_by, "gpu0 free memory");
+}
+
+TEST(Sizing, NothingFitsGivesZero) {
+    SizeCapInputs in;
+    in.asked = 1 << 20;
+    in.devices = {{0, 0, 80ull << 30, 1}};
+    EXPECT_EQ(cap_buffer_bytes(in).max_bytes, 0u);
+}
+
+TEST(Repetitions, SmallCopiesAreBatchedToFiftyMicrosecondsAndCapped) {
+    EXPECT_EQ(plan_repetitions(1e-3), 1u);     // large copy
+    EXPECT_EQ(plan_repetitions(50e-6), 1u);    // exactly the target
+    EXPECT_EQ(plan_repetitions(10e-6), 5u);
+    EXPECT_EQ(plan_repetitions(2e-6), 25u);    // ~peer latency
+    EXPECT_EQ(plan_repetitions(3e-6), 17u);    // ceil(16.67)
+    EXPECT_EQ(plan_repetitions(0.2e-6), kMaxRepetitions);
+    EXPECT_EQ(plan_repetitions(0.0), kMaxRepetitions);  // no estimate yet
+    EXPECT_EQ(plan_repetitions(1e-6, 50e-6, 32), 32u);
+    EXPECT_EQ(plan_repetitions(1e-6, 50e-6, 0), 1u);
+}
+
+TEST(Meminfo, ParsesMemAvailableInKilobytes) {
+    const std::string text =
+        "MemTotal:       263855712 kB\nMemFree:        261000000 kB\nMemAvailable:   262144000 kB\n";
+    EXPECT_EQ(parse_mem_available(text), 262144000ull * 1024);
+    EXPECT_EQ(parse_mem_available("MemTotal: 1 kB\n"), 0u);
+    EXPECT_GT(host_available_bytes(), 0u);
+}
+
+TEST(DuplexMath, SameGpuStreamsCompareDirectly) {
+    // A runs 0..1.0 ms, B runs 0.01..1.05 ms.
+    DuplexEvents ev{.a_duration_s = 1.0e-3, .b_duration_s = 1.04e-3, .b_start_on_a_s = 0.01e-3,
+                    .b_stop_on_a_s = 1.05e-3};
+    const DuplexTiming t = combine_duplex(ev);
+    EXPECT_NEAR(t.total_s, 1.05e-3, 1e-12);
+    EXPECT_NEAR(t.start_skew_s, 0.01e-3, 1e-12);
+    EXPECT_NEAR(t.stop_skew_s, 0.05e-3, 1e-12);
+}
+
+TEST(DuplexMath, BStartingFirstExtendsTheIntervalBackwards) {
+    DuplexEvents ev{.a_duration_s = 1.0e-3, .b_duration_s = 0.9e-3, .b_start_on_a_s = -0.02e-3,
+                    .b_stop_on_a_s = 0.88e-3};
+    const DuplexTiming t = combine_duplex(ev);
+    EXPECT_NEAR(t.total_s, 1.02e-3, 1e-12);  // from B's start to A's stop
+    EXPECT_NEAR(t.start_skew_s, -0.02e-3, 1e-12);
+    EXPECT_NEAR(t.stop_skew_s, -0.12e-3, 1e-12);
+}
+
+TEST(DuplexMath, TwoGpusDeriveBStartFromObservedStopAndDuration) {
+    // B's stop is seen at 1.2 ms on A's clock, B ran 1.0 ms: B started at 0.2 ms.
+    DuplexEvents ev{.a_duration_s = 1.1e-3, .b_duration_s = 1.0e-3, .b_start_on_a_s = std::nullopt,
+                    .b_stop_on_a_s = 1.2e-3};
+    const DuplexTiming t = combine_duplex(ev);
+    EXPECT_NEAR(t.start_skew_s, 0.2e-3, 1e-12);
+    EXPECT_NEAR(t.stop_skew_s, 0.1e-3, 1e-12);
+    EXPECT_NEAR(t.total_s, 1.2e-3, 1e-12);
+    // Bytes of both directions over the total: 2 x 512 MiB in 1.2 ms.
+    const double gbps = 2.0 * (512ull << 20) / t.total_s / 1e9;
+    EXPECT_NEAR(gbps, 894.8, 0.1);
+}
+
+TEST(CudaErrorText, MessageNamesCallPlaceAndErrorAndFlagsStickyErrors) {
+    const std::string m = describe_cuda_failure(1, "cudaErrorInvalidValue", "invalid argument",
+                                                "cudaMemcpyAsync(a, b, n, k, s)", "/x/y/one_way_session.cpp", 42);
+    EXPECT_EQ(m, "cudaMemcpyAsync(a, b, n, k, s) failed at one_way_session.cpp:42: cudaErrorInvalidValue "
+                 "(invalid argument)");
+    EXPECT_FALSE(is_sticky_cuda_error(1));
+    EXPECT_FALSE(is_sticky_cuda_error(704));  // peer access already enabled
+    EXPECT_TRUE(is_sticky_cuda_error(700));   // illegal address
+    EXPECT_TRUE(is_sticky_cuda_error(719));   // launch failure
+    const std::string sticky =
+        describe_cuda_failure(700, "cudaErrorIllegalAddress", "an illegal memory access", "k()", "a.cu", 1);
+    EXPECT_NE(sticky.find("sticky error"), std::string::npos);
+}
