@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# The main job: set-up, build, then a characterization of this machine with
+# defaults. Writes hwcomm-results-<host>-<date>.json in the current directory
+# (or the file named by the first argument) and prints a summary.
+set -euo pipefail
+here=$(cd "$(dirname "$0")/.." && pwd)
+"$here/scripts/deps.sh"
+"$here/scripts/build.sh" >/dev/null
+hwcomm="${BUILD_DIR:-$here/build}/src/cli/hwcomm"
+out=${1:-hwcomm-results-$(hostname -s)-$(date -u +%Y%m%dT%H%M%SZ).json}
+"$hwcomm" topo
+"$hwcomm" run --output "$out"
+if "$hwcomm" summary --help >/dev/null 2>&1; then "$hwcomm" summary "$out"; fi
+echo "results: $out"

@@ -1,0 +1,21 @@
+#pragma once
+// Stable GPU ids. Every GPU is renamed gpu<K>, K being, in this order of
+// preference: the CUDA ordinal when every GPU has one (the CUDA runtime's order,
+// CUDA_DEVICE_ORDER=FASTEST_FIRST by default), else the NVML index when every
+// GPU has one (nvidia-smi's order, PCI bus order in practice), else the rank of
+// the GPU's PCI address. The matrix (nvidia-smi layout) always uses NVML/PCI order.
+#include <map>
+#include <string>
+
+#include "core/graph.hpp"
+
+namespace hwcomm {
+
+// Renames vertices (old id -> new id) and every edge end; new ids may swap
+// with old ones. Throws std::invalid_argument on a clash with an untouched vertex.
+void rename_vertices(Graph& graph, const std::map<std::string, std::string>& renames);
+
+// Returns which order was used: "cuda", "nvml" or "pci".
+std::string assign_gpu_ids(Graph& graph);
+
+}  // namespace hwcomm

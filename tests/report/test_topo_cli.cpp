@@ -1,0 +1,78 @@
+// `hwcomm topo` end to end: exit codes, one-line errors, atomic output files.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <algorithm>
+#include <array>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <memory>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "discover/test_support.hpp"
+
+namespace {
+
+struct Result {
+    int code = -1;
+    std::string out;  // stdout and stderr together
+};
+
+Result run(const std::string& args) {
+    const std::string command = std::string(HWCOMM_BINARY) + " " + args + " 2>&1";
+    Result r;
+    std::unique_ptr<FILE, int (*)(FILE*)> pipe(popen(command.c_str(), "r"), pclose);
+    if (!pipe) return r;
+    std::array<char, 4096> buf{};
+    while (std::fgets(buf.data(), buf.size(), pipe.get())) r.out += buf.data();
+    const int status = pclose(pipe.release());
+    r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    return r;
+}
+
+std::string slurp(const std::string& path) {
+    std::ifstream in(path);
+    std::stringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
+
+}  // namespace
+
+TEST(TopoCli, MatrixOfMinsky) {
+    const Result r = run("topo --input " + hwcomm::test::minsky_xml() + " --matrix");
+    EXPECT_EQ(r.code, 0) << r.out;
+    EXPECT_NE(r.out.find("GPU0\t X \tNV2\tSYS\tSYS\t"), std::string::npos) << r.out;
+}
+
+TEST(TopoCli, BadInputsExitTwoWithOneLine) {
+    Result r = run("topo --input /nonexistent/topo.xml");
+    EXPECT_EQ(r.code, 2);
+    EXPECT_EQ(r.out, "hwcomm: error: cannot read topology file /nonexistent/topo.xml: No such file or directory\n");
+    r = run("topo --no-such-option");
+    EXPECT_EQ(r.code, 2);
+    EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 1) << r.out;
+    r = run("topo --input " + hwcomm::test::minsky_xml() + " --device gpu7");
+    EXPECT_EQ(r.code, 2);
+    EXPECT_EQ(r.out, "hwcomm: error: no device 'gpu7' in this topology (GPUs: gpu0, gpu1, gpu2, gpu3)\n");
+    r = run("topo --json --matrix --input " + hwcomm::test::minsky_xml());
+    EXPECT_EQ(r.code, 2);
+}
+
+TEST(TopoCli, OutputFileIsWholeOrAbsent) {
+    hwcomm::test::TempDir dir;
+    const std::string target = dir.path() + "/minsky.json";
+    Result r = run("topo --input " + hwcomm::test::minsky_xml() + " --json --output " + target);
+    ASSERT_EQ(r.code, 0) << r.out;
+    const auto doc = nlohmann::json::parse(slurp(target));
+    EXPECT_EQ(doc.at("schema"), "hwcomm-topology");
+    // A failing run leaves the previous file as it was and no temporary behind.
+    const std::string before = slurp(target);
+    r = run("topo --input /nonexistent.xml --json --output " + target);
+    EXPECT_EQ(r.code, 2);
+    EXPECT_EQ(slurp(target), before);
+    EXPECT_EQ(std::distance(std::filesystem::directory_iterator(dir.path()), std::filesystem::directory_iterator{}), 1);
+}
