@@ -7,6 +7,7 @@ budget=${1:-540}
 w=$OUT/w; mkdir -p "$w"
 exec > >(tee "$OUT/session.log") 2>&1
 build=$PWD/build-gpu; hw=$build/src/cli/hwcomm
+cat /sys/kernel/mm/transparent_hugepage/enabled /sys/kernel/mm/transparent_hugepage/defrag 2>&1 | sed "s/^/THP: /"
 t0=$(date +%s)
 OUT_DIR=$w timeout $((budget - 60)) bash scripts/gpu-check.sh --full --fidelity || echo "gpu-check exit $?"
 echo "gpu-check took $(( $(date +%s) - t0 )) s"

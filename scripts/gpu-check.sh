@@ -95,7 +95,7 @@ if ((fidelity)); then
   run_timed fidelity --min-size 4 --max-size 1G \
     --filter method=memcpy-h2d --filter method=memcpy-d2h --filter method=memcpy-peer \
     --filter method=duplex-d2d --filter method=duplex-h2d
-  run_timed pageable-wall --timing wall --min-size 1G --max-size 1G \
+  run_timed pageable-wall --timing wall --min-size 1G --max-size 1G --min-samples 10 --time-budget 1 \
     --filter method=memcpy-h2d --filter method=memcpy-d2h
   summarized+=("$out/fidelity.json" "$out/pageable-wall.json")
 fi

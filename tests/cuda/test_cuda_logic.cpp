@@ -112,10 +112,11 @@ TEST(Sizing, NothingFitsGivesZero) {
 
 TEST(Repetitions, SmallCopiesAreBatchedToFiftyMicrosecondsAndCapped) {
     EXPECT_EQ(plan_repetitions(1e-3), 1u);     // large copy
-    EXPECT_EQ(plan_repetitions(50e-6), 1u);    // exactly the target
-    EXPECT_EQ(plan_repetitions(10e-6), 5u);
-    EXPECT_EQ(plan_repetitions(2e-6), 25u);    // ~peer latency
-    EXPECT_EQ(plan_repetitions(3e-6), 17u);    // ceil(16.67)
+    EXPECT_EQ(plan_repetitions(200e-6), 1u);   // exactly the target
+    EXPECT_EQ(plan_repetitions(40e-6), 5u);
+    EXPECT_EQ(plan_repetitions(2e-6), 100u);   // ~peer latency: 100 copies, as p2pBandwidthLatencyTest
+    EXPECT_EQ(plan_repetitions(3e-6), 67u);    // ceil(66.67)
+    EXPECT_EQ(plan_repetitions(16e-6), 13u);   // ~staged latency: ceil(12.5)
     EXPECT_EQ(plan_repetitions(0.2e-6), kMaxRepetitions);
     EXPECT_EQ(plan_repetitions(0.0), kMaxRepetitions);  // no estimate yet
     EXPECT_EQ(plan_repetitions(1e-6, 50e-6, 32), 32u);

@@ -93,7 +93,7 @@ TEST(NvmlReplay, GpuFactsAffinityAndPcie) {
     const Vertex& gpu0 = *g.find("gpu0");
     EXPECT_EQ(gpu0.pci->to_string(), "0000:00:06.0");
     EXPECT_EQ(g.find("gpu1")->pci->to_string(), "0000:00:07.0");
-    EXPECT_EQ(gpu0.gpu->uuid, "GPU-2433dbea-2ce7-dd84-ae07-fffd6ecc1208");
+    EXPECT_EQ(gpu0.gpu->uuid, "GPU-484c1c47-1c4d-73d8-71ef-6d6d0bc951c2");
     EXPECT_EQ(gpu0.gpu->nvml_index, 0);
     EXPECT_EQ(gpu0.gpu->memory_bytes / 1048576ull, 143771ull);  // nvidia-smi: 143771MiB
     EXPECT_EQ(gpu0.gpu->cpu_affinity, "0-31");

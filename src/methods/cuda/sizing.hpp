@@ -45,8 +45,10 @@ SizeCap cap_buffer_bytes(const SizeCapInputs& in);
 // `target_interval_s` (event timer resolution is ~0.5 us): 1 for large
 // copies, up to `cap` for small ones. The cap keeps the queue of copies
 // behind the blocking kernel short enough never to stall the host.
-inline constexpr double kTargetIntervalS = 50e-6;
-inline constexpr std::size_t kMaxRepetitions = 64;
+// Long enough that the first copy's start-up is amortised over many (p2pBandwidthLatencyTest
+// times 100 back-to-back copies); short enough that the queue never fills behind the gate.
+inline constexpr double kTargetIntervalS = 200e-6;
+inline constexpr std::size_t kMaxRepetitions = 100;
 std::size_t plan_repetitions(double seconds_per_rep_estimate, double target_interval_s = kTargetIntervalS,
                              std::size_t cap = kMaxRepetitions);
 
