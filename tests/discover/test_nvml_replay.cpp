@@ -164,3 +164,38 @@ TEST(NvmlReplay, FabricReplacesHwlocGpuToGpuBandwidth) {
     EXPECT_EQ(test::count_edges(g, EdgeKind::NvLink), 2);
     EXPECT_EQ(g.edge_between("pci:0000:00:06.0", "pci:0000:00:07.0", EdgeKind::NvLink), nullptr);
 }
+
+// The 4-GPU machine (tests/fixtures/nvml/h200x4.json, recorded there with
+// `hwcomm topo --record-nvml`): four H200, each with 18 NVLink 4.0 links into
+// hidden NVSwitches, 64 CPUs. nvidia-smi topo -m there: NV18 in every cell.
+TEST(NvmlReplay, FourGpuMachineIsNv18EverywhereThroughOneFabric) {
+    Graph g;
+    g.add_vertex({.id = "package0", .kind = VertexKind::Package, .os_index = 0});
+    Vertex numa{.id = "numa0", .kind = VertexKind::NumaNode, .os_index = 0};
+    NumaInfo info;
+    info.cpuset = "0-63";
+    for (unsigned i = 0; i < 64; ++i) info.pus.push_back(i);
+    numa.numa = info;
+    g.add_vertex(numa);
+    g.add_edge({.a = "package0", .b = "numa0", .kind = EdgeKind::Membership});
+    merge_nvml(g, *nvml::open_nvml_replay(test::fixture("nvml/h200x4.json")));
+    assign_gpu_ids(g);
+
+    ASSERT_EQ(g.of_kind(VertexKind::Gpu).size(), 4u);
+    ASSERT_EQ(g.of_kind(VertexKind::NvSwitchFabric).size(), 1u);
+    EXPECT_EQ(test::count_edges(g, EdgeKind::NvLink), 4);
+    for (const char* id : {"gpu0", "gpu1", "gpu2", "gpu3"}) {
+        const Edge* e = g.edge_between(id, "nvswitch-fabric", EdgeKind::NvLink);
+        ASSERT_NE(e, nullptr) << id;
+        EXPECT_EQ(e->nvlink->links, 18);
+        EXPECT_EQ(e->nvlink->version, "4.0");
+    }
+    const TopoMatrix m = build_topo_matrix(g);
+    ASSERT_EQ(m.labels.size(), 4u);
+    for (std::size_t i = 0; i < 4; ++i)
+        for (std::size_t j = 0; j < 4; ++j) EXPECT_EQ(m.cells[i][j], i == j ? "X" : "NV18") << i << "," << j;
+    EXPECT_EQ(m.cpu_affinity[3], "0-63");
+    const auto path = find_path(g, "gpu1", "gpu3");
+    ASSERT_TRUE(path);
+    EXPECT_DOUBLE_EQ(path->bottleneck_gbps, 478.125);
+}
