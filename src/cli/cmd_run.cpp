@@ -31,6 +31,7 @@ struct RunArgs {
     double time_budget = 0;
     unsigned max_workers = 0;
     std::string timing;
+    bool pool_half_gpu_memory = false;
     std::vector<std::string> filters;
 };
 
@@ -62,6 +63,7 @@ RunOptions options_from_args(const RunArgs& a) {
         if (a.timing != "wall" && a.timing != "event") throw UsageError("--timing must be wall or event");
         o.method.timing_mode = a.timing;
     }
+    o.method.pool_half_gpu_memory = a.pool_half_gpu_memory;
     o.filters = a.filters;
     // Room for two buffers of the largest size (memcpy) and the rest of the system.
     const std::uint64_t avail = available_memory_bytes();
@@ -72,7 +74,7 @@ RunOptions options_from_args(const RunArgs& a) {
 
 bool measurement_options_given(const RunArgs& a) {
     return a.quick || !a.min_size.empty() || !a.max_size.empty() || a.points_per_octave || a.min_samples ||
-           !a.max_noise.empty() || a.time_budget != 0 || a.max_workers || !a.timing.empty() || !a.filters.empty();
+           !a.max_noise.empty() || a.time_budget != 0 || a.max_workers || !a.timing.empty() || a.pool_half_gpu_memory || !a.filters.empty();
 }
 
 void check_output(const std::string& path, bool force) {
@@ -146,6 +148,8 @@ void add_run_command(CLI::App& app, Action& action) {
     sub->add_option("--max-workers", args->max_workers, "cap on worker threads of the CPU methods (default: all cores)")
         ->check(CLI::PositiveNumber);
     sub->add_option("--timing", args->timing, "CUDA methods: event (default) or wall");
+    sub->add_flag("--pool-half-gpu-memory", args->pool_half_gpu_memory,
+                  "CUDA methods: size device buffers at half the GPU's memory, as the original study did");
     sub->add_option("--filter", args->filters,
                     "KEY=PATTERN, KEY method|src|dst, PATTERN a name or glob; repeatable (same key: OR, keys: AND)");
     sub->callback([&action, args] { action = [args] { return run_command(*args); }; });

@@ -23,6 +23,9 @@ nlohmann::json make_meta(const std::vector<std::string>& command_line, const Run
 ResultsFile new_results(const Graph& graph, const std::vector<std::string>& command_line, const RunOptions& options) {
     ResultsFile file;
     file.meta = make_meta(command_line, options);
+    // Driver and runtime versions that discovery found (NVML, CUDA), when present.
+    for (const char* key : {"driver_version", "nvml_version", "cuda_driver_version", "cuda_runtime_version"})
+        if (auto it = graph.provenance.find(key); it != graph.provenance.end()) file.meta["gpu_software"][key] = it->second;
     file.topology = graph_to_json(graph);
     return file;
 }
@@ -52,8 +55,13 @@ ResultsFile load_for_resume(const std::string& path, const std::string& this_hos
 }
 
 void absorb_record_meta(ResultsFile& file, const Record& record) {
-    if (record.context.is_object() && record.context.contains("cuda") && !file.meta.contains("cuda"))
-        file.meta["cuda"] = record.context.at("cuda");
+    if (!record.context.is_object() || file.meta.contains("cuda")) return;
+    // CUDA sessions name the driver and runtime they ran with under "runtime".
+    for (const char* key : {"cuda", "runtime"})
+        if (record.context.contains(key)) {
+            file.meta["cuda"] = record.context.at(key);
+            return;
+        }
 }
 
 }  // namespace hwcomm

@@ -34,6 +34,19 @@ int gpu_count() {
         if (gpu_count() < (n)) GTEST_SKIP() << "needs " << (n) << " CUDA GPU(s)"; \
     } while (0)
 
+std::vector<std::size_t> free_device_memory() {
+    std::vector<std::size_t> out;
+    for (int d = 0; d < gpu_count(); ++d) {
+        std::size_t free = 0, total = 0;
+        EXPECT_EQ(cudaSetDevice(d), cudaSuccess);
+        EXPECT_EQ(cudaFree(nullptr), cudaSuccess);  // create the context first
+        EXPECT_EQ(cudaMemGetInfo(&free, &total), cudaSuccess);
+        out.push_back(free);
+    }
+    EXPECT_EQ(cudaSetDevice(0), cudaSuccess);
+    return out;
+}
+
 // This machine as the CUDA methods see it: NUMA nodes from hwloc, GPUs from
 // CUDA, peer pairs joined through one NVSwitch-fabric vertex.
 Graph live_graph() {
@@ -130,6 +143,9 @@ TEST(CudaGpu, EveryMethodMeasuresAndVerifiesOnEveryPair) {
     const Graph g = live_graph();
     Registry r;
     register_cuda_methods(r);
+    // Free device memory once every context exists; after the sweep every
+    // session has released its buffers, so it must come back (no leak).
+    const std::vector<std::size_t> free_before = free_device_memory();
     int records = 0;
     for (const auto& m : r.all())
         for (const auto& src : g.vertices())
@@ -160,6 +176,10 @@ TEST(CudaGpu, EveryMethodMeasuresAndVerifiesOnEveryPair) {
                 }
             }
     EXPECT_GT(records, 0);
+    const std::vector<std::size_t> free_after = free_device_memory();
+    for (std::size_t d = 0; d < free_before.size(); ++d)
+        EXPECT_NEAR(static_cast<double>(free_after[d]), static_cast<double>(free_before[d]), 4.0 * (1 << 20))
+            << "device " << d << " lost memory across the sweep";
 }
 
 TEST(CudaGpu, SmallCopiesAreBatchedInEventMode) {

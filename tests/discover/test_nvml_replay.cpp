@@ -17,15 +17,15 @@ using namespace hwcomm;
 
 namespace {
 
-// The CPU side of that machine (one package, one NUMA node, CPUs 0-31); the
-// GPUs come from NVML alone, as when hwloc has no PCI discovery.
-Graph h200_cpu_side() {
+// The CPU side of those machines (one package, one NUMA node, CPUs
+// 0..cpus-1); the GPUs come from NVML alone, as when hwloc has no PCI discovery.
+Graph h200_cpu_side(unsigned cpus = 32) {
     Graph g;
     g.add_vertex({.id = "package0", .kind = VertexKind::Package, .os_index = 0});
     Vertex numa{.id = "numa0", .kind = VertexKind::NumaNode, .os_index = 0};
     NumaInfo info;
-    info.cpuset = "0-31";
-    for (unsigned i = 0; i < 32; ++i) info.pus.push_back(i);
+    info.cpuset = "0-" + std::to_string(cpus - 1);
+    for (unsigned i = 0; i < cpus; ++i) info.pus.push_back(i);
     numa.numa = info;
     g.add_vertex(numa);
     g.add_edge({.a = "package0", .b = "numa0", .kind = EdgeKind::Membership});
@@ -169,15 +169,7 @@ TEST(NvmlReplay, FabricReplacesHwlocGpuToGpuBandwidth) {
 // `hwcomm topo --record-nvml`): four H200, each with 18 NVLink 4.0 links into
 // hidden NVSwitches, 64 CPUs. nvidia-smi topo -m there: NV18 in every cell.
 TEST(NvmlReplay, FourGpuMachineIsNv18EverywhereThroughOneFabric) {
-    Graph g;
-    g.add_vertex({.id = "package0", .kind = VertexKind::Package, .os_index = 0});
-    Vertex numa{.id = "numa0", .kind = VertexKind::NumaNode, .os_index = 0};
-    NumaInfo info;
-    info.cpuset = "0-63";
-    for (unsigned i = 0; i < 64; ++i) info.pus.push_back(i);
-    numa.numa = info;
-    g.add_vertex(numa);
-    g.add_edge({.a = "package0", .b = "numa0", .kind = EdgeKind::Membership});
+    Graph g = h200_cpu_side(64);
     merge_nvml(g, *nvml::open_nvml_replay(test::fixture("nvml/h200x4.json")));
     assign_gpu_ids(g);
 
