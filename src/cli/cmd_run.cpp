@@ -12,6 +12,7 @@
 #include "measure/sweep.hpp"
 #include "platform/atomic_file.hpp"
 #include "platform/host_info.hpp"
+#include "run/device_state.hpp"
 #include "run/engine.hpp"
 #include "run/results_io.hpp"
 
@@ -116,6 +117,8 @@ int run_command(const RunArgs& a) {
     }
     EngineHooks hooks;
     hooks.progress = isatty(STDERR_FILENO) == 1;
+    const DeviceStateProbe probe;
+    hooks.device_state = [&probe](const Vertex& gpu) { return probe.snapshot(gpu); };
     hooks.on_record = [&](const Record& record) {
         absorb_record_meta(results, record);
         save_results(path, results);

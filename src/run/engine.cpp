@@ -94,7 +94,30 @@ std::vector<std::string> pick_variants(const std::vector<std::string>& all, std:
     return out;
 }
 
-Record measure_record(const Graph& graph, const PlannedRecord& planned, const RunOptions& options, Progress* progress) {
+namespace {
+
+std::vector<const Vertex*> gpu_endpoints(const PlannedRecord& planned) {
+    std::vector<const Vertex*> out;
+    for (const Vertex* v : {planned.src, planned.dst})
+        if (v->kind == VertexKind::Gpu && (out.empty() || out.front() != v)) out.push_back(v);
+    return out;
+}
+
+void snapshot_device_state(const EngineHooks* hooks, const PlannedRecord& planned, const char* when,
+                           nlohmann::json& state) {
+    if (!hooks || !hooks->device_state) return;
+    for (const Vertex* v : gpu_endpoints(planned)) {
+        nlohmann::json s = hooks->device_state(*v);
+        if (!s.is_null()) state[v->id][when] = std::move(s);
+    }
+}
+
+}  // namespace
+
+Record measure_record(const Graph& graph, const PlannedRecord& planned, const RunOptions& options, Progress* progress,
+                      const EngineHooks* hooks) {
+    nlohmann::json device_state = nlohmann::json::object();
+    snapshot_device_state(hooks, planned, "before", device_state);
     Record r;
     r.key = planned.key;
     r.method = planned.method->name();
@@ -109,6 +132,7 @@ Record measure_record(const Graph& graph, const PlannedRecord& planned, const Ru
     } catch (const MeasurementError& e) {
         r.status = "error";
         r.error = std::string("prepare: ") + e.what();
+        if (!device_state.empty()) r.context["device_state"] = std::move(device_state);
         if (progress) progress->skip_units(options.sizes.size());
         return r;
     }
@@ -130,6 +154,8 @@ Record measure_record(const Graph& graph, const PlannedRecord& planned, const Ru
     }
     r.context = session->context();  // after measuring: binding failures found on the way
     if (!skipped.empty()) r.context["sizes_skipped_above_session_max"] = skipped;
+    snapshot_device_state(hooks, planned, "after", device_state);
+    if (!device_state.empty()) r.context["device_state"] = std::move(device_state);
     return r;
 }
 
@@ -142,7 +168,7 @@ std::size_t run_plan(const Graph& graph, const std::vector<PlannedRecord>& plan,
     std::size_t measured = 0;
     for (const PlannedRecord* p : todo) {
         if (hooks.stop_after_records && measured >= hooks.stop_after_records) break;
-        results.records.push_back(measure_record(graph, *p, options, &progress));
+        results.records.push_back(measure_record(graph, *p, options, &progress, &hooks));
         ++measured;
         if (hooks.on_record) hooks.on_record(results.records.back());
     }

@@ -21,11 +21,16 @@ struct EngineHooks {
     // Test hook: stop after this many records have been measured (0: never).
     std::size_t stop_after_records = 0;
     bool progress = false;
+    // State of a GPU endpoint worth keeping with each record (current clocks,
+    // PCIe link state). Called before and after a record for each GPU endpoint;
+    // null or returning null: nothing recorded.
+    std::function<nlohmann::json(const Vertex&)> device_state;
 };
 
-// Measures one record.
+// Measures one record. With hooks.device_state, the context gets
+// "device_state": {vertex id: {"before": ..., "after": ...}} for GPU endpoints.
 Record measure_record(const Graph& graph, const PlannedRecord& planned, const RunOptions& options,
-                      Progress* progress = nullptr);
+                      Progress* progress = nullptr, const EngineHooks* hooks = nullptr);
 
 // Measures every planned record whose key is not in `results` yet, appending
 // each to results.records. Returns the number of records measured.

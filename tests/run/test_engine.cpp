@@ -3,6 +3,7 @@
 #include <set>
 
 #include "fake_method.hpp"
+#include "run/device_state.hpp"
 #include "run/engine.hpp"
 #include "run/results_io.hpp"
 
@@ -136,4 +137,55 @@ TEST(Engine, MethodMetaIsLiftedIntoTheFileMeta) {
     r.context = {{"cuda", {{"driver_version", 13000}}}};
     absorb_record_meta(f, r);
     EXPECT_EQ(f.meta.at("cuda").at("driver_version"), 13000);
+}
+
+TEST(Engine, DeviceStateOfGpuEndpointsIsRecordedBeforeAndAfter) {
+    test::FakeMethod m("fake");
+    Graph g = test::three_nodes();
+    g.add_vertex({.id = "gpu0", .kind = VertexKind::Gpu});
+    PlannedRecord p{&m, g.find("gpu0"), g.find("numa1"), {{"mode", "a"}}, "fake|gpu0|numa1|mode=a"};
+    EngineHooks hooks;
+    int calls = 0;
+    hooks.device_state = [&](const Vertex& v) -> nlohmann::json {
+        ++calls;
+        return {{"vertex", v.id}, {"call", calls}};
+    };
+    const Record r = measure_record(g, p, fast_options(), nullptr, &hooks);
+    ASSERT_EQ(r.status, "ok");
+    EXPECT_EQ(calls, 2);  // the GPU endpoint only, once before and once after
+    const auto& state = r.context.at("device_state");
+    EXPECT_EQ(state.size(), 1u);
+    EXPECT_EQ(state.at("gpu0").at("before").at("call"), 1);
+    EXPECT_EQ(state.at("gpu0").at("after").at("call"), 2);
+}
+
+TEST(Engine, CudaRuntimeVersionsOfARecordBecomeFileMeta) {
+    ResultsFile f;
+    Record r;
+    r.context = {{"runtime", {{"cuda_runtime_version", "13.0"}}}};
+    absorb_record_meta(f, r);
+    EXPECT_EQ(f.meta.at("cuda").at("cuda_runtime_version"), "13.0");
+}
+
+TEST(DeviceStateProbe, ReadsClocksAndPcieStateOfTheMatchingGpu) {
+    // Replayed NVML of the 2x H200 machine: GPU 0 at 00:06.0 was idling at
+    // 345 MHz SM, 3201 MHz memory, PCIe Gen5 x16 when recorded.
+    DeviceStateProbe probe(nvml::open_nvml_replay(std::string(HWCOMM_FIXTURES) + "/nvml/h200x2.json"));
+    Vertex by_index{.id = "gpu0", .kind = VertexKind::Gpu};
+    by_index.gpu = GpuInfo{.nvml_index = 0};
+    const auto s = probe.snapshot(by_index);
+    ASSERT_FALSE(s.is_null());
+    EXPECT_EQ(s.at("sm_clock_mhz"), 345);
+    EXPECT_EQ(s.at("memory_clock_mhz"), 3201);
+    EXPECT_EQ(s.at("pcie_generation"), 5);
+    EXPECT_EQ(s.at("pcie_width"), 16);
+
+    Vertex by_pci{.id = "gpu1", .kind = VertexKind::Gpu};
+    by_pci.pci = PciAddress::parse("0000:00:07.0");
+    EXPECT_EQ(probe.snapshot(by_pci).at("nvml_index"), 1);
+
+    Vertex unknown{.id = "gpu9", .kind = VertexKind::Gpu};
+    unknown.pci = PciAddress::parse("0000:99:00.0");
+    EXPECT_TRUE(probe.snapshot(unknown).is_null());
+    EXPECT_TRUE(probe.snapshot(Vertex{.id = "numa0", .kind = VertexKind::NumaNode}).is_null());
 }
