@@ -11,7 +11,11 @@ namespace hwcomm {
 int merge_cuda(Graph& graph) {
     int count = 0;
     if (const cudaError_t rc = cudaGetDeviceCount(&count); rc != cudaSuccess) {
-        graph.notes.push_back(std::string("CUDA runtime: ") + cudaGetErrorString(rc));
+        // cudaErrorInsufficientDriver is also what a machine without any NVIDIA driver says.
+        const std::string why = rc == cudaErrorInsufficientDriver || rc == cudaErrorNoDevice
+                                    ? "no usable NVIDIA driver or GPU"
+                                    : "cannot count devices";
+        graph.notes.push_back("CUDA runtime: " + why + " (" + cudaGetErrorString(rc) + ")");
         return 0;
     }
     const char* order = std::getenv("CUDA_DEVICE_ORDER");
