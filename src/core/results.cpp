@@ -64,6 +64,37 @@ VariantResult variant_from_json(const json& j) {
     return v;
 }
 
+json lane_spec_to_json(const LaneSpec& l) {
+    return json{{"label", l.label}, {"method", l.method}, {"src", l.src}, {"dst", l.dst}, {"params", l.params},
+                {"role", l.role}};
+}
+
+LaneSpec lane_spec_from_json(const json& j) {
+    LaneSpec l;
+    l.label = j.at("label").get<std::string>();
+    l.method = j.value("method", "");
+    l.src = j.value("src", "");
+    l.dst = j.value("dst", "");
+    l.params = j.value("params", std::map<std::string, std::string>{});
+    l.role = j.value("role", "measured");
+    return l;
+}
+
+json lane_point_to_json(const LanePoint& l) {
+    return json{{"label", l.label}, {"bytes_per_rep", l.bytes_per_rep}, {"stats", stats_to_json(l.stats)},
+                {"bandwidth_gbps", l.bandwidth_gbps}, {"samples_s", l.samples_s}};
+}
+
+LanePoint lane_point_from_json(const json& j) {
+    LanePoint l;
+    l.label = j.at("label").get<std::string>();
+    l.bytes_per_rep = j.value("bytes_per_rep", 0.0);
+    if (j.contains("stats")) l.stats = stats_from_json(j.at("stats"));
+    l.bandwidth_gbps = j.value("bandwidth_gbps", 0.0);
+    l.samples_s = j.value("samples_s", std::vector<double>{});
+    return l;
+}
+
 json point_to_json(const Point& p) {
     json j{{"bytes", p.bytes}, {"status", p.status}};
     if (p.status != "ok") j["error"] = p.error;
@@ -81,6 +112,17 @@ json point_to_json(const Point& p) {
         json vs = json::array();
         for (const auto& v : p.variants) vs.push_back(variant_to_json(v));
         j["variants"] = std::move(vs);
+    }
+    if (!p.axes.empty()) j["axes"] = p.axes;
+    if (!p.metrics.empty()) {
+        json m = json::object();
+        for (const auto& [name, metric] : p.metrics) m[name] = {{"value", metric.value}, {"unit", metric.unit}};
+        j["metrics"] = std::move(m);
+    }
+    if (!p.lanes.empty()) {
+        json ls = json::array();
+        for (const auto& l : p.lanes) ls.push_back(lane_point_to_json(l));
+        j["lanes"] = std::move(ls);
     }
     return j;
 }
@@ -102,6 +144,12 @@ Point point_from_json(const json& j) {
     p.best_variant = j.value("best_variant", "");
     if (j.contains("variants"))
         for (const auto& v : j.at("variants")) p.variants.push_back(variant_from_json(v));
+    if (j.contains("axes")) p.axes = j.at("axes").get<std::map<std::string, json>>();
+    if (j.contains("metrics"))
+        for (const auto& [name, m] : j.at("metrics").items())
+            p.metrics[name] = Metric{m.at("value").get<double>(), m.value("unit", "")};
+    if (j.contains("lanes"))
+        for (const auto& l : j.at("lanes")) p.lanes.push_back(lane_point_from_json(l));
     return p;
 }
 
@@ -110,6 +158,12 @@ json record_to_json(const Record& r) {
            {"status", r.status}};
     if (r.status != "ok") j["error"] = r.error;
     j["context"] = r.context;
+    if (!r.provenance.empty()) j["provenance"] = r.provenance;
+    if (!r.lanes.empty()) {
+        json ls = json::array();
+        for (const auto& l : r.lanes) ls.push_back(lane_spec_to_json(l));
+        j["lanes"] = std::move(ls);
+    }
     json points = json::array();
     for (const auto& p : r.points) points.push_back(point_to_json(p));
     j["points"] = std::move(points);
@@ -128,6 +182,9 @@ Record record_from_json(const json& j) {
     r.status = j.at("status").get<std::string>();
     r.error = j.value("error", "");
     r.context = j.value("context", json::object());
+    r.provenance = j.value("provenance", json::object());
+    if (j.contains("lanes"))
+        for (const auto& l : j.at("lanes")) r.lanes.push_back(lane_spec_from_json(l));
     for (const auto& p : j.at("points")) r.points.push_back(point_from_json(p));
     return r;
 }

@@ -15,7 +15,9 @@ namespace hwcomm {
 inline constexpr const char* kResultsSchema = "hwcomm-results";
 inline constexpr int kResultsSchemaVersion = 1;
 
-// Summary of raw sample times (seconds per transfer).
+// Summary of raw sample times (seconds per transfer). A field that is NaN is
+// absent (imported aggregates carry only some of them): writers omit it,
+// readers leave it NaN. Measured statistics always fill every field.
 struct SampleStats {
     std::size_t n = 0;
     double min = 0, q1 = 0, median = 0, q3 = 0, max = 0;
@@ -29,6 +31,32 @@ struct VariantResult {
     SampleStats stats;
     double bandwidth_gbps = 0;
     std::string stop_reason;
+    std::vector<double> samples_s;
+};
+
+// A value with its unit ("GB/s", "s", "cycles", "ns", "sectors", "count").
+struct Metric {
+    double value = 0;
+    std::string unit;
+};
+
+// One lane of a measurement: one transfer stream between two endpoints (or one
+// kernel on one GPU). role "measured" lanes make the record's numbers; "load"
+// lanes keep links busy (the set U of the study's model M(C, U)).
+struct LaneSpec {
+    std::string label;  // unique within the record, e.g. "gpu1->numa0"
+    std::string method, src, dst;
+    std::map<std::string, std::string> params;
+    std::string role = "measured";  // "measured" | "load"
+};
+
+// What one lane achieved at one point: its own transfer time per repetition
+// (from its own start to its own end) over the samples.
+struct LanePoint {
+    std::string label;
+    double bytes_per_rep = 0;
+    SampleStats stats;
+    double bandwidth_gbps = 0;  // bytes_per_rep / stats.median / 1e9
     std::vector<double> samples_s;
 };
 
@@ -46,6 +74,15 @@ struct Point {
     std::map<std::string, double> extras;  // median over samples of method-specific facts
     std::string best_variant;              // set only when variants has > 1 entry
     std::vector<VariantResult> variants;
+    // Schema 2. Values of the method's other axes at this point (stride,
+    // warps per SM, ...): integer or string JSON scalars.
+    std::map<std::string, nlohmann::json> axes;
+    // Metrics besides bandwidth_gbps (time per operation, cycles, counts).
+    std::map<std::string, Metric> metrics;
+    // Per-lane results when the measurement had more than one lane.
+    std::vector<LanePoint> lanes;
+    // Keys this build does not know, kept so a rewrite does not strip them.
+    nlohmann::json unknown = nlohmann::json::object();
 };
 
 struct Record {
@@ -56,6 +93,13 @@ struct Record {
     std::string error;
     nlohmann::json context = nlohmann::json::object();
     std::vector<Point> points;
+    // Schema 2. The lanes of the measurement (one for a plain transfer).
+    std::vector<LaneSpec> lanes;
+    // Where the record came from: {"kind":"measured","tool":"hwcomm","revision":...}
+    // or {"kind":"imported","tool":"comm|scope","file":...}.
+    nlohmann::json provenance = nlohmann::json::object();
+    // Keys this build does not know, kept so a rewrite does not strip them.
+    nlohmann::json unknown = nlohmann::json::object();
 };
 
 struct ResultsFile {

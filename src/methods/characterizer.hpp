@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/graph.hpp"
+#include "core/results.hpp"
 
 namespace hwcomm {
 
@@ -37,11 +38,20 @@ struct MethodOptions {
 // `bytes_per_rep` each (small sizes batch several transfers between one pair
 // of timestamps); the engine divides. `extras` carries method-specific facts
 // of this sample (duplex: per-direction seconds and start/stop skew).
+// One lane's part of a sample (multi-lane measurements): its own seconds for
+// the whole batch of `repetitions` transfers of `bytes_per_rep` each.
+struct LaneSample {
+    std::string label;
+    double seconds = 0;
+    double bytes_per_rep = 0;
+};
+
 struct Sample {
     double seconds = 0;
     std::size_t repetitions = 1;
     double bytes_per_rep = 0;  // bytes that crossed the path for one repetition
     std::map<std::string, double> extras;
+    std::vector<LaneSample> lanes;  // empty for a one-lane measurement
 };
 
 // Everything prepared for one (method, src, dst, params): buffers allocated at
@@ -56,11 +66,18 @@ public:
     virtual std::vector<std::string> variants() const { return {""}; }
     // Run the transfer untimed (caches, TLBs, lazy allocation, clocks up).
     virtual void warmup(std::size_t bytes, const std::string& variant) = 0;
+    // Untimed, before every sample: write a fresh pattern into the source and
+    // poison the destination (and, where the method needs it, put pages back or
+    // drop caches), so that verify() sees the bytes of the next timed batch only.
+    virtual void reset(std::size_t bytes, const std::string& variant) { (void)bytes; (void)variant; }
     // Take one sample. Throws MeasurementError on failure.
     virtual Sample measure(std::size_t bytes, const std::string& variant) = 0;
-    // Check the destination of the last transfer against the expected pattern.
-    // Returns an empty string when correct, else what was wrong.
+    // Called after every sample: checks that the destination holds the pattern
+    // reset() wrote, i.e. that the timed transfers moved it. Returns an empty
+    // string when correct, else what was wrong. Must not transfer anything.
     virtual std::string verify(std::size_t bytes, const std::string& variant) = 0;
+    // The lanes of this measurement (empty: one lane, the record's own pair).
+    virtual std::vector<LaneSpec> lanes() const { return {}; }
     // Facts worth keeping with the record: placement, clocks, link state.
     virtual nlohmann::json context() const { return nlohmann::json::object(); }
     // Largest size this session can move (buffers, free memory).
