@@ -180,6 +180,7 @@ int run_command(const RunArgs& a) {
     hooks.should_stop = [&] { return a.stop_after_records && measured_now >= a.stop_after_records; };
     hooks.on_record = [&](const Record& record) {
         ++measured_now;
+        stamp_measured_provenance(results.records.back());  // run_plan appended `record` there
         absorb_record_meta(results, record);
         set_completed_records(results.meta, results.records.size());
         save_results(path, results);

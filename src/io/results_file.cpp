@@ -1,6 +1,8 @@
 #include "io/results_file.hpp"
 
+#ifdef HWCOMM_HAVE_ZLIB
 #include <zlib.h>
+#endif
 
 #include <fstream>
 #include <memory>
@@ -15,6 +17,9 @@ namespace hwcomm {
 namespace {
 
 std::string read_gzip(const std::string& path) {
+#ifndef HWCOMM_HAVE_ZLIB
+    throw std::runtime_error(path + " is gzip-compressed and this build has no zlib; gunzip it first");
+#else
     const std::unique_ptr<gzFile_s, int (*)(gzFile)> in(gzopen(path.c_str(), "rb"), gzclose);
     if (!in) throw std::runtime_error("cannot read " + path);
     std::string out;
@@ -23,6 +28,7 @@ std::string read_gzip(const std::string& path) {
     while ((n = gzread(in.get(), buf, sizeof buf)) > 0) out.append(buf, static_cast<std::size_t>(n));
     if (n < 0) throw std::runtime_error(path + " is not a readable gzip file");
     return out;
+#endif
 }
 
 std::string read_plain(const std::string& path) {

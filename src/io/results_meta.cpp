@@ -55,6 +55,11 @@ ResultsFile load_for_resume(const std::string& path, const nlohmann::json& this_
     return file;
 }
 
+void stamp_measured_provenance(Record& record) {
+    if (record.provenance.empty())
+        record.provenance = {{"kind", "measured"}, {"tool", "hwcomm"}, {"revision", HWCOMM_GIT_REVISION}};
+}
+
 void absorb_record_meta(ResultsFile& file, const Record& record) {
     if (!record.context.is_object() || file.meta.contains("cuda")) return;
     // CUDA sessions name the driver and runtime they ran with under "runtime".

@@ -101,6 +101,8 @@ TEST(CliRunExit, InterruptedExits4AndResumeKeepsUnknownKeys) {
     EXPECT_FALSE(run.at("finished").get<bool>());
     EXPECT_TRUE(run.at("ended_utc").is_string());
     EXPECT_TRUE(doc.at("meta").at("fingerprint").contains("numa_nodes"));
+    EXPECT_EQ(doc.at("records")[0].at("provenance").at("kind"), "measured");
+    EXPECT_EQ(doc.at("records")[0].at("provenance").at("revision"), doc.at("meta").at("git_revision"));
 
     doc["from_a_newer_build"] = "kept";
     doc["meta"]["site"] = "kept";
