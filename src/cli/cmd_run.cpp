@@ -160,15 +160,15 @@ int run_command(const RunArgs& a) {
     // Nothing is written before this point: bad input leaves every file as it was.
     if (resuming) results.meta["resumed"].push_back({{"date_utc", utc_now_iso8601()}, {"command_line", process_command_line()}});
     else results = new_results(graph, process_command_line(), run_options_to_json(options));
-    const unsigned cores = std::thread::hardware_concurrency();
+    const unsigned cpus = std::thread::hardware_concurrency();  // logical CPUs, as the load average counts
     const LoadAverage load = read_load_average();
-    begin_run_state(results.meta, plan.size(), load, cores, utc_now_iso8601());
+    begin_run_state(results.meta, plan.size(), load, cpus, utc_now_iso8601());
     set_completed_records(results.meta, results.records.size());
     if (const std::string why = cuda_skip_reason(graph); !why.empty()) {
         warn("CUDA methods skipped: " + why);
         results.meta["run"]["cuda_skipped"] = why;
     }
-    if (const std::string w = load_warning(load, cores); !w.empty()) warn(w);
+    if (const std::string w = load_warning(load, cpus); !w.empty()) warn(w);
     save_results(path, results);  // a valid file from the start
 
     const bool tty = isatty(STDERR_FILENO) == 1;

@@ -14,7 +14,7 @@ LoadAverage read_load_average() {
     return l;
 }
 
-void begin_run_state(nlohmann::json& meta, std::size_t planned_records, const LoadAverage& load, unsigned cores,
+void begin_run_state(nlohmann::json& meta, std::size_t planned_records, const LoadAverage& load, unsigned logical_cpus,
                      const std::string& now_utc) {
     nlohmann::json& run = meta["run"];
     if (!run.is_object()) run = nlohmann::json::object();
@@ -24,7 +24,7 @@ void begin_run_state(nlohmann::json& meta, std::size_t planned_records, const Lo
     run["ended_utc"] = nullptr;
     run["finished"] = false;
     run["load_average"] = load.known ? nlohmann::json{load.one, load.five, load.fifteen} : nlohmann::json(nullptr);
-    run["cores"] = cores;
+    run["logical_cpus"] = logical_cpus;
 }
 
 void set_completed_records(nlohmann::json& meta, std::size_t completed) {
@@ -47,12 +47,12 @@ int run_exit_code(const ResultsFile& file) {
     return 0;
 }
 
-std::string load_warning(const LoadAverage& load, unsigned cores) {
-    if (!load.known || cores == 0 || load.one <= cores / 2.0) return "";
+std::string load_warning(const LoadAverage& load, unsigned logical_cpus) {
+    if (!load.known || logical_cpus == 0 || load.one <= logical_cpus / 2.0) return "";
     char buf[200];
     std::snprintf(buf, sizeof buf,
-                  "load average %.2f is above half of the %u cores: other work may disturb the measurements", load.one,
-                  cores);
+                  "load average %.2f is above half of the %u logical CPUs: other work may disturb the measurements", load.one,
+                  logical_cpus);
     return buf;
 }
 

@@ -2,7 +2,7 @@
 // The state of a run, kept in meta.run of the results file and rewritten with
 // every save, so a partial file says how far it got:
 //   {"planned_records", "completed_records", "started_utc", "ended_utc",
-//    "finished", "load_average": [1m, 5m, 15m], "cores"}
+//    "finished", "load_average": [1m, 5m, 15m], "logical_cpus"}
 // and the exit code of `hwcomm run` that follows from it.
 #include <cstddef>
 #include <string>
@@ -23,7 +23,7 @@ LoadAverage read_load_average();
 
 // At the start of a run or resume: planned records, finished false, the load
 // and core count at this start. started_utc is kept when already there (resume).
-void begin_run_state(nlohmann::json& meta, std::size_t planned_records, const LoadAverage& load, unsigned cores,
+void begin_run_state(nlohmann::json& meta, std::size_t planned_records, const LoadAverage& load, unsigned logical_cpus,
                      const std::string& now_utc);
 void set_completed_records(nlohmann::json& meta, std::size_t completed);
 void end_run_state(nlohmann::json& meta, bool finished, const std::string& now_utc);
@@ -35,7 +35,7 @@ bool run_finished(const nlohmann::json& meta);
 // records; kExitInterrupted: not finished.
 int run_exit_code(const ResultsFile& file);
 
-// "load average 3.10 is above half of the 4 cores: ..." or "" when not.
-std::string load_warning(const LoadAverage& load, unsigned cores);
+// "load average 3.10 is above half of the 4 logical CPUs: ..." or "" when not.
+std::string load_warning(const LoadAverage& load, unsigned logical_cpus);
 
 }  // namespace hwcomm

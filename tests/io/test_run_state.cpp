@@ -32,7 +32,7 @@ TEST(RunState, CountsTimesAndFinished) {
     EXPECT_TRUE(run.at("ended_utc").is_null());
     EXPECT_FALSE(run.at("finished").get<bool>());
     EXPECT_EQ(run.at("load_average"), nlohmann::json({0.5, 0.4, 0.3}));
-    EXPECT_EQ(run.at("cores"), 16);
+    EXPECT_EQ(run.at("logical_cpus"), 16);
     end_run_state(meta, false, "2026-11-22T10:05:00Z");
     EXPECT_FALSE(run_finished(meta));
     // A resume keeps the first start and the count so far.
@@ -61,6 +61,6 @@ TEST(RunState, ExitCodes) {
 
 TEST(RunState, WarnsWhenLoadIsAboveHalfTheCores) {
     EXPECT_EQ(load_warning(LoadAverage{1.0, 0, 0, true}, 2), "");
-    EXPECT_EQ(load_warning(LoadAverage{3.5, 0, 0, true}, 2).rfind("load average 3.50 is above half of the 2 cores", 0), 0u);
+    EXPECT_EQ(load_warning(LoadAverage{3.5, 0, 0, true}, 2).rfind("load average 3.50 is above half of the 2 logical CPUs", 0), 0u);
     EXPECT_EQ(load_warning(LoadAverage{}, 2), "");
 }
