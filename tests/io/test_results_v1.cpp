@@ -13,6 +13,7 @@ TEST(ResultsV1, TwoGpuExampleLoadsMigrated) {
     const ResultsFile f = load_results_file(HWCOMM_DOCS "/examples/h200x2/results-default.json");
     ASSERT_EQ(f.records.size(), 43u);
     EXPECT_EQ(f.meta.at("migrated_from_version"), 1);
+    EXPECT_EQ(f.meta.at("nodes"), nlohmann::json({f.meta.at("host")}));
     for (const auto& r : f.records) {
         EXPECT_EQ(r.provenance.at("kind"), "measured") << r.key;
         EXPECT_EQ(r.provenance.at("tool"), "hwcomm");
