@@ -5,7 +5,8 @@
 set -euo pipefail
 
 packages=(build-essential cmake ninja-build pkg-config git
-          libhwloc-dev libcli11-dev nlohmann-json3-dev libgtest-dev)
+          libhwloc-dev libcli11-dev nlohmann-json3-dev libgtest-dev
+          zlib1g-dev)
 
 missing=()
 for p in "${packages[@]}"; do

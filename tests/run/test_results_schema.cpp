@@ -1,7 +1,10 @@
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include "core/results.hpp"
-#include "run/csv_export.hpp"
+#include "io/csv_export.hpp"
+#include "io/results_json.hpp"
 
 using namespace hwcomm;
 using nlohmann::json;
@@ -59,7 +62,7 @@ TEST(ResultsSchema, RoundTripKeepsEveryField) {
     const ResultsFile f = sample_file();
     const json j = results_to_json(f);
     EXPECT_EQ(j.at("schema"), "hwcomm-results");
-    EXPECT_EQ(j.at("schema_version"), 1);
+    EXPECT_EQ(j.at("version"), "2.0");
     const json& p = j.at("records").at(0).at("points").at(0);
     for (const char* field : {"bytes", "status", "verified", "stop_reason", "samples_s", "stats", "bandwidth_gbps",
                               "peak_bandwidth_gbps", "bytes_per_rep", "extras", "best_variant", "variants"})
@@ -86,7 +89,7 @@ TEST(ResultsSchema, RejectsOtherDocuments) {
     other["schema"] = "hwcomm-topology";
     EXPECT_THROW(results_from_json(other), std::runtime_error);
     other = j;
-    other["schema_version"] = 2;
+    other["version"] = "3.0";
     EXPECT_THROW(results_from_json(other), std::runtime_error);
     other = j;
     other["records"][0]["key"] = "tampered";
@@ -113,4 +116,27 @@ TEST(CsvExport, OneRowPerPoint) {
     EXPECT_NE(lines[1].find(",2e-06,"), std::string::npos);    // median_s
     EXPECT_NE(lines[1].find(",2.048,4.096,2,"), std::string::npos);  // bandwidth, peak, best variant
     EXPECT_EQ(lines[2].substr(0, 44), "cpu-read,numa0,numa1,\"a=x,y;b=2\",8192,error,");
+}
+
+TEST(CsvExport, AbsentStatisticsAreEmptyFields) {
+    ResultsFile f;
+    Record r;
+    r.method = "memcpy-h2d";
+    r.src = "numa0";
+    r.dst = "gpu0";
+    r.key = record_key(r.method, r.src, r.dst, r.params);
+    r.provenance = {{"kind", "imported"}, {"tool", "comm|scope"}, {"file", "x.json"}};
+    Point p;
+    p.bytes = 1024;
+    const double nan = std::nan("");
+    p.stats = SampleStats{5, nan, nan, 2e-6, nan, nan, 2.1e-6, nan, nan, nan, nan};
+    p.bytes_per_rep = 1024;
+    p.bandwidth_gbps = 1024 / 2e-6 / 1e9;
+    p.peak_bandwidth_gbps = nan;
+    r.points.push_back(p);
+    f.records.push_back(r);
+    const std::string csv = results_to_csv(f);
+    EXPECT_EQ(csv.find("nan"), std::string::npos) << csv;
+    // n, then min, q1 absent, median, q3, max absent, mean, then stdev..ci95_high absent.
+    EXPECT_NE(csv.find(",5,,,2e-06,,,2.1e-06,,,,,1024,0.512,,"), std::string::npos) << csv;
 }
