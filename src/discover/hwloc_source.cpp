@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "discover/names.hpp"
+
 namespace hwcomm {
 
 namespace {
@@ -54,8 +56,10 @@ public:
         add_packages_and_numa();
         for (hwloc_obj_t b = nullptr; (b = hwloc_get_next_bridge(topo_, b));)
             if (b->attr->bridge.upstream_type == HWLOC_OBJ_BRIDGE_HOST) add_host_bridge(b);
+        add_unparented_os_devices();
         add_smp_edges(graph_, topo_);
         add_nvlink_from_distances(graph_, topo_, ids_);
+        add_xgmi_from_distances(graph_, topo_, ids_);
         return std::move(graph_);
     }
 
@@ -75,7 +79,7 @@ private:
             Vertex v{.id = "package" + std::to_string(index_of(p)), .kind = VertexKind::Package};
             v.os_index = index_of(p);
             const std::string model = info(p, "CPUModel");
-            v.name = "Package " + std::to_string(v.os_index) + (model.empty() ? "" : " (" + model + ")");
+            v.name = "Package " + std::to_string(v.os_index) + (model.empty() ? "" : " (" + trim_cpu_model(model) + ")");
             if (!model.empty()) v.attrs["cpu_model"] = model;
             v.attrs["cpuset"] = bitmap_list(p->cpuset);
             ids_[p] = graph_.add_vertex(std::move(v)).id;
@@ -98,6 +102,21 @@ private:
             for (hwloc_obj_t p : packages)
                 if (hwloc_bitmap_isset(p->nodeset, n->os_index))
                     graph_.add_edge({.a = ids_[p], .b = id, .kind = EdgeKind::Membership, .source = "hwloc"});
+        }
+    }
+
+    // Disks and NICs below no PCI function (virtio, SATA behind a platform
+    // controller, NVMe namespaces hwloc could not place): attached to the NUMA
+    // node of their place in the tree when it has exactly one, else unattached.
+    void add_unparented_os_devices() {
+        for (hwloc_obj_t o = nullptr; (o = hwloc_get_next_osdev(topo_, o));) {
+            if (ids_.count(o) || (o->parent && o->parent->type == HWLOC_OBJ_PCI_DEVICE)) continue;
+            hwloc_obj_t local = hwloc_get_non_io_ancestor_obj(topo_, o);
+            const auto nodes = bitmap_indexes(local->nodeset);
+            const std::string numa = nodes.size() == 1 ? "numa" + std::to_string(nodes.front()) : "";
+            add_os_device(o, graph_.find(numa) ? numa : "");
+            if (ids_.count(o) && !graph_.find(numa))
+                graph_.notes.push_back(std::string(o->name) + " sits below no PCI device and no single NUMA node: shown unattached");
         }
     }
 
@@ -148,7 +167,8 @@ private:
 
     std::string label_of(hwloc_obj_t obj, const char* what) {
         const std::string device = info(obj, "PCIDevice");
-        if (!device.empty()) return device;
+        const std::string vendor = short_vendor(info(obj, "PCIVendor"));
+        if (!device.empty()) return vendor.empty() ? device : vendor + " " + device;
         const auto& p = obj->attr->pcidev;
         char buf[64];
         std::snprintf(buf, sizeof buf, "%s %04x:%04x class %04x", what, p.vendor_id, p.device_id, p.class_id);
@@ -159,7 +179,7 @@ private:
     // port the link it is attached to, so the links host bridge -> root port and
     // switch upstream -> downstream port are internal (no PCIe link to limit).
     void add_pcie_edge(const std::string& parent, const std::string& child, hwloc_obj_t obj, bool internal) {
-        Edge e{.a = parent, .b = child, .kind = EdgeKind::Pcie, .source = "hwloc"};
+        Edge e{.a = parent, .b = child, .kind = EdgeKind::Pcie, .internal = internal, .source = "hwloc"};
         if (!internal) e.gbps_per_direction = obj->attr->pcidev.linkspeed > 0 ? obj->attr->pcidev.linkspeed : 0.0;
         graph_.add_edge(std::move(e));
     }
@@ -189,6 +209,36 @@ private:
         return false;
     }
 
+    // Other vendors' GPUs: an OS device of a GPU management backend (RSMI for
+    // AMD, LevelZero for Intel). Not an OpenCL device or the PCI class alone:
+    // servers carry small display chips for their BMC (those get a note).
+    static std::string other_gpu_vendor(hwloc_obj_t d) {
+        for (hwloc_obj_t c = d->io_first_child; c; c = c->next_sibling) {
+            if (c->type != HWLOC_OBJ_OS_DEVICE) continue;
+            const std::string sub = c->subtype ? c->subtype : "";
+            if (sub == "RSMI") return "AMD";
+            if (sub == "LevelZero") return "Intel";
+        }
+        return "";
+    }
+
+    void note_unmanaged_gpu(hwloc_obj_t d, const Vertex& v) {
+        for (hwloc_obj_t c = d->io_first_child; c; c = c->next_sibling)
+            if (c->type == HWLOC_OBJ_OS_DEVICE && hwloc_obj_get_info_by_name(c, "GPUVendor")) {
+                graph_.notes.push_back(v.id + " (" + v.name + ") has a GPU compute device (" + (c->name ? c->name : "") +
+                                       ") but no GPU management device (NVML, RSMI, LevelZero): shown as a PCI device");
+                return;
+            }
+    }
+
+    // NVIDIA's bridge-class function (0680), or what hwloc's NVML backend
+    // marked as an NVLink peer switch (subtype NVSwitch).
+    static bool is_nvswitch(hwloc_obj_t d) {
+        const auto& p = d->attr->pcidev;
+        if (p.vendor_id == 0x10de && p.class_id == 0x0680) return true;
+        return d->subtype && std::string(d->subtype) == "NVSwitch";
+    }
+
     static int ordinal_from_name(const char* name, const char* prefix) {
         const std::string n = name ? name : "";
         const std::string p = prefix;
@@ -213,8 +263,10 @@ private:
                 g.sm_count = std::atoi(info(c, "CUDAMultiProcessors").c_str());
             }
             if (int k = ordinal_from_name(c->name, "nvml"); k >= 0) g.nvml_index = k;
+            if (const std::string kib = info(c, "RSMIVRAMSize"); !kib.empty())
+                g.memory_bytes = std::strtoull(kib.c_str(), nullptr, 10) * 1024;
         }
-        if (g.model.empty()) g.model = label_of(d, "NVIDIA GPU");
+        if (g.model.empty()) g.model = label_of(d, "GPU");
         return g;
     }
 
@@ -226,8 +278,17 @@ private:
             v.kind = VertexKind::Gpu;
             v.gpu = gpu_info(d);
             v.name = v.gpu->model;
-        } else if (d->attr->pcidev.vendor_id == 0x10de && d->attr->pcidev.class_id == 0x0680) {
+            v.attrs["gpu_vendor"] = "NVIDIA";
+        } else if (const std::string vendor = other_gpu_vendor(d); !vendor.empty()) {
+            v.kind = VertexKind::Gpu;
+            v.gpu = gpu_info(d);
+            v.name = v.gpu->model;
+            v.attrs["gpu_vendor"] = vendor;
+        } else if (is_nvswitch(d)) {
             v.kind = VertexKind::NvSwitch;
+            v.name = "NVSwitch (" + v.name + ")";
+        } else {
+            note_unmanaged_gpu(d, v);
         }
         std::string os_devices;
         for (hwloc_obj_t c = d->io_first_child; c; c = c->next_sibling)
@@ -258,7 +319,7 @@ private:
         v.name = o->name;
         const std::string id = graph_.add_vertex(std::move(v)).id;
         ids_[o] = id;
-        graph_.add_edge({.a = parent_id, .b = id, .kind = EdgeKind::Attach, .source = "hwloc"});
+        if (!parent_id.empty()) graph_.add_edge({.a = parent_id, .b = id, .kind = EdgeKind::Attach, .source = "hwloc"});
     }
 };
 

@@ -13,6 +13,8 @@ int cuda_ordinal(const Vertex& v) {
 
 std::string why_not_cuda_gpu(const Vertex& v) {
     if (v.kind != VertexKind::Gpu) return v.id + " is not a GPU";
+    if (auto vendor = v.attrs.find("gpu_vendor"); vendor != v.attrs.end() && vendor->second != "NVIDIA")
+        return v.id + " is an " + vendor->second + " GPU: not measurable: no CUDA";
     if (cuda_ordinal(v) < 0) return v.id + " has no CUDA ordinal (CUDA did not report it)";
     return {};
 }
