@@ -1,5 +1,7 @@
 #include "discover/hwloc_source.hpp"
 
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
@@ -181,7 +183,26 @@ private:
     void add_pcie_edge(const std::string& parent, const std::string& child, hwloc_obj_t obj, bool internal) {
         Edge e{.a = parent, .b = child, .kind = EdgeKind::Pcie, .internal = internal, .source = "hwloc"};
         if (!internal) e.gbps_per_direction = obj->attr->pcidev.linkspeed > 0 ? obj->attr->pcidev.linkspeed : 0.0;
+        if (!internal) compare_with_port(*graph_.find(parent), *graph_.find(child), e);
         graph_.add_edge(std::move(e));
+    }
+
+    // A root or downstream port reports the same link as the function below
+    // it; when the two differ both are kept and the smaller is named. The edge
+    // keeps the device's report (hwloc's NVML backend writes a GPU's maximum
+    // there, the port gives the current state): which is right is not known.
+    static void compare_with_port(const Vertex& port, Vertex& device, Edge& e) {
+        auto kind = port.attrs.find("pcie_port");
+        auto rate = port.attrs.find("hwloc_link_gbps");
+        if (kind == port.attrs.end() || (kind->second != "root" && kind->second != "downstream")) return;
+        if (rate == port.attrs.end()) return;
+        const double at_port = std::strtod(rate->second.c_str(), nullptr);
+        const double at_device = e.gbps_per_direction;
+        if (at_port <= 0 || std::abs(at_port - at_device) <= 0.01 * std::max(at_port, at_device)) return;
+        device.attrs["link_gbps_at_port"] = rate->second;
+        device.attrs["link_gbps_at_device"] = device.attrs.count("hwloc_link_gbps") ? device.attrs["hwloc_link_gbps"] : "unknown";
+        device.attrs["link_limited_by"] = at_device > 0 && at_device < at_port ? "device" : "port";
+        if (at_device <= 0) e.gbps_per_direction = at_port;
     }
 
     void add_pci_bridge(hwloc_obj_t b, const std::string& parent_id, const std::string& parent_port) {

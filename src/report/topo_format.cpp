@@ -86,6 +86,9 @@ std::string describe_vertex(const Vertex& v, bool brief) {
         if (!g.uuid.empty() && !brief) s += "  " + g.uuid;
     }
     if (auto it = v.attrs.find("pcie_port"); it != v.attrs.end()) s += "  [" + it->second + " port]";
+    if (auto port = v.attrs.find("link_gbps_at_port"); port != v.attrs.end())
+        s += "  [link: device says " + v.attrs.at("link_gbps_at_device") + ", port " + port->second + " GB/s; " +
+             v.attrs.at("link_limited_by") + " limits]";
     return s;
 }
 

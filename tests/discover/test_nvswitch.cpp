@@ -135,7 +135,13 @@ TEST(Dgx2, PathsReachNicsAndDisksWithNvidiaSmiClasses) {
     const auto to_disk = find_path(g, "numa1", "disk:nvme0n1");
     ASSERT_TRUE(to_disk);
     EXPECT_TRUE(to_disk->crosses_smp);
-    EXPECT_NEAR(to_disk->bottleneck_gbps, 3.938, 1e-3);  // Gen3 x4
+    // The drive reports Gen3 x4, its root port x2: both kept, the port named
+    // as the smaller; the edge keeps the drive's report.
+    EXPECT_NEAR(to_disk->bottleneck_gbps, 3.938, 1e-3);
+    const Vertex* nvme = g.find(g.edges()[to_disk->edges[to_disk->edges.size() - 2]].b);
+    EXPECT_EQ(nvme->attrs.at("link_gbps_at_port"), "1.969");
+    EXPECT_EQ(nvme->attrs.at("link_gbps_at_device"), "3.938");
+    EXPECT_EQ(nvme->attrs.at("link_limited_by"), "port");
     const TopoMatrix m = build_topo_matrix(g);
     ASSERT_EQ(m.labels.size(), 24u);  // 16 GPUs, 8 RDMA NICs
     EXPECT_EQ(m.labels[16], "NIC0");

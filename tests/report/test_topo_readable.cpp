@@ -65,6 +65,7 @@ TEST(TopoReadable, DecodedNamesDisksAndTrimmedCpu) {
     EXPECT_TRUE(contains(tree, "Mellanox MT27800 Family [ConnectX-5]")) << tree;
     EXPECT_TRUE(contains(tree, "Package 0 (Intel Xeon Platinum 8168 @ 2.70GHz)")) << tree;
     EXPECT_TRUE(contains(tree, "disk:nvme0n1")) << tree;
+    EXPECT_TRUE(contains(tree, "[link: device says 3.938, port 1.969 GB/s; port limits]")) << tree;
     EXPECT_TRUE(contains(tree, "\n  disk:sda  sda\n")) << tree;  // below no PCI device
     EXPECT_TRUE(contains(tree, "\n  disk:vda  vda\n")) << tree;
     EXPECT_TRUE(contains(tree, "cuda 3*")) << tree;  // inferred ordinal, marked
