@@ -112,3 +112,14 @@ TEST(TopoCli, PathsReachNicsAndDisks) {
     EXPECT_EQ(r.code, 0) << r.out;
     EXPECT_EQ(r.out.rfind("nvswitch0  nvswitch  ", 0), 0u) << r.out;
 }
+
+TEST(TopoCli, AllShowsEmptyFunctionsAndListNotesInferredOrdinals) {
+    const std::string dgx2 = hwcomm::test::fixture("hwloc/dgx2-nvswitch.xml");
+    Result r = run("topo --input " + dgx2 + " --all");
+    EXPECT_EQ(r.code, 0) << r.out;
+    EXPECT_NE(r.out.find("PCI device 8086:1563 class 0200"), std::string::npos) << r.out;
+    r = run("list --input " + dgx2);
+    EXPECT_EQ(r.code, 0) << r.out;
+    EXPECT_EQ(r.out.rfind("note: CUDA ordinals inferred from PCI bus id order (" + dgx2 + " has no CUDA facts)\n", 0), 0u)
+        << r.out;
+}
