@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -137,8 +138,19 @@ private:
         v.numa->cores = 0;
     }
 
-    // The GPU whose memory a NUMA node is: nvidia-smi's "GPU NUMA ID".
+    // The GPU whose memory a NUMA node is: nvidia-smi's "GPU NUMA ID". Such a
+    // node is no I/O locality: hwloc's nodesets include it, the graph does not.
     void link_gpu_memory() {
+        std::set<int> gpu_memory;
+        for (const Vertex* n : graph_.of_kind(VertexKind::NumaNode))
+            if (n->attrs.count("memory_kind")) gpu_memory.insert(n->os_index);
+        if (gpu_memory.empty()) return;
+        std::erase_if(graph_.mutable_edges(), [&](const Edge& e) {
+            return e.kind == EdgeKind::Membership && graph_.find(e.b)->kind == VertexKind::HostBridge &&
+                   graph_.find(e.a)->attrs.count("memory_kind");
+        });
+        for (const Vertex* v : graph_.of_kind(VertexKind::Gpu))
+            std::erase_if(graph_.find(v->id)->gpu->numa_affinity, [&](int n) { return gpu_memory.count(n) > 0; });
         for (const Vertex* n : graph_.of_kind(VertexKind::NumaNode)) {
             auto bus = n->attrs.find("gpu_pci");
             const auto pci = bus == n->attrs.end() ? std::nullopt : PciAddress::parse(bus->second);

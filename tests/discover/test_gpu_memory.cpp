@@ -25,6 +25,9 @@ TEST(Ac922, GpuMemoryNodesAreGpuMemoryNotCpuNodes) {
     EXPECT_EQ(g.find("gpu0")->attrs.at("gpu_numa_id"), "2");
     const TopoMatrix m = build_topo_matrix(g);
     EXPECT_EQ(m.gpu_numa_id, (std::vector<std::string>{"2", "3", "4", "5"}));
+    EXPECT_EQ(m.numa_affinity, (std::vector<std::string>{"0", "0", "1", "1"}));  // the DRAM nodes only
+    EXPECT_EQ(m.cells[0][1], "PIX");  // PCIe only: one switch
+    EXPECT_EQ(m.cells[0][2], "SYS");
 }
 
 TEST(Ac922, MissingNvLinkDataIsSaid) {
