@@ -138,10 +138,11 @@ void add_nvlinks(Graph& graph, const std::string& gpu_id, const nvml::DeviceInfo
         auto remote = PciAddress::parse(l.remote_pci_bus_id);
         std::string target;
         const bool hidden = remote && remote->is_unknown_sentinel();
-        if (l.remote_device_type == nvml::kRemoteSwitch && remote && !hidden) target = visible_switch(graph, *remote);
+        const bool to_switch = l.remote_device_type == nvml::kRemoteSwitch;
+        if (to_switch && remote && !hidden) target = visible_switch(graph, *remote);
         if (!target.empty()) {
-            // the link ends on a switch the graph shows
-        } else if (l.remote_device_type == nvml::kRemoteSwitch || hidden) {
+            // NVML names a switch the graph shows: the link ends on it.
+        } else if (to_switch || hidden) {
             target = fabric(graph, hidden);
             if (remote && !remote->is_unknown_sentinel()) {
                 // Visible switches are listed on the fabric: bandwidth spreads over all of them.
