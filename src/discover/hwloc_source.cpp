@@ -5,7 +5,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
-#include <set>
 #include <string>
 #include <vector>
 
@@ -60,7 +59,7 @@ public:
         for (hwloc_obj_t b = nullptr; (b = hwloc_get_next_bridge(topo_, b));)
             if (b->attr->bridge.upstream_type == HWLOC_OBJ_BRIDGE_HOST) add_host_bridge(b);
         add_unparented_os_devices();
-        link_gpu_memory();
+        link_gpu_memory(graph_);
         add_smp_edges(graph_, topo_);
         add_nvlink_from_distances(graph_, topo_, ids_);
         add_xgmi_from_distances(graph_, topo_, ids_);
@@ -122,40 +121,6 @@ private:
             add_os_device(o, graph_.find(numa) ? numa : "");
             if (ids_.count(o) && !graph_.find(numa))
                 graph_.notes.push_back(std::string(o->name) + " sits below no PCI device and no single NUMA node: shown unattached");
-        }
-    }
-
-    // A GPU's memory exposed as a NUMA node (coherent over NVLink: IBM AC922,
-    // Grace Hopper): memory without CPUs of its own, named after its GPU.
-    static void mark_gpu_memory(hwloc_obj_t n, Vertex& v) {
-        const std::string bus = info(n, "PCIBusID");
-        v.name = "GPU memory" + (bus.empty() ? std::string() : " of " + bus);
-        v.attrs["memory_kind"] = "gpu";
-        if (!bus.empty()) v.attrs["gpu_pci"] = bus;
-        v.attrs["near_cpus"] = v.numa->cpuset;
-        v.numa->cpuset.clear();
-        v.numa->pus.clear();
-        v.numa->cores = 0;
-    }
-
-    // The GPU whose memory a NUMA node is: nvidia-smi's "GPU NUMA ID". Such a
-    // node is no I/O locality: hwloc's nodesets include it, the graph does not.
-    void link_gpu_memory() {
-        std::set<int> gpu_memory;
-        for (const Vertex* n : graph_.of_kind(VertexKind::NumaNode))
-            if (n->attrs.count("memory_kind")) gpu_memory.insert(n->os_index);
-        if (gpu_memory.empty()) return;
-        std::erase_if(graph_.mutable_edges(), [&](const Edge& e) {
-            return e.kind == EdgeKind::Membership && graph_.find(e.b)->kind == VertexKind::HostBridge &&
-                   graph_.find(e.a)->attrs.count("memory_kind");
-        });
-        for (const Vertex* v : graph_.of_kind(VertexKind::Gpu))
-            std::erase_if(graph_.find(v->id)->gpu->numa_affinity, [&](int n) { return gpu_memory.count(n) > 0; });
-        for (const Vertex* n : graph_.of_kind(VertexKind::NumaNode)) {
-            auto bus = n->attrs.find("gpu_pci");
-            const auto pci = bus == n->attrs.end() ? std::nullopt : PciAddress::parse(bus->second);
-            const Vertex* gpu = pci ? graph_.find_by_pci(*pci) : nullptr;
-            if (gpu && gpu->kind == VertexKind::Gpu) graph_.find(gpu->id)->attrs["gpu_numa_id"] = std::to_string(n->os_index);
         }
     }
 
