@@ -94,6 +94,7 @@ HwlocTopology load_hwloc_topology(const std::string& xml, const std::string& fsr
         const std::string absolute = std::filesystem::absolute(fsroot).string();
         ScopedEnv root("HWLOC_FSROOT", absolute);
         ScopedEnv not_this("HWLOC_THISSYSTEM", "0");
+        ScopedEnv gpu_memory("HWLOC_KEEP_NVIDIA_GPU_NUMA_NODES", "1");  // hwloc hides them on POWER otherwise
         read_only_the_tree(topology.get());
         if (hwloc_topology_load(topology.get()) != 0)
             throw UsageError("cannot load sysfs tree " + fsroot + ": " + std::strerror(errno));
