@@ -54,6 +54,11 @@ int list_command(const ListArgs& a) {
     DiscoverOptions dopts;
     dopts.input_xml = a.input;
     const Graph graph = discover_machine(dopts);
+    for (const Vertex* gpu : graph.of_kind(VertexKind::Gpu))
+        if (gpu->attrs.count("cuda_ordinal_inferred")) {
+            std::cout << "note: CUDA ordinals inferred from PCI bus id order (" << a.input << " has no CUDA facts)\n";
+            break;
+        }
     const Registry registry = build_registry();
     const MethodOptions options;
     std::map<std::pair<std::string, std::string>, std::vector<std::string>> by_pair;

@@ -1,6 +1,7 @@
 // hwcomm topo: discover the machine graph (this machine, an hwloc XML export or
 // a saved sysfs tree; NVML live or replayed) and print it as a tree, JSON, DOT
 // or the nvidia-smi style matrix; --record-nvml saves this machine's NVML answers.
+#include <filesystem>
 #include <iostream>
 #include <memory>
 #include <stdexcept>
@@ -22,6 +23,7 @@ struct TopoOptions {
     TopoView view;
     bool json = false, dot = false, matrix = false;
     std::string output;
+    bool force = false;
     std::string record_nvml;
 };
 
@@ -53,6 +55,8 @@ int run_topo(TopoOptions options) {
                         : options.dot ? TopoFormat::Dot
                         : options.matrix ? TopoFormat::Matrix
                                          : TopoFormat::Tree;
+    if (!options.output.empty() && !options.force && std::filesystem::exists(options.output))
+        throw UsageError(options.output + " exists; give --force to overwrite it");
     const Graph graph = discover_machine(options.discover);
     const std::string text = render_topology(graph, options.view);
     if (options.output.empty()) std::cout << text << std::flush;
@@ -85,6 +89,8 @@ void add_topo_command(CLI::App& app, Action& action) {
     }
     device->excludes(path);
     sub->add_option("--output,-o", options->output, "Write to FILE (atomically) instead of standard output");
+    sub->add_flag("--force", options->force, "Let --output replace an existing file");
+    sub->add_flag("--all", options->view.all, "Tree: also show PCI functions that carry nothing");
     sub->callback([&action, options] { action = [options] { return run_topo(*options); }; });
 }
 

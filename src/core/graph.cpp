@@ -20,12 +20,13 @@ constexpr std::array<std::pair<VertexKind, const char*>, 10> kVertexNames{{
     {VertexKind::BlockDevice, "block-device"},
     {VertexKind::NetworkInterface, "network-interface"},
 }};
-constexpr std::array<std::pair<EdgeKind, const char*>, 5> kEdgeNames{{
+constexpr std::array<std::pair<EdgeKind, const char*>, 6> kEdgeNames{{
     {EdgeKind::Smp, "smp"},
     {EdgeKind::Membership, "membership"},
     {EdgeKind::Pcie, "pcie"},
     {EdgeKind::NvLink, "nvlink"},
     {EdgeKind::Attach, "attach"},
+    {EdgeKind::Xgmi, "xgmi"},
 }};
 }  // namespace
 

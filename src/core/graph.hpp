@@ -33,6 +33,7 @@ enum class EdgeKind {
     Pcie,
     NvLink,
     Attach,    // a disk or NIC to its controller (OS device to its PCI function)
+    Xgmi,      // AMD Infinity Fabric between GPUs (hwloc's XGMIBandwidth)
 };
 
 const char* to_string(VertexKind kind);
@@ -89,8 +90,12 @@ struct Edge {
     std::string a;            // vertex ids; a is the upstream/parent end where one exists
     std::string b;
     EdgeKind kind = EdgeKind::Membership;
-    double gbps_per_direction = 0;     // theoretical, current state; 0 = not limiting/unknown
+    double gbps_per_direction = 0;     // theoretical, current state; 0 = no source gives it (unknown)
     double max_gbps_per_direction = 0; // theoretical at max negotiated state
+    // No link of its own that could limit (inside a chip or switch: host bridge
+    // -> root port, switch upstream -> downstream port; NVSwitch trunks that no
+    // source shows): never a bottleneck, never "unknown".
+    bool internal = false;
     std::optional<PcieLink> pcie;
     std::optional<NvLinkBond> nvlink;
     int smp_distance = 0;     // NUMA distance for SMP edges

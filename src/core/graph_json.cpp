@@ -67,7 +67,10 @@ Vertex vertex_from_json(const json& j) {
 }
 
 json edge_to_json(const Edge& e) {
-    json j{{"a", e.a}, {"b", e.b}, {"kind", to_string(e.kind)}, {"gbps_per_direction", e.gbps_per_direction}};
+    json j{{"a", e.a}, {"b", e.b}, {"kind", to_string(e.kind)}};
+    // A rate no source gives is null, never 0 (which would read as a real, tiny rate).
+    j["gbps_per_direction"] = e.gbps_per_direction > 0 ? json(e.gbps_per_direction) : json(nullptr);
+    if (e.internal) j["internal"] = true;
     if (e.max_gbps_per_direction > 0) j["max_gbps_per_direction"] = e.max_gbps_per_direction;
     if (e.pcie) {
         j["pcie"] = {{"generation", e.pcie->generation}, {"width", e.pcie->width},
@@ -89,7 +92,9 @@ Edge edge_from_json(const json& j) {
     auto kind = edge_kind_from_string(j.at("kind").get<std::string>());
     if (!kind) throw std::runtime_error("unknown edge kind '" + j.at("kind").get<std::string>() + "'");
     e.kind = *kind;
-    e.gbps_per_direction = j.value("gbps_per_direction", 0.0);
+    const auto rate = j.find("gbps_per_direction");
+    e.gbps_per_direction = rate != j.end() && rate->is_number() ? rate->get<double>() : 0.0;
+    e.internal = j.value("internal", false);
     e.max_gbps_per_direction = j.value("max_gbps_per_direction", 0.0);
     if (j.contains("pcie")) {
         const auto& p = j.at("pcie");

@@ -51,32 +51,25 @@ bool relays(VertexKind kind) {
     }
 }
 
-bool is_cpu_side(VertexKind kind) { return kind == VertexKind::Package || kind == VertexKind::NumaNode; }
-
 std::string attr(const Vertex& v, const char* key) {
     auto it = v.attrs.find(key);
     return it == v.attrs.end() ? "" : it->second;
 }
 
-int nvlink_bond(const Graph& graph, const std::string& a, const std::string& b) {
-    const Edge* e = graph.edge_between(a, b, EdgeKind::NvLink);
-    if (!e) return 0;
-    return e->nvlink && e->nvlink->links > 0 ? e->nvlink->links : 1;
+// Links that could limit: PCIe, NVLink, XGMI edges that are not internal.
+// Membership and attachment are locality, not links; SMP rates no source gives.
+// A PCIe edge into a root or downstream port is internal too (graphs written
+// before edges said so).
+bool has_own_rate(const Graph& graph, const Edge& e) {
+    if (e.internal) return false;
+    if (e.kind == EdgeKind::Pcie) {
+        const std::string port = attr(*graph.find(e.b), "pcie_port");
+        return port != "root" && port != "downstream";
+    }
+    return e.kind == EdgeKind::NvLink || e.kind == EdgeKind::Xgmi;
 }
 
-// NV# between two GPUs: a direct bond, or the smaller side through a shared switch/fabric.
-int nvlinks_between(const Graph& graph, const std::string& a, const std::string& b) {
-    if (int direct = nvlink_bond(graph, a, b)) return direct;
-    int best = 0;
-    for (const Edge* e : graph.edges_of(a)) {
-        if (e->kind != EdgeKind::NvLink) continue;
-        const std::string s = e->a == a ? e->b : e->a;
-        const VertexKind k = graph.find(s)->kind;
-        if (k != VertexKind::NvSwitch && k != VertexKind::NvSwitchFabric) continue;
-        best = std::max(best, std::min(nvlink_bond(graph, a, s), nvlink_bond(graph, b, s)));
-    }
-    return best;
-}
+bool is_cpu_side(VertexKind kind) { return kind == VertexKind::Package || kind == VertexKind::NumaNode; }
 
 bool intersect(const std::vector<std::string>& x, const std::vector<std::string>& y) {
     for (const auto& s : x)
@@ -116,6 +109,7 @@ std::string PathClassification::label() const {
     switch (kind) {
         case PathClass::Self: return "X";
         case PathClass::NvLink: return "NV" + std::to_string(nvlinks);
+        case PathClass::Xgmi: return "XGMI";
         case PathClass::Pix: return "PIX";
         case PathClass::Pxb: return "PXB";
         case PathClass::Phb: return "PHB";
@@ -144,6 +138,8 @@ std::vector<std::string> numa_nodes_of(const Graph& graph, const std::string& id
     if (v.kind == VertexKind::NumaNode) out.insert(id);
     else if (v.kind == VertexKind::Package) members(id, VertexKind::NumaNode);
     else if (auto hb = host_bridge_of(graph, id); !hb.empty()) members(hb, VertexKind::NumaNode);
+    else if (auto up = upstream_of(graph, id); !up.empty() && graph.find(up)->kind == VertexKind::NumaNode)
+        out.insert(up);  // a disk or NIC attached to its NUMA node directly (no PCI parent)
     if (out.empty() && v.gpu)
         for (int n : v.gpu->numa_affinity)
             if (graph.find("numa" + std::to_string(n))) out.insert("numa" + std::to_string(n));
@@ -154,8 +150,13 @@ PathClassification classify_path(const Graph& graph, const std::string& a, const
     const Vertex& va = require(graph, a);
     const Vertex& vb = require(graph, b);
     if (a == b) return {PathClass::Self, 0};
-    if (va.kind == VertexKind::Gpu && vb.kind == VertexKind::Gpu)
-        if (int links = nvlinks_between(graph, a, b)) return {PathClass::NvLink, links};
+    // NV# between GPUs, and for a GPU's own hop into an NVSwitch.
+    const bool gpu_pair = va.kind == VertexKind::Gpu && vb.kind == VertexKind::Gpu;
+    const bool gpu_switch = (va.kind == VertexKind::Gpu && vb.kind == VertexKind::NvSwitch) ||
+                            (vb.kind == VertexKind::Gpu && va.kind == VertexKind::NvSwitch);
+    if (gpu_pair || gpu_switch)
+        if (int links = nvlink_between(graph, a, b).links) return {PathClass::NvLink, links};
+    if (gpu_pair && graph.edge_between(a, b, EdgeKind::Xgmi)) return {PathClass::Xgmi, 0};
     const bool local = intersect(numa_nodes_of(graph, a), numa_nodes_of(graph, b));
     if (is_cpu_side(va.kind) || is_cpu_side(vb.kind)) return {local ? PathClass::Phb : PathClass::Sys, 0};
     const auto ca = pcie_chain(graph, a);
@@ -190,11 +191,14 @@ std::optional<Path> find_path(const Graph& graph, const std::string& from, const
         queue.pop();
         if (c != cost[v]) continue;
         if (v == to) break;
-        if (v != from && !relays(graph.find(v)->kind)) continue;
+        // A PCI function passes data between its link and the disk or NIC on it.
+        const bool entered_by_attach = via.count(v) && edges[via[v]].kind == EdgeKind::Attach;
+        const bool endpoint_only = v != from && !relays(graph.find(v)->kind);
         for (std::size_t i : adjacent[v]) {
             const Edge& e = edges[i];
+            if (endpoint_only && !entered_by_attach && !(e.kind == EdgeKind::Attach && e.a == v)) continue;
             const std::string next = e.a == v ? e.b : e.a;
-            const long nc = c + (e.kind == EdgeKind::NvLink ? 1 : 1000);
+            const long nc = c + (e.kind == EdgeKind::NvLink || e.kind == EdgeKind::Xgmi ? 1 : 1000);
             auto it = cost.find(next);
             if (it == cost.end() || nc < it->second) {
                 cost[next] = nc;
@@ -214,9 +218,26 @@ std::optional<Path> find_path(const Graph& graph, const std::string& from, const
     std::reverse(path.vertices.begin(), path.vertices.end());
     std::reverse(path.edges.begin(), path.edges.end());
     double bottleneck = std::numeric_limits<double>::infinity();
-    for (std::size_t i : path.edges)
-        if (edges[i].gbps_per_direction > 0) bottleneck = std::min(bottleneck, edges[i].gbps_per_direction);
-    path.bottleneck_gbps = std::isinf(bottleneck) ? 0.0 : bottleneck;
+    for (std::size_t i : path.edges) {
+        const Edge& e = edges[i];
+        if (e.kind == EdgeKind::Smp) path.crosses_smp = true;
+        if (!has_own_rate(graph, e)) continue;
+        if (e.gbps_per_direction > 0) bottleneck = std::min(bottleneck, e.gbps_per_direction);
+        else if (!path.unknown_edge) path.unknown_edge = i;
+    }
+    path.bottleneck_gbps = std::isinf(bottleneck) || path.unknown_edge ? 0.0 : bottleneck;
+    // Two GPUs over NVSwitches use all their bonded links at once, not the one route drawn.
+    if (graph.find(from)->kind == VertexKind::Gpu && graph.find(to)->kind == VertexKind::Gpu) {
+        const NvLinkReach reach = nvlink_between(graph, from, to);
+        const bool all_nvlink = std::all_of(path.edges.begin(), path.edges.end(),
+                                            [&](std::size_t i) { return edges[i].kind == EdgeKind::NvLink; });
+        if (reach.links > 0 && all_nvlink) {
+            path.nvlinks = reach.links;
+            path.bottleneck_gbps = reach.gbps;
+            path.unknown_edge.reset();
+            if (reach.gbps <= 0) path.unknown_edge = path.edges.front();
+        }
+    }
     return path;
 }
 

@@ -11,7 +11,7 @@
 
 namespace hwcomm {
 
-enum class PathClass { Self, NvLink, Pix, Pxb, Phb, Node, Sys };
+enum class PathClass { Self, NvLink, Xgmi, Pix, Pxb, Phb, Node, Sys };
 
 struct PathClassification {
     PathClass kind = PathClass::Sys;
@@ -22,8 +22,26 @@ struct PathClassification {
 struct Path {
     std::vector<std::string> vertices;    // from ... to
     std::vector<std::size_t> edges;       // graph.edges() indexes; edges[i] joins vertices[i] and vertices[i+1]
-    double bottleneck_gbps = 0;           // smallest stated rate on the way; 0 when no edge states one
+    // Smallest rate on the way; 0 (unknown) when a link on the way has no
+    // known rate (unknown_edge names it) or no link states one. Between two
+    // GPUs over NVSwitches: what their bonded links carry (nvlink_between).
+    double bottleneck_gbps = 0;
+    std::optional<std::size_t> unknown_edge;  // first link whose rate no source gives
+    bool crosses_smp = false;             // the SMP interconnect's rate is known from no source: not counted
+    int nvlinks = 0;                      // bonded NVLinks between two GPUs (NV#), 0 otherwise
 };
+
+// NVLinks between two vertices: a direct bond, plus per NVSwitch both reach
+// the smaller of their two bonds into it (summed over the shared switches);
+// two GPUs on different switches of one fabric (trunks between the switches)
+// get the smaller of their totals into the fabric.
+struct NvLinkReach {
+    int links = 0;
+    double gbps = 0;                      // per direction; 0 when a bond's rate is unknown
+    std::vector<std::string> switches;    // shared switches
+    bool through_trunks = false;
+};
+NvLinkReach nvlink_between(const Graph& graph, const std::string& a, const std::string& b);
 
 // The route data takes: NVLink wherever it reaches (peer access over NVLink,
 // POWER CPUs over NVLink), otherwise the PCIe tree, host bridges, NUMA nodes and
@@ -36,6 +54,7 @@ std::optional<Path> find_path(const Graph& graph, const std::string& from, const
 //   X     the same device
 //   NV#   a bonded set of # NVLinks, directly or through NVSwitches (# = the
 //         smaller side's link count)
+//   XGMI  AMD GPUs joined by an Infinity Fabric link (as rocm-smi --showtopotype)
 //   PIX   at most one PCIe bridge (one switch: its upstream and downstream ports count once)
 //   PXB   several bridges, no host bridge
 //   PHB   through a PCIe host bridge (devices below the same host bridge, or a

@@ -28,6 +28,24 @@ void rename_vertices(Graph& graph, const std::map<std::string, std::string>& ren
     }
 }
 
+int infer_cuda_ordinals(Graph& graph) {
+    std::vector<Vertex*> nvidia;
+    for (const Vertex* v : graph.of_kind(VertexKind::Gpu)) {
+        if (!v->gpu || !v->pci) continue;
+        if (v->gpu->cuda_ordinal >= 0) return 0;  // the file has CUDA facts: keep them
+        auto vendor = v->attrs.find("gpu_vendor");
+        if (vendor != v->attrs.end() && vendor->second == "NVIDIA") nvidia.push_back(graph.find(v->id));
+    }
+    std::stable_sort(nvidia.begin(), nvidia.end(), [](const Vertex* a, const Vertex* b) { return *a->pci < *b->pci; });
+    for (std::size_t k = 0; k < nvidia.size(); ++k) {
+        nvidia[k]->gpu->cuda_ordinal = static_cast<int>(k);
+        nvidia[k]->attrs["cuda_ordinal_inferred"] = "PCI bus id order";
+    }
+    if (!nvidia.empty())
+        graph.notes.push_back("CUDA ordinals inferred from PCI bus id order (no CUDA facts in the input)");
+    return static_cast<int>(nvidia.size());
+}
+
 std::string assign_gpu_ids(Graph& graph) {
     std::vector<const Vertex*> gpus = graph.of_kind(VertexKind::Gpu);
     const bool all_cuda = !gpus.empty() && std::all_of(gpus.begin(), gpus.end(), [](const Vertex* v) {

@@ -15,6 +15,12 @@ namespace hwcomm {
 // with old ones. Throws std::invalid_argument on a clash with an untouched vertex.
 void rename_vertices(Graph& graph, const std::map<std::string, std::string>& renames);
 
+// For a description of another machine (XML export, saved tree) in which no
+// GPU has a CUDA ordinal: gives NVIDIA GPUs the ordinals CUDA would give them
+// when they are alike (PCI bus id order), marks them (attr
+// "cuda_ordinal_inferred") and says so in a note. Returns how many it gave.
+int infer_cuda_ordinals(Graph& graph);
+
 // Returns which order was used: "cuda", "nvml" or "pci".
 std::string assign_gpu_ids(Graph& graph);
 

@@ -52,6 +52,17 @@ std::string vertex_for(hwloc_obj_t obj, const HwlocObjectIds& ids) {
     return it == ids.end() ? "" : it->second;
 }
 
+// An NVLink peer that is neither a GPU nor a CPU is an NVSwitch, even when the
+// export lost its vendor id (hwloc only puts bridge-class functions there).
+void recognise_nvswitch(Graph& graph, Vertex& v) {
+    v.kind = VertexKind::NvSwitch;
+    v.name = "NVSwitch (" + v.name + ")";
+    v.attrs["recognised_by"] = "NVLinkBandwidth peer";
+    graph.notes.push_back("NVLink peer " + (v.pci ? v.pci->to_string() : v.id) +
+                          " has no NVIDIA NVSwitch PCI identity (vendor " + v.attrs["vendor_id"] +
+                          "): taken as an NVSwitch because GPUs' NVLinks end there");
+}
+
 }  // namespace
 
 void add_smp_edges(Graph& graph, hwloc_topology_t topology) {
@@ -92,19 +103,45 @@ void add_nvlink_from_distances(Graph& graph, hwloc_topology_t topology, const Hw
                 std::string a = vertex_for(d->objs[i], ids);
                 std::string b = vertex_for(d->objs[j], ids);
                 if (a.empty() || b.empty() || a == b || graph.edge_between(a, b, EdgeKind::NvLink)) continue;
-                const Vertex* va = graph.find(a);
-                const Vertex* vb = graph.find(b);
+                Vertex* va = graph.find(a);
+                Vertex* vb = graph.find(b);
                 if (va->kind != VertexKind::Gpu) std::swap(a, b), std::swap(va, vb);  // a is a GPU
-                const double gbps = static_cast<double>(mbps) / 1000.0;  // MB/s -> GB/s (1e9 B/s)
+                if (va->kind != VertexKind::Gpu) continue;
+                if (vb->kind == VertexKind::PciDevice) recognise_nvswitch(graph, *vb);
                 NvLinkBond bond;
                 bond.version = va->gpu ? nvlink_version_for_model(va->gpu->model) : "";
                 bond.per_link_gbps = nvlink_link_gbps(bond.version);
-                // Without a known version the per-link rate is unknown: count as one bond.
-                bond.links = bond.per_link_gbps > 0 ? static_cast<int>(std::lround(gbps / bond.per_link_gbps)) : 1;
+                // hwloc's NVML backend writes 20000 MB/s per NVLink 1.0 link and
+                // 25000 per later link, whatever the real rate: count links by
+                // its convention, rate them by the version.
+                const double hwloc_link_mbps = bond.version == "1.0" ? 20000.0 : 25000.0;
+                bond.links = std::max(1, static_cast<int>(std::lround(static_cast<double>(mbps) / hwloc_link_mbps)));
+                // Without a known version the matrix value is all there is.
+                const double gbps = bond.per_link_gbps > 0 ? bond.per_link_gbps * bond.links
+                                                           : static_cast<double>(mbps) / 1000.0;  // MB/s -> GB/s
                 Edge e{.a = a, .b = b, .kind = EdgeKind::NvLink, .gbps_per_direction = gbps,
                        .max_gbps_per_direction = gbps, .source = "hwloc:NVLinkBandwidth"};
                 e.nvlink = bond;
                 graph.add_edge(std::move(e));
+            }
+        }
+    }
+}
+
+void add_xgmi_from_distances(Graph& graph, hwloc_topology_t topology, const HwlocObjectIds& ids) {
+    // hwloc's RSMI backend: MB/s per direction between RSMI OS devices (a
+    // fixed 100000 per XGMI-connected pair in hwloc 2.x), 1000000 on the diagonal.
+    DistanceMatrices matrices(topology, "XGMIBandwidth");
+    for (const auto* d : matrices.list()) {
+        for (unsigned i = 0; i < d->nbobjs; ++i) {
+            for (unsigned j = i + 1; j < d->nbobjs; ++j) {
+                const std::uint64_t mbps = std::min(d->values[i * d->nbobjs + j], d->values[j * d->nbobjs + i]);
+                const std::string a = vertex_for(d->objs[i], ids);
+                const std::string b = vertex_for(d->objs[j], ids);
+                if (mbps == 0 || a.empty() || b.empty() || a == b || graph.edge_between(a, b, EdgeKind::Xgmi)) continue;
+                const double gbps = static_cast<double>(mbps) / 1000.0;
+                graph.add_edge({.a = a, .b = b, .kind = EdgeKind::Xgmi, .gbps_per_direction = gbps,
+                                .max_gbps_per_direction = gbps, .source = "hwloc:XGMIBandwidth"});
             }
         }
     }

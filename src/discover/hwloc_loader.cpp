@@ -65,6 +65,17 @@ void check_fsroot(const std::string& dir) {
     if (!fs::is_directory(dir, ec)) throw UsageError("cannot read sysfs tree " + dir + ": not a directory");
     if (!fs::is_directory(fs::path(dir) / "sys", ec))
         throw UsageError(dir + " is not a saved Linux sysfs tree (no sys/ inside)");
+    // Without CPUs in the tree hwloc would invent a machine (phantom packages).
+    if (!fs::is_directory(fs::path(dir) / "sys/devices/system/cpu", ec))
+        throw UsageError(dir + " is not a saved Linux sysfs tree (no sys/devices/system/cpu inside)");
+}
+
+// A saved tree is another machine: only the Linux backend reads it (as
+// hwloc's own tests do). The x86 backend would run CPUID on this machine's
+// CPU, and the GPU backends would ask this machine's drivers.
+void read_only_the_tree(hwloc_topology_t topology) {
+    for (const char* live : {"x86", "pci", "nvml", "cuda", "opencl", "rsmi", "levelzero", "gl"})
+        hwloc_topology_set_components(topology, HWLOC_TOPOLOGY_COMPONENTS_FLAG_BLACKLIST, live);
 }
 
 }  // namespace
@@ -83,6 +94,8 @@ HwlocTopology load_hwloc_topology(const std::string& xml, const std::string& fsr
         const std::string absolute = std::filesystem::absolute(fsroot).string();
         ScopedEnv root("HWLOC_FSROOT", absolute);
         ScopedEnv not_this("HWLOC_THISSYSTEM", "0");
+        ScopedEnv gpu_memory("HWLOC_KEEP_NVIDIA_GPU_NUMA_NODES", "1");  // hwloc hides them on POWER otherwise
+        read_only_the_tree(topology.get());
         if (hwloc_topology_load(topology.get()) != 0)
             throw UsageError("cannot load sysfs tree " + fsroot + ": " + std::strerror(errno));
         return topology;

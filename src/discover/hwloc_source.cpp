@@ -1,10 +1,14 @@
 #include "discover/hwloc_source.hpp"
 
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
 #include <string>
 #include <vector>
+
+#include "discover/names.hpp"
 
 namespace hwcomm {
 
@@ -54,8 +58,11 @@ public:
         add_packages_and_numa();
         for (hwloc_obj_t b = nullptr; (b = hwloc_get_next_bridge(topo_, b));)
             if (b->attr->bridge.upstream_type == HWLOC_OBJ_BRIDGE_HOST) add_host_bridge(b);
+        add_unparented_os_devices();
+        link_gpu_memory(graph_);
         add_smp_edges(graph_, topo_);
         add_nvlink_from_distances(graph_, topo_, ids_);
+        add_xgmi_from_distances(graph_, topo_, ids_);
         return std::move(graph_);
     }
 
@@ -75,7 +82,7 @@ private:
             Vertex v{.id = "package" + std::to_string(index_of(p)), .kind = VertexKind::Package};
             v.os_index = index_of(p);
             const std::string model = info(p, "CPUModel");
-            v.name = "Package " + std::to_string(v.os_index) + (model.empty() ? "" : " (" + model + ")");
+            v.name = "Package " + std::to_string(v.os_index) + (model.empty() ? "" : " (" + trim_cpu_model(model) + ")");
             if (!model.empty()) v.attrs["cpu_model"] = model;
             v.attrs["cpuset"] = bitmap_list(p->cpuset);
             ids_[p] = graph_.add_vertex(std::move(v)).id;
@@ -92,12 +99,28 @@ private:
             const int cores = hwloc_get_nbobjs_inside_cpuset_by_type(topo_, n->cpuset, HWLOC_OBJ_CORE);
             numa.cores = cores > 0 ? static_cast<unsigned>(cores) : 0u;
             v.numa = numa;
+            if (n->subtype && std::string(n->subtype) == "GPUMemory") mark_gpu_memory(n, v);
             const std::string id = graph_.add_vertex(std::move(v)).id;
             ids_[n] = id;
             // A package holds a NUMA node when its nodeset says so (covers CPU-less nodes too).
             for (hwloc_obj_t p : packages)
                 if (hwloc_bitmap_isset(p->nodeset, n->os_index))
                     graph_.add_edge({.a = ids_[p], .b = id, .kind = EdgeKind::Membership, .source = "hwloc"});
+        }
+    }
+
+    // Disks and NICs below no PCI function (virtio, SATA behind a platform
+    // controller, NVMe namespaces hwloc could not place): attached to the NUMA
+    // node of their place in the tree when it has exactly one, else unattached.
+    void add_unparented_os_devices() {
+        for (hwloc_obj_t o = nullptr; (o = hwloc_get_next_osdev(topo_, o));) {
+            if (ids_.count(o) || (o->parent && o->parent->type == HWLOC_OBJ_PCI_DEVICE)) continue;
+            hwloc_obj_t local = hwloc_get_non_io_ancestor_obj(topo_, o);
+            const auto nodes = bitmap_indexes(local->nodeset);
+            const std::string numa = nodes.size() == 1 ? "numa" + std::to_string(nodes.front()) : "";
+            add_os_device(o, graph_.find(numa) ? numa : "");
+            if (ids_.count(o) && !graph_.find(numa))
+                graph_.notes.push_back(std::string(o->name) + " sits below no PCI device and no single NUMA node: shown unattached");
         }
     }
 
@@ -148,7 +171,8 @@ private:
 
     std::string label_of(hwloc_obj_t obj, const char* what) {
         const std::string device = info(obj, "PCIDevice");
-        if (!device.empty()) return device;
+        const std::string vendor = short_vendor(info(obj, "PCIVendor"));
+        if (!device.empty()) return vendor.empty() ? device : vendor + " " + device;
         const auto& p = obj->attr->pcidev;
         char buf[64];
         std::snprintf(buf, sizeof buf, "%s %04x:%04x class %04x", what, p.vendor_id, p.device_id, p.class_id);
@@ -159,9 +183,28 @@ private:
     // port the link it is attached to, so the links host bridge -> root port and
     // switch upstream -> downstream port are internal (no PCIe link to limit).
     void add_pcie_edge(const std::string& parent, const std::string& child, hwloc_obj_t obj, bool internal) {
-        Edge e{.a = parent, .b = child, .kind = EdgeKind::Pcie, .source = "hwloc"};
+        Edge e{.a = parent, .b = child, .kind = EdgeKind::Pcie, .internal = internal, .source = "hwloc"};
         if (!internal) e.gbps_per_direction = obj->attr->pcidev.linkspeed > 0 ? obj->attr->pcidev.linkspeed : 0.0;
+        if (!internal) compare_with_port(*graph_.find(parent), *graph_.find(child), e);
         graph_.add_edge(std::move(e));
+    }
+
+    // A root or downstream port reports the same link as the function below
+    // it; when the two differ both are kept and the smaller is named. The edge
+    // keeps the device's report (hwloc's NVML backend writes a GPU's maximum
+    // there, the port gives the current state): which is right is not known.
+    static void compare_with_port(const Vertex& port, Vertex& device, Edge& e) {
+        auto kind = port.attrs.find("pcie_port");
+        auto rate = port.attrs.find("hwloc_link_gbps");
+        if (kind == port.attrs.end() || (kind->second != "root" && kind->second != "downstream")) return;
+        if (rate == port.attrs.end()) return;
+        const double at_port = std::strtod(rate->second.c_str(), nullptr);
+        const double at_device = e.gbps_per_direction;
+        if (at_port <= 0 || std::abs(at_port - at_device) <= 0.01 * std::max(at_port, at_device)) return;
+        device.attrs["link_gbps_at_port"] = rate->second;
+        device.attrs["link_gbps_at_device"] = device.attrs.count("hwloc_link_gbps") ? device.attrs["hwloc_link_gbps"] : "unknown";
+        device.attrs["link_limited_by"] = at_device > 0 && at_device < at_port ? "device" : "port";
+        if (at_device <= 0) e.gbps_per_direction = at_port;
     }
 
     void add_pci_bridge(hwloc_obj_t b, const std::string& parent_id, const std::string& parent_port) {
@@ -189,6 +232,36 @@ private:
         return false;
     }
 
+    // Other vendors' GPUs: an OS device of a GPU management backend (RSMI for
+    // AMD, LevelZero for Intel). Not an OpenCL device or the PCI class alone:
+    // servers carry small display chips for their BMC (those get a note).
+    static std::string other_gpu_vendor(hwloc_obj_t d) {
+        for (hwloc_obj_t c = d->io_first_child; c; c = c->next_sibling) {
+            if (c->type != HWLOC_OBJ_OS_DEVICE) continue;
+            const std::string sub = c->subtype ? c->subtype : "";
+            if (sub == "RSMI") return "AMD";
+            if (sub == "LevelZero") return "Intel";
+        }
+        return "";
+    }
+
+    void note_unmanaged_gpu(hwloc_obj_t d, const Vertex& v) {
+        for (hwloc_obj_t c = d->io_first_child; c; c = c->next_sibling)
+            if (c->type == HWLOC_OBJ_OS_DEVICE && hwloc_obj_get_info_by_name(c, "GPUVendor")) {
+                graph_.notes.push_back(v.id + " (" + v.name + ") has a GPU compute device (" + (c->name ? c->name : "") +
+                                       ") but no GPU management device (NVML, RSMI, LevelZero): shown as a PCI device");
+                return;
+            }
+    }
+
+    // NVIDIA's bridge-class function (0680), or what hwloc's NVML backend
+    // marked as an NVLink peer switch (subtype NVSwitch).
+    static bool is_nvswitch(hwloc_obj_t d) {
+        const auto& p = d->attr->pcidev;
+        if (p.vendor_id == 0x10de && p.class_id == 0x0680) return true;
+        return d->subtype && std::string(d->subtype) == "NVSwitch";
+    }
+
     static int ordinal_from_name(const char* name, const char* prefix) {
         const std::string n = name ? name : "";
         const std::string p = prefix;
@@ -213,8 +286,10 @@ private:
                 g.sm_count = std::atoi(info(c, "CUDAMultiProcessors").c_str());
             }
             if (int k = ordinal_from_name(c->name, "nvml"); k >= 0) g.nvml_index = k;
+            if (const std::string kib = info(c, "RSMIVRAMSize"); !kib.empty())
+                g.memory_bytes = std::strtoull(kib.c_str(), nullptr, 10) * 1024;
         }
-        if (g.model.empty()) g.model = label_of(d, "NVIDIA GPU");
+        if (g.model.empty()) g.model = label_of(d, "GPU");
         return g;
     }
 
@@ -226,8 +301,17 @@ private:
             v.kind = VertexKind::Gpu;
             v.gpu = gpu_info(d);
             v.name = v.gpu->model;
-        } else if (d->attr->pcidev.vendor_id == 0x10de && d->attr->pcidev.class_id == 0x0680) {
+            v.attrs["gpu_vendor"] = "NVIDIA";
+        } else if (const std::string vendor = other_gpu_vendor(d); !vendor.empty()) {
+            v.kind = VertexKind::Gpu;
+            v.gpu = gpu_info(d);
+            v.name = v.gpu->model;
+            v.attrs["gpu_vendor"] = vendor;
+        } else if (is_nvswitch(d)) {
             v.kind = VertexKind::NvSwitch;
+            v.name = "NVSwitch (" + v.name + ")";
+        } else {
+            note_unmanaged_gpu(d, v);
         }
         std::string os_devices;
         for (hwloc_obj_t c = d->io_first_child; c; c = c->next_sibling)
@@ -258,7 +342,7 @@ private:
         v.name = o->name;
         const std::string id = graph_.add_vertex(std::move(v)).id;
         ids_[o] = id;
-        graph_.add_edge({.a = parent_id, .b = id, .kind = EdgeKind::Attach, .source = "hwloc"});
+        if (!parent_id.empty()) graph_.add_edge({.a = parent_id, .b = id, .kind = EdgeKind::Attach, .source = "hwloc"});
     }
 };
 

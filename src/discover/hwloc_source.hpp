@@ -1,7 +1,8 @@
 #pragma once
 // Turns a loaded hwloc topology into the machine graph: packages, NUMA nodes,
 // the PCIe tree (host bridges, bridges, devices, GPUs), disks and NICs, the SMP
-// interconnect (NUMA distance matrix) and NVLink (NVLinkBandwidth matrix).
+// interconnect (NUMA distance matrix), NVLink (NVLinkBandwidth matrix) and
+// XGMI (XGMIBandwidth matrix).
 #include <map>
 #include <string>
 
@@ -20,6 +21,10 @@ Graph graph_from_hwloc(hwloc_topology_t topology);
 // Parts of graph_from_hwloc (hwloc_distances.cpp).
 void add_smp_edges(Graph& graph, hwloc_topology_t topology);
 void add_nvlink_from_distances(Graph& graph, hwloc_topology_t topology, const HwlocObjectIds& ids);
+void add_xgmi_from_distances(Graph& graph, hwloc_topology_t topology, const HwlocObjectIds& ids);
+// NUMA nodes of GPU memory (hwloc subtype GPUMemory), hwloc_gpu_memory.cpp.
+void mark_gpu_memory(hwloc_obj_t node, Vertex& v);
+void link_gpu_memory(Graph& graph);
 
 // "Tesla P100-SXM2-16GB" -> "1.0"; "" when the model does not tell. hwloc's
 // NVLinkBandwidth matrix only gives bytes/s, the link count needs the version.

@@ -118,6 +118,17 @@ std::string fabric(Graph& graph, bool hidden) {
     return kFabricId;
 }
 
+// A switch hwloc shows as a PCI function (NVML names its bus id): the vertex
+// becomes an NvSwitch and the link ends there. "" when the graph lacks it.
+std::string visible_switch(Graph& graph, const PciAddress& address) {
+    const Vertex* found = graph.find_by_pci(address);
+    if (!found || (found->kind != VertexKind::PciDevice && found->kind != VertexKind::NvSwitch)) return "";
+    Vertex& sw = *graph.find(found->id);
+    if (sw.kind == VertexKind::PciDevice) sw.name = "NVSwitch (" + sw.name + ")";
+    sw.kind = VertexKind::NvSwitch;
+    return sw.id;
+}
+
 // Where the links of one GPU go: grouped per remote, one bond each.
 void add_nvlinks(Graph& graph, const std::string& gpu_id, const nvml::DeviceInfo& d) {
     struct Bond { int links = 0; int version = 0; };
@@ -126,8 +137,13 @@ void add_nvlinks(Graph& graph, const std::string& gpu_id, const nvml::DeviceInfo
         if (!l.active) continue;
         auto remote = PciAddress::parse(l.remote_pci_bus_id);
         std::string target;
-        if (l.remote_device_type == nvml::kRemoteSwitch || (remote && remote->is_unknown_sentinel())) {
-            target = fabric(graph, remote && remote->is_unknown_sentinel());
+        const bool hidden = remote && remote->is_unknown_sentinel();
+        const bool to_switch = l.remote_device_type == nvml::kRemoteSwitch;
+        if (to_switch && remote && !hidden) target = visible_switch(graph, *remote);
+        if (!target.empty()) {
+            // NVML names a switch the graph shows: the link ends on it.
+        } else if (to_switch || hidden) {
+            target = fabric(graph, hidden);
             if (remote && !remote->is_unknown_sentinel()) {
                 // Visible switches are listed on the fabric: bandwidth spreads over all of them.
                 auto& list = graph.find(target)->attrs["switches"];

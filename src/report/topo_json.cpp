@@ -34,7 +34,13 @@ nlohmann::json topo_to_json(const Graph& graph) {
                    {"class", classify_path(graph, endpoints[i], endpoints[j]).label()}};
             if (path) {
                 p["vertices"] = path->vertices;
-                p["bottleneck_gbps_per_direction"] = path->bottleneck_gbps;
+                p["bottleneck_gbps_per_direction"] =
+                    path->bottleneck_gbps > 0 ? json(path->bottleneck_gbps) : json(nullptr);
+                if (path->unknown_edge) {
+                    const Edge& e = graph.edges()[*path->unknown_edge];
+                    p["unknown_rate_link"] = {e.a, e.b};
+                }
+                if (path->crosses_smp) p["smp_rate_not_counted"] = true;
             }
             paths.push_back(p);
         }

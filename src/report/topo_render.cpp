@@ -21,8 +21,9 @@ void print_path(const Graph& graph, const std::string& from, const std::string& 
         out << from << " -> " << to << "  " << cls << "  not connected\n";
         return;
     }
-    out << from << " -> " << to << "  " << cls << "  bottleneck "
-        << (path->bottleneck_gbps > 0 ? format_gbps(path->bottleneck_gbps) + " GB/s per direction" : "unknown") << "\n";
+    out << from << " -> " << to << "  " << cls << "  bottleneck " << describe_bottleneck(graph, *path) << "\n";
+    if (path->crosses_smp) out << "    (the SMP interconnect's rate is known from no source: not counted)\n";
+    if (path->nvlinks > 0) out << "    (" << path->nvlinks << " bonded NVLinks used at once; one route shown)\n";
     for (std::size_t i = 0; i < path->edges.size(); ++i)
         out << "    " << path->vertices[i] << " -- " << path->vertices[i + 1] << "  "
             << describe_edge(graph.edges()[path->edges[i]]) << "\n";
@@ -35,7 +36,7 @@ void print_device(const Graph& graph, const Vertex& v, std::ostream& out) {
     for (const Edge* e : graph.edges_of(v.id))
         out << "  " << (e->a == v.id ? e->b : e->a) << "  " << describe_edge(*e) << "\n";
     out << "Paths:\n";
-    for (VertexKind kind : {VertexKind::Gpu, VertexKind::NumaNode})
+    for (VertexKind kind : {VertexKind::Gpu, VertexKind::NumaNode, VertexKind::NetworkInterface})
         for (const Vertex* other : graph.of_kind(kind))
             if (other->id != v.id) print_path(graph, v.id, other->id, out);
 }
@@ -63,7 +64,7 @@ std::string render_topology(const Graph& graph, const TopoView& view) {
         return out.str();
     }
     switch (view.format) {
-        case TopoFormat::Tree: print_topo_tree(graph, out); break;
+        case TopoFormat::Tree: print_topo_tree(graph, out, view.all); break;
         case TopoFormat::Json: out << topo_to_json(graph).dump(2) << "\n"; break;
         case TopoFormat::Dot: print_topo_dot(graph, out); break;
         case TopoFormat::Matrix: print_topo_matrix(build_topo_matrix(graph), out); break;

@@ -14,6 +14,7 @@ struct TopoView {
     TopoFormat format = TopoFormat::Tree;
     std::string device;              // --device ID: that vertex, its edges, its paths
     std::vector<std::string> path;   // --path A B: the route from A to B
+    bool all = false;                // --all: the tree shows PCI functions that carry nothing too
 };
 
 // Throws UsageError naming an id that is not in the graph.

@@ -10,6 +10,7 @@
 #include "discover/gpu_ids.hpp"
 #include "discover/nvml_api.hpp"
 #include "discover/nvml_source.hpp"
+#include "discover/nvswitches.hpp"
 #include "discover/test_support.hpp"
 #include "report/topo_matrix.hpp"
 
@@ -190,4 +191,35 @@ TEST(NvmlReplay, FourGpuMachineIsNv18EverywhereThroughOneFabric) {
     const auto path = find_path(g, "gpu1", "gpu3");
     ASSERT_TRUE(path);
     EXPECT_DOUBLE_EQ(path->bottleneck_gbps, 478.125);
+}
+
+// NVML names a switch hwloc shows as a plain PCI function (class and vendor
+// lost): the remote device type makes it an NVSwitch and the links end there.
+TEST(NvmlReplay, LinksToAVisibleSwitchEndOnItAsANamedNvSwitch) {
+    Graph g = h200_cpu_side();
+    g.add_vertex({.id = "pci0000:00", .kind = VertexKind::HostBridge});
+    Vertex gpu{.id = "pci:0000:05:00.0", .kind = VertexKind::Gpu, .pci = PciAddress::parse("0000:05:00.0")};
+    gpu.gpu = GpuInfo{};
+    g.add_vertex(gpu);
+    g.add_vertex({.id = "pci:0000:1c:00.0", .kind = VertexKind::PciDevice, .name = "PCI device 0000:1ac1",
+                  .pci = PciAddress::parse("0000:1c:00.0")});
+    g.add_edge({.a = "pci0000:00", .b = "pci:0000:05:00.0", .kind = EdgeKind::Pcie});
+    g.add_edge({.a = "pci0000:00", .b = "pci:0000:1c:00.0", .kind = EdgeKind::Pcie});
+    nlohmann::json links = nlohmann::json::array();
+    for (unsigned l = 0; l < 3; ++l)
+        links.push_back({{"link", l}, {"active", true}, {"version", 2}, {"remote_device_type", nvml::kRemoteSwitch},
+                         {"remote_pci_bus_id", "00000000:1C:00.0"}});
+    const nlohmann::json doc{{"format", nvml::kRecordingFormat}, {"format_version", nvml::kRecordingVersion},
+                             {"devices", {{{"index", 0}, {"name", "Tesla V100-SXM3-32GB"},
+                                           {"pci_bus_id", "00000000:05:00.0"}, {"nvlinks", links}}}}};
+    merge_nvml(g, *nvml::nvml_replay_from_json(doc, "memory"));
+    assign_gpu_ids(g);
+    assign_nvswitch_ids(g);
+    ASSERT_TRUE(g.find("nvswitch0"));
+    EXPECT_EQ(g.find("nvswitch0")->kind, VertexKind::NvSwitch);
+    EXPECT_FALSE(g.find("nvswitch-fabric"));
+    const Edge* e = g.edge_between("gpu0", "nvswitch0", EdgeKind::NvLink);
+    ASSERT_NE(e, nullptr);
+    EXPECT_EQ(e->nvlink->links, 3);
+    EXPECT_DOUBLE_EQ(e->gbps_per_direction, 75.0);
 }

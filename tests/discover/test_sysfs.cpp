@@ -6,8 +6,10 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <filesystem>
 #include <memory>
 
+#include "core/error.hpp"
 #include "core/link_rates.hpp"
 #include "core/paths.hpp"
 #include "discover/discover.hpp"
@@ -48,6 +50,10 @@ TEST_F(SysfsTree, GraphHasGenerationsWidthsAndTheoreticalRates) {
     EXPECT_EQ(std::getenv("HWLOC_FSROOT"), nullptr);  // restored after the load
     EXPECT_EQ(g.of_kind(VertexKind::Package).size(), 2u);
     EXPECT_EQ(g.of_kind(VertexKind::NumaNode).size(), 2u);
+    // The CPU model comes from the tree's /proc/cpuinfo, not from this
+    // machine's CPUID (checked here: every test of this suite extracts the tree).
+    for (const Vertex* p : g.of_kind(VertexKind::Package))
+        EXPECT_EQ(p->attrs.at("cpu_model"), "Intel(R) Xeon(R) Silver 4108 CPU @ 1.80GHz") << p->id;
     EXPECT_EQ(g.of_kind(VertexKind::HostBridge).size(), 3u);
     EXPECT_TRUE(g.of_kind(VertexKind::Gpu).empty());
     EXPECT_NE(std::find(g.notes.begin(), g.notes.end(), "no GPU found: CPU-only graph"), g.notes.end());
@@ -94,4 +100,15 @@ TEST_F(SysfsTree, SwitchAndHostBridgeClasses) {
     EXPECT_EQ(path->vertices, (std::vector<std::string>{"pci:0000:1b:00.0", "pci:0000:19:08.0", "pci:0000:18:00.0",
                                                         "pci:0000:19:0c.0", "pci:0000:1c:00.0"}));
     EXPECT_NEAR(path->bottleneck_gbps, 15.754, 1e-3);
+}
+
+TEST(SysfsTreeBad, DirectoryWithoutCpusIsRefused) {
+    test::TempDir dir;
+    std::filesystem::create_directories(dir.path() + "/sys/class");
+    try {
+        discover_machine({.fsroot = dir.path()});
+        FAIL() << "an empty tree was accepted";
+    } catch (const UsageError& e) {
+        EXPECT_EQ(std::string(e.what()), dir.path() + " is not a saved Linux sysfs tree (no sys/devices/system/cpu inside)");
+    }
 }

@@ -76,3 +76,50 @@ TEST(TopoCli, OutputFileIsWholeOrAbsent) {
     EXPECT_EQ(slurp(target), before);
     EXPECT_EQ(std::distance(std::filesystem::directory_iterator(dir.path()), std::filesystem::directory_iterator{}), 1);
 }
+
+TEST(TopoCli, OutputRefusesToOverwriteWithoutForce) {
+    hwcomm::test::TempDir dir;
+    const std::string target = dir.file("kept.txt", "keep me\n");
+    Result r = run("topo --input " + hwcomm::test::minsky_xml() + " --matrix -o " + target);
+    EXPECT_EQ(r.code, 2);
+    EXPECT_EQ(r.out, "hwcomm: error: " + target + " exists; give --force to overwrite it\n");
+    EXPECT_EQ(slurp(target), "keep me\n");
+    r = run("topo --input " + hwcomm::test::minsky_xml() + " --matrix --force -o " + target);
+    EXPECT_EQ(r.code, 0) << r.out;
+    EXPECT_NE(slurp(target).find("GPU0"), std::string::npos);
+}
+
+TEST(TopoCli, EmptyFsrootAndForeignNvmlReplayExitTwo) {
+    hwcomm::test::TempDir dir;
+    Result r = run("topo --fsroot " + dir.path());
+    EXPECT_EQ(r.code, 2) << r.out;
+    EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 1) << r.out;
+    // The 2x H200 recording replayed onto the Minsky export: its GPUs are not there.
+    r = run("topo --input " + hwcomm::test::minsky_xml() + " --nvml-replay " + hwcomm::test::h200_recording());
+    EXPECT_EQ(r.code, 2) << r.out;
+    EXPECT_NE(r.out.find("was recorded on another machine: its GPU 00000000:00:06.0 is not a GPU of"), std::string::npos) << r.out;
+}
+
+TEST(TopoCli, PathsReachNicsAndDisks) {
+    const std::string dgx2 = hwcomm::test::fixture("hwloc/dgx2-nvswitch.xml");
+    Result r = run("topo --input " + dgx2 + " --path gpu0 net:mlx5_0");
+    EXPECT_EQ(r.code, 0) << r.out;
+    EXPECT_EQ(r.out.substr(0, r.out.find('\n')), "gpu0 -> net:mlx5_0  PIX  bottleneck 15.754 GB/s per direction");
+    r = run("topo --input " + dgx2 + " --path numa1 disk:nvme0n1");
+    EXPECT_EQ(r.code, 0) << r.out;
+    EXPECT_EQ(r.out.substr(0, r.out.find('\n')), "numa1 -> disk:nvme0n1  SYS  bottleneck 3.938 GB/s per direction");
+    r = run("topo --input " + dgx2 + " --device nvswitch0");
+    EXPECT_EQ(r.code, 0) << r.out;
+    EXPECT_EQ(r.out.rfind("nvswitch0  nvswitch  ", 0), 0u) << r.out;
+}
+
+TEST(TopoCli, AllShowsEmptyFunctionsAndListNotesInferredOrdinals) {
+    const std::string dgx2 = hwcomm::test::fixture("hwloc/dgx2-nvswitch.xml");
+    Result r = run("topo --input " + dgx2 + " --all");
+    EXPECT_EQ(r.code, 0) << r.out;
+    EXPECT_NE(r.out.find("PCI device 8086:1563 class 0200"), std::string::npos) << r.out;
+    r = run("list --input " + dgx2);
+    EXPECT_EQ(r.code, 0) << r.out;
+    EXPECT_EQ(r.out.rfind("note: CUDA ordinals inferred from PCI bus id order (" + dgx2 + " has no CUDA facts)\n", 0), 0u)
+        << r.out;
+}

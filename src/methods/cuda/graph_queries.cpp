@@ -3,6 +3,7 @@
 #include <set>
 
 #include "core/error.hpp"
+#include "core/paths.hpp"
 
 namespace hwcomm::cuda {
 
@@ -13,6 +14,8 @@ int cuda_ordinal(const Vertex& v) {
 
 std::string why_not_cuda_gpu(const Vertex& v) {
     if (v.kind != VertexKind::Gpu) return v.id + " is not a GPU";
+    if (auto vendor = v.attrs.find("gpu_vendor"); vendor != v.attrs.end() && vendor->second != "NVIDIA")
+        return v.id + " is an " + vendor->second + " GPU: not measurable: no CUDA";
     if (cuda_ordinal(v) < 0) return v.id + " has no CUDA ordinal (CUDA did not report it)";
     return {};
 }
@@ -44,13 +47,10 @@ namespace {
 // The link a peer path would take, from the topology alone; "" when none.
 std::string topology_peer_route(const Graph& graph, const Vertex& a, const Vertex& b) {
     if (graph.edge_between(a.id, b.id, EdgeKind::NvLink)) return "nvlink";
-    for (const Edge* e : graph.edges_of(a.id)) {
-        if (e->kind != EdgeKind::NvLink) continue;
-        const std::string& other = e->a == a.id ? e->b : e->a;
-        const Vertex* sw = graph.find(other);
-        if (!sw || (sw->kind != VertexKind::NvSwitch && sw->kind != VertexKind::NvSwitchFabric)) continue;
-        if (graph.edge_between(other, b.id, EdgeKind::NvLink)) return "nvlink via " + other;
-    }
+    // Through NVSwitches, also switches joined only by trunks (a DGX-2's two boards).
+    const NvLinkReach reach = nvlink_between(graph, a.id, b.id);
+    if (!reach.switches.empty()) return "nvlink via " + reach.switches.front();
+    if (reach.through_trunks) return "nvlink via nvswitch fabric";
     const std::string root_a = pcie_root_of(graph, a.id);
     if (!root_a.empty() && root_a == pcie_root_of(graph, b.id)) return "pcie root " + root_a;
     return {};
