@@ -16,13 +16,18 @@
 namespace hwcomm::analyze {
 
 inline constexpr std::uint64_t kMiB = 1024ull * 1024ull;
+// The CPU cache size assumed when the topology does not state one.
+inline constexpr std::uint64_t kDefaultLlcBytes = 64 * kMiB;
 
 // Knobs of the metrics; the defaults are the documented rule (docs/analysis.md).
 struct CurveOptions {
-    // The large-transfer plateau is the median bandwidth of the points at or
-    // above this size; when none are, of the last octave measured (the two
-    // largest sizes).
+    // The large-transfer plateau: the points at or above large_min_bytes (when
+    // none are, of the last octave measured) that stay within
+    // plateau_tolerance of the largest size's bandwidth, walking down from the
+    // largest size; their median. A curve still falling at 256 MiB (a CPU
+    // cache larger than 64 MiB) is judged by the sizes past the fall.
     std::uint64_t large_min_bytes = 64 * kMiB;
+    double plateau_tolerance = 0.10;
     // Suspect when neighbouring sizes differ by more than this factor in bandwidth.
     double jump_factor = 10.0;
     // Suspect when the 1-byte time exceeds the 4-byte time by this factor.
