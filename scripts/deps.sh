@@ -6,6 +6,7 @@ set -euo pipefail
 
 packages=(build-essential cmake ninja-build pkg-config git
           libhwloc-dev libcli11-dev nlohmann-json3-dev libgtest-dev)
+packages+=(zlib1g-dev)  # hwcomm compare reads .json.gz results
 
 missing=()
 for p in "${packages[@]}"; do

@@ -8,6 +8,7 @@
 
 #include "analyze/matrix.hpp"
 #include "analyze/study.hpp"
+#include "analyze/results_reader.hpp"
 #include "cli/commands.hpp"
 #include "core/error.hpp"
 #include "core/results.hpp"
@@ -40,7 +41,7 @@ int run_analyze(const AnalyzeArgs& a) {
     std::vector<analyze::NamedResults> inputs;
     for (const auto& f : a.files) {
         try {
-            inputs.push_back({f, load_results_file(f)});
+            inputs.push_back({f, analyze::load_results_any(f)});
         } catch (const std::runtime_error& e) {
             throw UsageError("analyze: " + f + ": " + e.what());
         }
