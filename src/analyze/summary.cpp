@@ -27,6 +27,9 @@ SummaryRow summarize(const Record& record, const Graph* topology, const CurveOpt
     row.src = record.src;
     row.dst = record.dst;
     row.params = params_text(record.params);
+    // numa is left out where it names an endpoint; a peer-off copy's binding is not one.
+    if (record.params.count("numa") && record.src.rfind("numa", 0) != 0 && record.dst.rfind("numa", 0) != 0)
+        row.params += (row.params.empty() ? "" : " ") + std::string("numa=") + record.params.at("numa");
     if (record.context.is_object() && record.context.contains("timing_mode") &&
         record.context["timing_mode"].is_string())
         row.timing = record.context["timing_mode"].get<std::string>();
@@ -140,7 +143,7 @@ std::string compact_params(const std::string& params) {
 // "PCIe 5.0 x16" -> "PCIe5x16", "2 x NVLink 4.0 x18" -> "2xNV4x18", "staged: " dropped.
 std::string compact_link(std::string what) {
     for (const auto& [from, to] : std::vector<std::pair<std::string, std::string>>{
-             {"staged: ", ""}, {"NVLink ", "NV"}, {".0", ""}, {" x", "x"}, {"2 x", "2x"}, {"PCIe ", "PCIe"}})
+             {"staged: ", ""}, {"PCIe link", "PCIe"}, {"NVLink ", "NV"}, {".0", ""}, {" x", "x"}, {"2 x", "2x"}, {"PCIe ", "PCIe"}})
         for (std::size_t at; (at = what.find(from)) != std::string::npos;) what.replace(at, from.size(), to);
     return what;
 }
@@ -176,7 +179,7 @@ std::string format_summary_table(const std::vector<SummaryRow>& rows) {
         }
         const std::string params = compact_params(r.params);
         lines.push_back({clip(r.source, 12), clip(r.method, 16), clip(r.src + "->" + r.dst, 13),
-                         clip(params.empty() ? "-" : params, 14), large, best, clip(link, 13), small,
+                         clip(params.empty() ? "-" : params, 16), large, best, clip(link, 13), small,
                          clip(status_of(r), 16)});
     }
     const std::size_t cols = lines.front().size();
