@@ -46,8 +46,8 @@ std::string text_at(const nlohmann::json& j, const char* a, const char* b = null
 
 }  // namespace
 
-Comparison2 compare_results(const ResultsFile& a, const ResultsFile& b, double threshold) {
-    Comparison2 c;
+RecordsComparison compare_results(const ResultsFile& a, const ResultsFile& b, double threshold) {
+    RecordsComparison c;
     c.threshold = threshold;
     const auto ta = topology_of(a), tb = topology_of(b);
     std::set<std::string> keys_b;
@@ -92,7 +92,7 @@ Comparison2 compare_results(const ResultsFile& a, const ResultsFile& b, double t
     return c;
 }
 
-std::string format_comparison(const Comparison2& c, const std::string& name_a, const std::string& name_b) {
+std::string format_comparison(const RecordsComparison& c, const std::string& name_a, const std::string& name_b) {
     std::ostringstream out;
     out << "A = " << name_a << "\nB = " << name_b << "\n";
     if (c.machine_differences.empty()) out << "machines: no difference recorded\n";

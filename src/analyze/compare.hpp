@@ -25,7 +25,7 @@ struct RecordChange {
     bool beyond = false;                // a change passes the threshold
 };
 
-struct Comparison2 {
+struct RecordsComparison {
     std::vector<RecordChange> common;
     std::vector<std::string> only_a, only_b;
     std::vector<std::string> machine_differences;  // "GPUs: 2x NVIDIA H200 vs 4x NVIDIA H200"
@@ -33,7 +33,7 @@ struct Comparison2 {
     int beyond = 0;
 };
 
-Comparison2 compare_results(const ResultsFile& a, const ResultsFile& b, double threshold);
-std::string format_comparison(const Comparison2& c, const std::string& name_a, const std::string& name_b);
+RecordsComparison compare_results(const ResultsFile& a, const ResultsFile& b, double threshold);
+std::string format_comparison(const RecordsComparison& c, const std::string& name_a, const std::string& name_b);
 
 }  // namespace hwcomm::analyze

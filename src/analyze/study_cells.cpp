@@ -179,7 +179,8 @@ void cpu_gpu_cells(const std::vector<Series>& all, const VerdictRule& rule, std:
                                     {"d2h_gbps", *p.second->window_gbps}, {"effect", e}});
             }
             an.evidence["per_pair"] = per_pair;
-            if (effects.empty()) no_data(an, "no pair measured in both directions");
+            if (effects.empty())
+                no_data(an, pairs.empty() ? "no " + std::string(loc) + " series" : "no pair measured in both directions");
             decide(an, effects, effects.empty() ? 0 : median(effects), rule);
             cells.push_back(an);
         }

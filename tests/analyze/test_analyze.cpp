@@ -169,3 +169,23 @@ TEST(Fidelity, ProjectTargetsFileParsesAndForeignFilesAreRejected) {
                                     {"targets", {{{"id", "x"}, {"method", "m"}, {"metric", "bogus"}, {"value", 1}}}}}),
                  std::runtime_error);
 }
+
+TEST(Fidelity, TheTargetsMachineIsComparedWithTheResultsGpus) {
+    const TargetsFile f = load_targets_file(std::string(HWCOMM_DOCS) + "/targets-h200x2.json");
+    EXPECT_EQ(f.gpu_count, 2);
+    EXPECT_EQ(f.gpu_model, "NVIDIA H200");
+    ResultsFile r;
+    r.topology = {{"vertices", {{{"kind", "gpu"}, {"gpu", {{"model", "NVIDIA H200"}}}},
+                                {{"kind", "gpu"}, {"gpu", {{"model", "NVIDIA H200"}}}}}}};
+    EXPECT_TRUE(check_machine(r, f).same);
+    r.topology["vertices"].push_back({{"kind", "gpu"}, {"gpu", {{"model", "NVIDIA H200"}}}});
+    const MachineCheck other = check_machine(r, f);
+    EXPECT_FALSE(other.same);
+    EXPECT_EQ(other.results, "3x NVIDIA H200");
+    EXPECT_TRUE(fidelity_failed({}, other));
+    Comparison miss;
+    miss.verdict = Verdict::Misses;
+    EXPECT_TRUE(fidelity_failed({miss}, MachineCheck{}));
+    EXPECT_FALSE(fidelity_failed({Comparison{}}, MachineCheck{}));
+    EXPECT_TRUE(check_machine(ResultsFile{}, f).same);  // no topology: nothing to compare
+}
