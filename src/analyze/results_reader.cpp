@@ -1,13 +1,17 @@
 #include "analyze/results_reader.hpp"
 
+#ifdef HWCOMM_HAVE_ZLIB
 #include <zlib.h>
+#endif
 
 #include <fstream>
+#include <iterator>
 #include <memory>
 #include <stdexcept>
 
 namespace hwcomm::analyze {
 
+#ifdef HWCOMM_HAVE_ZLIB
 namespace {
 
 struct GzClose {
@@ -37,6 +41,17 @@ std::string read_maybe_gzip(const std::string& path) {
     }
     return text;
 }
+#else
+std::string read_maybe_gzip(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw std::runtime_error("cannot read " + path);
+    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    if (text.size() >= 2 && static_cast<unsigned char>(text[0]) == 0x1f && static_cast<unsigned char>(text[1]) == 0x8b)
+        throw std::runtime_error("is gzip-compressed and this hwcomm was built without zlib (install zlib1g-dev "
+                                 "and rebuild, or gunzip it first)");
+    return text;
+}
+#endif
 
 ResultsFile load_results_any(const std::string& path) {
     const std::string text = read_maybe_gzip(path);
