@@ -164,7 +164,7 @@ std::string format_summary_table(const std::vector<SummaryRow>& rows) {
     bool sources = false;
     for (const SummaryRow& r : rows) sources = sources || !r.source.empty();
     std::vector<std::vector<std::string>> lines;
-    lines.push_back({"source", "method", "src->dst", "params", "large", "best @size", "% link", "small", "status"});
+    lines.push_back({"#", "method", "src->dst", "params", "large", "best @size", "% link", "small", "status"});
     for (const SummaryRow& r : rows) {
         const CurveMetrics& m = r.metrics;
         std::string large = m.large ? fixed(m.large->gbps, 1) + (m.large->last_octave ? "^" : "") : "-";

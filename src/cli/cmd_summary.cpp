@@ -28,16 +28,16 @@ struct SummaryArgs {
     std::string targets, matrix, at;
 };
 
-// A short label for a file's rows when several files are summarized: its host
-// name, or its file name when hosts repeat.
-std::string label_of(const ResultsFile& f, const std::string& path) {
+// A short label for a file's rows when several files are summarized ("#2"),
+// listed with its host and path above the table so the table stays narrow.
+std::string legend_of(const ResultsFile& f, const std::string& path, std::size_t index) {
     const std::string host = f.meta.is_object() ? f.meta.value("host", "") : "";
-    const std::string name = std::filesystem::path(path).filename().string();
-    return host.empty() ? name : host + ":" + name;
+    return "#" + std::to_string(index + 1) + " = " + path + (host.empty() ? "" : " (host " + host + ")");
 }
 
 int run_summary(const SummaryArgs& a) {
     std::vector<analyze::SummaryRow> rows;
+    std::string legend;
     ResultsFile all;
     bool all_topology = false;
     for (const auto& file : a.files) {
@@ -47,7 +47,9 @@ int run_summary(const SummaryArgs& a) {
         } catch (const std::runtime_error& e) {
             throw UsageError("summary: " + file + ": " + e.what());
         }
-        const auto part = analyze::summarize(one, a.files.size() > 1 ? label_of(one, file) : "");
+        const std::size_t index = &file - a.files.data();
+        if (a.files.size() > 1) legend += legend_of(one, file, index) + "\n";
+        const auto part = analyze::summarize(one, a.files.size() > 1 ? "#" + std::to_string(index + 1) : "");
         rows.insert(rows.end(), part.begin(), part.end());
         if (!all_topology) all.topology = one.topology, all_topology = true;
         for (auto& r : one.records) all.records.push_back(std::move(r));
@@ -70,7 +72,7 @@ int run_summary(const SummaryArgs& a) {
             throw UsageError("summary: --targets " + a.targets + ": " + e.what());
         }
     }
-    std::cout << analyze::format_summary_table(rows);
+    std::cout << legend << analyze::format_summary_table(rows);
     if (!reference) return 0;
     const auto comparisons = analyze::compare(all, *reference);
     const auto machine = analyze::check_machine(all, *reference);

@@ -20,6 +20,15 @@ TEST(InsightCli, SummaryOfTheH200ExampleShowsLargeTransferAndPercentOfLink) {
     EXPECT_NE(r.out.find("178.7    644.1 @64K c"), std::string::npos) << r.out;
     EXPECT_NE(r.out.find("88% PCIe5x16"), std::string::npos);
     EXPECT_NE(r.out.find("82% NV4x18"), std::string::npos);
+
+    // Two files: a "#" column keyed by a legend, still within 120 columns.
+    const Result two = run_hwcomm(s, "summary '" + kDocs + "/examples/h200x2/results-default.json' '" + kDocs +
+                                         "/examples/h200x2/results-pageable-wall.json'");
+    ASSERT_EQ(two.code, 0) << two.err;
+    EXPECT_NE(two.out.find("#2 = "), std::string::npos);
+    std::istringstream lines(two.out.substr(0, two.out.find("GB/s = 1e9")));
+    for (std::string line; std::getline(lines, line);)
+        if (line.rfind("#1 ", 0) == 0 || line.rfind("#2 ", 0) == 0) EXPECT_LE(line.size(), 120u) << line;
 }
 
 TEST(InsightCli, TargetsMissExitsOneAndTheLatencySignIsTheNumbers) {
