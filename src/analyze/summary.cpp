@@ -154,7 +154,7 @@ std::string status_of(const SummaryRow& r) {
     for (const SuspectPoint& p : r.metrics.suspects)
         if (p.kind != "failed") ++suspects;
     if (suspects) s = (s == "ok" ? "" : s + ", ") + std::to_string(suspects) + " suspect";
-    if (!r.timing.empty() && r.timing != "event") s += " [" + r.timing + "]";
+    if (!r.timing.empty() && r.timing != "event") s += " " + r.timing;  // "wall": timed by the host clock
     return s;
 }
 
@@ -174,12 +174,12 @@ std::string format_summary_table(const std::vector<SummaryRow>& rows) {
         if (m.fraction_of_limit) link = fixed(*m.fraction_of_limit * 100, 0) + "% " + compact_link(m.limit->what);
         std::string small = "-";
         if (m.small) {
-            small = format_time(m.small->seconds) + "@" + short_bytes(m.small->bytes) + "B";
+            small = format_time(m.small->seconds) + "@" + format_bytes(m.small->bytes);
             small.erase(std::remove(small.begin(), small.end(), ' '), small.end());
         }
         const std::string params = compact_params(r.params);
         lines.push_back({clip(r.source, 12), clip(r.method, 16), clip(r.src + "->" + r.dst, 13),
-                         clip(params.empty() ? "-" : params, 16), large, best, clip(link, 13), small,
+                         clip(params.empty() ? "-" : params, 16), large, best, clip(link, 12), small,
                          clip(status_of(r), 16)});
     }
     const std::size_t cols = lines.front().size();
@@ -199,7 +199,7 @@ std::string format_summary_table(const std::vector<SummaryRow>& rows) {
            "(^: of the last octave measured); best @size: c = the working set fits the cache (CPU LLC / GPU L2)\n"
            "and beats the large-transfer rate; % link = large / the path's theoretical bottleneck (staged for\n"
            "peer-off copies); small = time per transfer at the smallest size, launch overhead included (GPU\n"
-           "paths only).\n";
+           "paths only); status \"wall\": timed by the host clock, not CUDA events.\n";
     std::vector<std::string> notes;
     for (const SummaryRow& r : rows) {
         const std::string who = "  " + (r.source.empty() ? "" : r.source + ": ") + r.key;
