@@ -33,6 +33,12 @@ std::string verdict_mark(const std::string& v) {
     return v;
 }
 
+// Markdown table cells: a "|" would end the cell.
+std::string md(std::string s) {
+    for (std::size_t at = 0; (at = s.find('|', at)) != std::string::npos; at += 2) s.insert(at, "\\");
+    return s;
+}
+
 std::string rule_text(const VerdictRule& r) {
     std::ostringstream out;
     out << "series compared size by size at sizes >= " << format_bytes(r.min_bytes);
@@ -109,7 +115,7 @@ std::string format_analysis_markdown(const Analysis& a) {
     for (const Cell& c : a.cells) {
         const std::string what = c.evidence.contains("reason") ? c.evidence["reason"].get<std::string>()
                                                                : c.evidence.value("comparison", std::string{});
-        out << "| " << c.table << " | " << c.link << " | " << c.key.substr(c.key.find('|', c.key.find('|') + 1) + 1)
+        out << "| " << c.table << " | " << c.link << " | " << md(c.key.substr(c.key.find('|', c.key.find('|') + 1) + 1))
             << " | " << verdict_mark(c.verdict) << " | " << effect_text(c) << " | " << what << " |\n";
     }
     if (!a.efficiency.empty()) {
@@ -118,12 +124,12 @@ std::string format_analysis_markdown(const Analysis& a) {
             char buf[160];
             std::snprintf(buf, sizeof buf, "| %.2f | %s %.2f GB/s | %.0f%% |\n", e.large_gbps, e.link.c_str(),
                           e.limit_gbps, e.fraction * 100);
-            out << "| " << e.key << " " << buf;
+            out << "| " << md(e.key) << " " << buf;
         }
     }
     out << "\n## Anomalies\n\n";
     if (a.anomalies.empty()) out << "none\n";
-    for (const Anomaly& x : a.anomalies) out << "- **" << x.kind << "**: " << x.text << "\n";
+    for (const Anomaly& x : a.anomalies) out << "- **" << x.kind << "**: " << md(x.text) << "\n";
     for (const std::string& n : a.notes) out << "\nNote: " << n << "\n";
     return out.str();
 }

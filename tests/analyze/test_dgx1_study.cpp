@@ -115,3 +115,10 @@ TEST(Dgx1Study, EfficiencyAndAnomalies) {
     EXPECT_EQ(kinds["remote-faster-than-local"], 0);
     EXPECT_EQ(kinds["peer-slower-than-staging"], 0);
 }
+
+TEST(Dgx1Study, MarkdownAndTextNameEachVerdict) {
+    const std::string md = format_analysis_markdown(dgx1());
+    EXPECT_NE(md.find("| affinity | cpu-gpu | pageable\\|d2h | yes | +23.0% |"), std::string::npos) << md;
+    const std::string text = format_analysis_text(dgx1());
+    EXPECT_NE(text.find("peer_effect|gpu-gpu|remote                   n/a"), std::string::npos) << text;
+}
