@@ -29,6 +29,18 @@ std::string params_text(const std::vector<ParamSet>& sets) {
     return out + "]";
 }
 
+// The options and axes a method declares.
+void print_declarations(const Characterizer& method) {
+    for (const OptionSpec& o : method.options())
+        std::cout << "  option --" << o.name << " (" << to_string(o.type)
+                  << (o.default_value.empty() ? "" : ", default " + o.default_value) << "): " << o.doc << "\n";
+    for (const AxisSpec& axis : method.axes()) {
+        std::cout << "  axis " << axis.name << (axis.unit.empty() ? "" : " (" + axis.unit + ")") << ":";
+        for (const auto& v : axis.values) std::cout << " " << (v.is_string() ? v.get<std::string>() : v.dump());
+        std::cout << (axis.doc.empty() ? "" : "  " + axis.doc) << "\n";
+    }
+}
+
 // A concurrency method: its endpoint sets, each with the vertices its lanes join.
 void list_group_method(const Graph& graph, const GroupCharacterizer& method, const MethodOptions& options,
                        bool all) {
@@ -37,6 +49,7 @@ void list_group_method(const Graph& graph, const GroupCharacterizer& method, con
     for (const auto& s : sets) ok += s.applicability.ok;
     std::cout << method.name() << ": " << method.description() << "\n";
     for (const auto& [name, doc] : method.parameter_docs()) std::cout << "  parameter " << name << ": " << doc << "\n";
+    print_declarations(method);
     std::cout << "  applies to " << ok << " endpoint set(s)\n";
     for (const auto& s : sets) {
         if (!s.applicability.ok && !all) continue;
@@ -73,6 +86,7 @@ int list_command(const ListArgs& a) {
         for (const auto& p : pairs) ok += p.applicability.ok;
         std::cout << method->name() << ": " << method->description() << "\n";
         for (const auto& [name, doc] : method->parameter_docs()) std::cout << "  parameter " << name << ": " << doc << "\n";
+        print_declarations(*method);
         std::cout << "  applies to " << ok << " pair(s)\n";
         for (const auto& p : pairs) {
             if (!p.applicability.ok) continue;

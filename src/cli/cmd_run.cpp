@@ -4,7 +4,9 @@
 // every record ok, 3 finished with error records, 4 interrupted, 2 bad input.
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
+#include <map>
 #include <iostream>
 #include <memory>
 #include <set>
@@ -42,7 +44,24 @@ struct RunArgs {
     bool pool_half_gpu_memory = false;
     std::vector<std::string> filters;
     std::size_t stop_after_records = 0;  // hidden test hook: stop as an interrupt would
+    // Options the methods declare (Characterizer::options), as given.
+    std::map<std::string, std::string> declared;
+    std::map<std::string, bool> declared_flags;
+    std::vector<OptionSpec> declared_specs;
 };
+
+// Every declared option gets its value (given or default), checked against its spec.
+void set_declared_options(const RunArgs& a, RunOptions& o) {
+    for (const OptionSpec& spec : a.declared_specs) {
+        const auto it = a.declared.find(spec.name);
+        const auto flag = a.declared_flags.find(spec.name);
+        std::string value = it != a.declared.end() && !it->second.empty() ? it->second : spec.default_value;
+        if (flag != a.declared_flags.end() && flag->second) value = "true";
+        if (value.empty()) continue;
+        if (const std::string why = check_option_value(spec, value); !why.empty()) throw UsageError(why);
+        o.method.values.set(spec.name, value);
+    }
+}
 
 double parse_noise(const std::string& text) {
     try {
@@ -73,6 +92,7 @@ RunOptions options_from_args(const RunArgs& a) {
         o.method.timing_mode = a.timing;
     }
     o.method.pool_half_gpu_memory = a.pool_half_gpu_memory;
+    set_declared_options(a, o);
     o.filters = a.filters;
     // Room for two buffers of the largest size (memcpy) and the rest of the system.
     const std::uint64_t avail = available_memory_bytes();
@@ -83,7 +103,9 @@ RunOptions options_from_args(const RunArgs& a) {
 
 bool measurement_options_given(const RunArgs& a) {
     return a.quick || !a.min_size.empty() || !a.max_size.empty() || a.points_per_octave || a.min_samples ||
-           !a.max_noise.empty() || a.time_budget != 0 || a.max_workers || !a.timing.empty() || a.pool_half_gpu_memory || !a.filters.empty();
+           !a.max_noise.empty() || a.time_budget != 0 || a.max_workers || !a.timing.empty() || a.pool_half_gpu_memory || !a.filters.empty() ||
+           std::any_of(a.declared.begin(), a.declared.end(), [](const auto& kv) { return !kv.second.empty(); }) ||
+           std::any_of(a.declared_flags.begin(), a.declared_flags.end(), [](const auto& kv) { return kv.second; });
 }
 
 void check_output(const std::string& path, bool force) {
@@ -226,6 +248,16 @@ void add_run_command(CLI::App& app, Action& action) {
                     "KEY=PATTERN, KEY method|src|dst, PATTERN a name or glob; repeatable (same key: OR, keys: AND)");
     // Test hook, hidden from --help: stop after N records as an interrupt would.
     sub->add_option("--stop-after-records", args->stop_after_records)->group("");
+    // The methods' own options, declared once by each method.
+    args->declared_specs = build_registry().option_specs();
+    for (const OptionSpec& spec : args->declared_specs) {
+        std::string doc = spec.doc + " (" + to_string(spec.type) +
+                          (spec.default_value.empty() ? "" : ", default " + spec.default_value) + ")";
+        if (spec.type == OptionType::Flag)
+            sub->add_flag("--" + spec.name, args->declared_flags[spec.name], doc)->group("Method options");
+        else
+            sub->add_option("--" + spec.name, args->declared[spec.name], doc)->group("Method options");
+    }
     sub->callback([&action, args] { action = [args] { return run_command(*args); }; });
 }
 

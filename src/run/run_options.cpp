@@ -41,7 +41,8 @@ nlohmann::json run_options_to_json(const RunOptions& o) {
             {"timing", o.method.timing_mode},
             {"pool_half_gpu_memory", o.method.pool_half_gpu_memory},
             {"quick", o.quick},
-            {"filters", o.filters}};
+            {"filters", o.filters},
+            {"method_options", o.method.values.all()}};
 }
 
 RunOptions run_options_from_json(const nlohmann::json& j) {
@@ -64,6 +65,8 @@ RunOptions run_options_from_json(const nlohmann::json& j) {
         o.method.pool_half_gpu_memory = j.value("pool_half_gpu_memory", false);
         o.quick = j.at("quick").get<bool>();
         o.filters = j.at("filters").get<std::vector<std::string>>();
+        for (const auto& [name, value] : j.value("method_options", std::map<std::string, std::string>{}))
+            o.method.values.set(name, value);
         return o;
     } catch (const nlohmann::json::exception& e) {
         throw std::runtime_error(std::string("meta.options is malformed: ") + e.what());

@@ -53,9 +53,8 @@ TEST(Summary, PeakIsTheBestMedianBandwidthAndLatencyTheSmallestSizesMedian) {
     const std::string table = format_summary_table({row});
     EXPECT_NE(table.find("memcpy-peer"), std::string::npos);
     EXPECT_NE(table.find("gpu0->gpu1"), std::string::npos);
-    EXPECT_NE(table.find("394.8"), std::string::npos);
-    EXPECT_NE(table.find("1 GiB"), std::string::npos);
-    EXPECT_NE(table.find("2.00 @4 B"), std::string::npos);
+    EXPECT_NE(table.find("394.8 @1G"), std::string::npos);
+    EXPECT_NE(table.find("2us@4B"), std::string::npos);  // time per transfer at the smallest size
 }
 
 TEST(Summary, FailedPointsAndRecordErrorsShowInStatusAndNumaIsNotRepeated) {
@@ -96,8 +95,9 @@ TEST(Fidelity, JudgeWithinBeatsMissesForBandwidthAndLatency) {
     EXPECT_EQ(judge(395.0, 394, 396, 0.02, false, &dev), Verdict::Within);
     EXPECT_DOUBLE_EQ(dev, 0.0);  // inside the range
     EXPECT_EQ(judge(1.5, 2.0, 2.0, 0.02, true, &dev), Verdict::Beats);       // faster than 2 us
+    EXPECT_NEAR(dev, -0.25, 1e-12);  // the number is 25% below the figure
     EXPECT_EQ(judge(2.5, 2.0, 2.0, 0.02, true, &dev), Verdict::Misses);
-    EXPECT_NEAR(dev, -0.25, 1e-12);
+    EXPECT_NEAR(dev, 0.25, 1e-12);  // a latency 25% above the figure: positive, and a miss
 }
 
 TEST(Fidelity, BestMatchingRecordPreferredTimingAndMissingData) {
@@ -168,4 +168,24 @@ TEST(Fidelity, ProjectTargetsFileParsesAndForeignFilesAreRejected) {
                                     {"version", 1},
                                     {"targets", {{{"id", "x"}, {"method", "m"}, {"metric", "bogus"}, {"value", 1}}}}}),
                  std::runtime_error);
+}
+
+TEST(Fidelity, TheTargetsMachineIsComparedWithTheResultsGpus) {
+    const TargetsFile f = load_targets_file(std::string(HWCOMM_DOCS) + "/targets-h200x2.json");
+    EXPECT_EQ(f.gpu_count, 2);
+    EXPECT_EQ(f.gpu_model, "NVIDIA H200");
+    ResultsFile r;
+    r.topology = {{"vertices", {{{"kind", "gpu"}, {"gpu", {{"model", "NVIDIA H200"}}}},
+                                {{"kind", "gpu"}, {"gpu", {{"model", "NVIDIA H200"}}}}}}};
+    EXPECT_TRUE(check_machine(r, f).same);
+    r.topology["vertices"].push_back({{"kind", "gpu"}, {"gpu", {{"model", "NVIDIA H200"}}}});
+    const MachineCheck other = check_machine(r, f);
+    EXPECT_FALSE(other.same);
+    EXPECT_EQ(other.results, "3x NVIDIA H200");
+    EXPECT_TRUE(fidelity_failed({}, other));
+    Comparison miss;
+    miss.verdict = Verdict::Misses;
+    EXPECT_TRUE(fidelity_failed({miss}, MachineCheck{}));
+    EXPECT_FALSE(fidelity_failed({Comparison{}}, MachineCheck{}));
+    EXPECT_TRUE(check_machine(ResultsFile{}, f).same);  // no topology: nothing to compare
 }
