@@ -1,0 +1,35 @@
+#pragma once
+// Per-sample data patterns of the CPU methods. Every sample gets its own seed,
+// so a destination that still holds an earlier sample's bytes (or the
+// warm-up's) fails the check: only the timed batch can have put them there.
+// Word i of seed s is (i*K + 1) ^ (s*M): every word differs from the same
+// word of any other seed, and neighbouring words differ from each other, so a
+// copy that moved nothing, half, or the wrong half is caught.
+#include <cstddef>
+#include <cstdint>
+
+namespace hwcomm {
+
+inline std::uint64_t pattern_mask(std::uint64_t seed) { return seed * 0xD1B54A32D192ED03ull; }
+inline std::uint64_t pattern_word(std::uint64_t mask, std::size_t i) {
+    return (static_cast<std::uint64_t>(i) * 0x9E3779B97F4A7C15ull + 1) ^ mask;
+}
+// The bytes after the last whole word.
+inline std::byte pattern_byte(std::uint64_t mask, std::size_t b) {
+    return static_cast<std::byte>((b * 31 + 7) ^ mask);
+}
+
+// Writes the pattern of `seed` into data[0, bytes) and returns its sum as the
+// cpu-read kernel computes it (8-byte words, then each trailing byte as a
+// number, modulo 2^64). Parallel (OpenMP) above a few MiB: fills are untimed
+// but they add to the run time.
+std::uint64_t fill_pattern(std::byte* data, std::size_t bytes, std::uint64_t seed);
+// Offset of the first byte of data[0, bytes) that differs from the pattern of
+// `seed`; `bytes` when all match.
+std::size_t first_mismatch(const std::byte* data, std::size_t bytes, std::uint64_t seed);
+// Overwrites data[0, bytes) with a value no pattern word is likely to hold.
+void poison(std::byte* data, std::size_t bytes);
+// Sum of data[0, bytes) as 8-byte words plus trailing bytes (the read kernel's sum).
+std::uint64_t reference_sum(const std::byte* data, std::size_t bytes);
+
+}  // namespace hwcomm
