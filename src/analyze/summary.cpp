@@ -4,6 +4,8 @@
 #include <cstdio>
 #include <sstream>
 
+#include "measure/byte_size.hpp"
+
 namespace hwcomm::analyze {
 
 std::string params_text(const std::map<std::string, std::string>& params) {
@@ -67,17 +69,6 @@ std::vector<SummaryRow> summarize(const ResultsFile& file) {
     return rows;
 }
 
-std::string format_bytes(std::uint64_t bytes) {
-    static const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
-    int u = 0;
-    std::uint64_t v = bytes;
-    while (u < 4 && v >= 1024 && v % 1024 == 0) {
-        v /= 1024;
-        ++u;
-    }
-    return std::to_string(v) + " " + units[u];
-}
-
 namespace {
 
 std::string fixed(std::optional<double> v, int decimals) {
@@ -106,8 +97,8 @@ std::string format_summary_table(const std::vector<SummaryRow>& rows) {
         l.path = r.src + "->" + r.dst;
         l.params = r.params.empty() ? "-" : r.params;
         l.peak = fixed(r.peak_gbps, 1);
-        l.at = r.peak_gbps ? format_bytes(r.peak_bytes) : "-";
-        l.lat = r.small_latency_us ? fixed(r.small_latency_us, 2) + " @" + format_bytes(r.small_bytes) : "-";
+        l.at = r.peak_gbps ? format_size(r.peak_bytes) : "-";
+        l.lat = r.small_latency_us ? fixed(r.small_latency_us, 2) + " @" + format_size(r.small_bytes) : "-";
         l.lat48 = (r.latency_4b_us || r.latency_8b_us) ? fixed(r.latency_4b_us, 2) + "/" + fixed(r.latency_8b_us, 2)
                                                         : "-";
         l.note = r.status;

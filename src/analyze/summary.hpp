@@ -34,7 +34,4 @@ std::string params_text(const std::map<std::string, std::string>& params);
 // latency at the smallest size and at 4 B / 8 B, status.
 std::string format_summary_table(const std::vector<SummaryRow>& rows);
 
-// "4 KiB", "1 GiB", "3 B".
-std::string format_bytes(std::uint64_t bytes);
-
 }  // namespace hwcomm::analyze

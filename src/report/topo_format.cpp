@@ -2,6 +2,8 @@
 
 #include <cstdio>
 
+#include "measure/byte_size.hpp"
+
 namespace hwcomm {
 
 std::string format_gbps(double gbps) {
@@ -11,12 +13,6 @@ std::string format_gbps(double gbps) {
     std::string s = buf;
     if (s.back() == '0') s.pop_back();
     return s;
-}
-
-std::string format_bytes(std::uint64_t bytes) {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.1f GiB", static_cast<double>(bytes) / (1024.0 * 1024.0 * 1024.0));
-    return buf;
 }
 
 namespace {
@@ -61,12 +57,12 @@ std::string describe_vertex(const Vertex& v) {
     std::string s = v.name;
     if (v.pci) s += "  " + v.pci->to_string();
     if (v.numa) {
-        s += "  " + format_bytes(v.numa->memory_bytes) + "  cpus " + (v.numa->cpuset.empty() ? "none" : v.numa->cpuset);
+        s += "  " + format_size(v.numa->memory_bytes) + "  cpus " + (v.numa->cpuset.empty() ? "none" : v.numa->cpuset);
         if (v.numa->cores) s += "  " + std::to_string(v.numa->cores) + " cores";
     }
     if (v.gpu) {
         const GpuInfo& g = *v.gpu;
-        if (g.memory_bytes) s += "  " + format_bytes(g.memory_bytes);
+        if (g.memory_bytes) s += "  " + format_size(g.memory_bytes);
         if (g.sm_count) s += "  " + std::to_string(g.sm_count) + " SMs";
         if (g.cc_major) s += "  cc " + std::to_string(g.cc_major) + "." + std::to_string(g.cc_minor);
         if (g.cuda_ordinal >= 0) s += "  cuda " + std::to_string(g.cuda_ordinal);

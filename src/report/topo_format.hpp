@@ -11,9 +11,7 @@ std::string format_gbps(double gbps);
 // "PCIe Gen3 x16 15.75 GB/s (max Gen3 x16 15.75 GB/s)", "NVLink 4.0 x18 478.13 GB/s",
 // "SMP distance 20", "internal"...
 std::string describe_edge(const Edge& e);
-// "NVIDIA H200 0000:00:06.0 141 GiB", "NUMA node 0 64.0 GiB cpus 0-31"...
+// "NVIDIA H200 0000:00:06.0 141 GiB", "NUMA node 0 62.8 GiB cpus 0-31"...
 std::string describe_vertex(const Vertex& v);
-// Bytes -> "64.0 GiB".
-std::string format_bytes(std::uint64_t bytes);
 
 }  // namespace hwcomm

@@ -21,14 +21,11 @@ MemcpySession::MemcpySession(int src, int dst, std::size_t max_bytes, bool multi
     write_pattern(max_bytes, seed());
     note_buffer("src_buffer", src_);
     note_buffer("dst_buffer", dst_);
-    context_["workers_node"] = src;
     context_["workers"] = workers_;
 }
 
 std::string MemcpySession::verify(std::size_t bytes, const std::string&) {
-    const std::size_t at = first_mismatch(dst_.data(), bytes, seed());
-    if (at == bytes) return {};
-    return "destination byte " + std::to_string(at) + " of " + std::to_string(bytes) + " is not this sample's pattern";
+    return pattern_mismatch(dst_.data(), bytes, seed());
 }
 
 void MemcpySession::write_pattern(std::size_t bytes, std::uint64_t seed) {

@@ -32,15 +32,8 @@ public:
     ReadSession(int src, int dst, std::size_t max_bytes, const MethodOptions& options)
         : CpuSession(max_bytes, dst, options.smt), buffer_(topo_, src, max_bytes) {
         fill_pattern(buffer_.data(), buffer_.size(), seed());
-        counts_ = worker_counts(slot_count(), options.max_workers);
+        sweep_worker_counts(options.max_workers);
         note_buffer("src_buffer", buffer_);
-        context_["workers_node"] = dst;
-        context_["node_cores"] = topo_.cores_of_numa(dst);
-    }
-    std::vector<std::string> variants() const override {
-        std::vector<std::string> v;
-        for (unsigned c : counts_) v.push_back(std::to_string(c));
-        return v;
     }
     std::string verify(std::size_t bytes, const std::string&) override {
         // Without a reset at this size the buffer still holds the pattern of construction.
@@ -78,31 +71,22 @@ protected:
 
 private:
     NumaBuffer buffer_;
-    std::vector<unsigned> counts_;
     std::vector<PaddedSum> partial_;
     std::uint64_t sink_ = 0;
     std::uint64_t expected_sum_ = 0;
     std::size_t expected_bytes_ = static_cast<std::size_t>(-1);  // none until the first reset
 };
 
-class CpuRead : public NumaPairMethod {
-public:
-    std::string name() const override { return "cpu-read"; }
-    std::string description() const override {
-        return "threads bound to cores of the destination node read a buffer on the source node (8-byte words); "
-               "worker count swept 1..cores, best reported";
-    }
-    std::unique_ptr<TransferSession> prepare(const Graph&, const Vertex& src, const Vertex& dst, const ParamSet&,
-                                             std::size_t max_bytes, const MethodOptions& options) const override {
-        return std::make_unique<ReadSession>(numa_index_of(src), numa_index_of(dst), max_bytes, options);
-    }
-
-protected:
-    CpuEnd cpu_end() const override { return CpuEnd::Dst; }
-};
-
 }  // namespace
 
-std::unique_ptr<Characterizer> make_cpu_read() { return std::make_unique<CpuRead>(); }
+std::unique_ptr<Characterizer> make_cpu_read() {
+    return std::make_unique<PlainNumaPairMethod>(
+        "cpu-read",
+        "threads bound to cores of the destination node read a buffer on the source node (8-byte words); "
+        "worker count swept 1..cores (..PUs with --smt), best reported",
+        NumaPairMethod::CpuEnd::Dst, [](int src, int dst, std::size_t max_bytes, const MethodOptions& options) {
+            return std::make_unique<ReadSession>(src, dst, max_bytes, options);
+        });
+}
 
 }  // namespace hwcomm

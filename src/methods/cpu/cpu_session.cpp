@@ -17,12 +17,6 @@ std::vector<unsigned> worker_counts(unsigned cores, unsigned max_workers) {
     return counts;
 }
 
-int numa_index_of(const Vertex& v) {
-    if (v.kind != VertexKind::NumaNode || v.os_index < 0)
-        throw MeasurementError(v.id + " is not a NUMA node with an OS index");
-    return v.os_index;
-}
-
 CpuSession::CpuSession(std::size_t max_bytes, int workers_node, bool smt)
     : max_bytes_(max_bytes), slots_(core_slots_of_numa(topo_, workers_node, smt)) {
     nlohmann::json workers = nlohmann::json::array();
@@ -30,6 +24,15 @@ CpuSession::CpuSession(std::size_t max_bytes, int workers_node, bool smt)
         workers.push_back({{"worker", i}, {"core", slots_[i].core}, {"pu", slots_[i].pu}});
     // A variant of k workers uses workers 0..k-1 of this list.
     context_["binding"] = {{"node", workers_node}, {"smt", smt}, {"unit", smt ? "pu" : "core"}, {"workers", workers}};
+    context_["workers_node"] = workers_node;
+    context_["node_cores"] = topo_.cores_of_numa(workers_node);
+}
+
+std::vector<std::string> CpuSession::variants() const {
+    if (counts_.empty()) return {""};
+    std::vector<std::string> v;
+    for (unsigned c : counts_) v.push_back(std::to_string(c));
+    return v;
 }
 
 void CpuSession::warmup(std::size_t bytes, const std::string& variant) {
@@ -86,8 +89,8 @@ void CpuSession::note_binding_failure(const std::string& what) {
 
 void CpuSession::note_buffer(const std::string& role, const NumaBuffer& buffer) {
     const Placement& p = buffer.placement();
-    context_[role] = {{"requested_node", p.requested_node}, {"actual_nodes", p.actual_nodes},
-                      {"verified", p.verified}, {"note", p.note}, {"bytes", buffer.size()}};
+    context_[role] = placement_to_json(p);
+    context_[role]["bytes"] = buffer.size();
     const bool all = context_.value("placement_verified", true) && p.verified;
     context_["placement_verified"] = all;
 }

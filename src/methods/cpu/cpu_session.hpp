@@ -24,11 +24,10 @@ inline constexpr double kMinSampleSeconds = 20e-6;
 // 1, 2, 4, ... below n, then n; capped at max_workers when non-zero.
 std::vector<unsigned> worker_counts(unsigned cores, unsigned max_workers);
 
-// The NUMA OS index of a vertex, or MeasurementError.
-int numa_index_of(const Vertex& v);
-
 class CpuSession : public TransferSession {
 public:
+    // Worker counts ("1", "2", ...) after sweep_worker_counts(), else {""}.
+    std::vector<std::string> variants() const override;
     void warmup(std::size_t bytes, const std::string& variant) override;
     // A new seed, then write_pattern(): the next batch must move this sample's bytes.
     void reset(std::size_t bytes, const std::string& variant) override;
@@ -49,6 +48,8 @@ protected:
     double run_workers(unsigned workers, std::size_t reps, const std::function<void(unsigned, unsigned)>& body);
     // Places for workers on the workers' node (cores, or PUs with smt).
     unsigned slot_count() const { return static_cast<unsigned>(slots_.size()); }
+    // Variants 1, 2, 4, ... up to every slot (capped by max_workers when non-zero).
+    void sweep_worker_counts(unsigned max_workers) { counts_ = worker_counts(slot_count(), max_workers); }
     // The seed of the current sample's pattern (0 until the first reset).
     std::uint64_t seed() const { return seed_; }
     // Adds a buffer's placement to the context.
@@ -62,6 +63,7 @@ private:
     void note_binding_failure(const std::string& what);
 
     std::vector<CoreSlot> slots_;
+    std::vector<unsigned> counts_;
     std::uint64_t seed_ = 0;
     std::map<std::pair<std::size_t, std::string>, std::size_t> reps_;
 };

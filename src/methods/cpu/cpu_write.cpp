@@ -24,20 +24,11 @@ class WriteSession : public CpuSession {
 public:
     WriteSession(int src, int dst, std::size_t max_bytes, const MethodOptions& options)
         : CpuSession(max_bytes, src, options.smt), buffer_(topo_, dst, max_bytes) {
-        counts_ = worker_counts(slot_count(), options.max_workers);
+        sweep_worker_counts(options.max_workers);
         note_buffer("dst_buffer", buffer_);
-        context_["workers_node"] = src;
-        context_["node_cores"] = topo_.cores_of_numa(src);
-    }
-    std::vector<std::string> variants() const override {
-        std::vector<std::string> v;
-        for (unsigned c : counts_) v.push_back(std::to_string(c));
-        return v;
     }
     std::string verify(std::size_t bytes, const std::string&) override {
-        const std::size_t at = first_mismatch(buffer_.data(), bytes, seed());
-        if (at == bytes) return {};
-        return "destination byte " + std::to_string(at) + " of " + std::to_string(bytes) + " is not this sample's pattern";
+        return pattern_mismatch(buffer_.data(), bytes, seed());
     }
 
 protected:
@@ -57,27 +48,18 @@ protected:
 
 private:
     NumaBuffer buffer_;
-    std::vector<unsigned> counts_;
-};
-
-class CpuWrite : public NumaPairMethod {
-public:
-    std::string name() const override { return "cpu-write"; }
-    std::string description() const override {
-        return "threads bound to cores of the source node write a buffer on the destination node (8-byte words); "
-               "worker count swept 1..cores, best reported";
-    }
-    std::unique_ptr<TransferSession> prepare(const Graph&, const Vertex& src, const Vertex& dst, const ParamSet&,
-                                             std::size_t max_bytes, const MethodOptions& options) const override {
-        return std::make_unique<WriteSession>(numa_index_of(src), numa_index_of(dst), max_bytes, options);
-    }
-
-protected:
-    CpuEnd cpu_end() const override { return CpuEnd::Src; }
 };
 
 }  // namespace
 
-std::unique_ptr<Characterizer> make_cpu_write() { return std::make_unique<CpuWrite>(); }
+std::unique_ptr<Characterizer> make_cpu_write() {
+    return std::make_unique<PlainNumaPairMethod>(
+        "cpu-write",
+        "threads bound to cores of the source node write a buffer on the destination node (8-byte words); "
+        "worker count swept 1..cores (..PUs with --smt), best reported",
+        NumaPairMethod::CpuEnd::Src, [](int src, int dst, std::size_t max_bytes, const MethodOptions& options) {
+            return std::make_unique<WriteSession>(src, dst, max_bytes, options);
+        });
+}
 
 }  // namespace hwcomm

@@ -53,6 +53,12 @@ std::size_t first_mismatch(const std::byte* data, std::size_t bytes, std::uint64
     return bytes;
 }
 
+std::string pattern_mismatch(const std::byte* data, std::size_t bytes, std::uint64_t seed) {
+    const std::size_t at = first_mismatch(data, bytes, seed);
+    if (at == bytes) return {};
+    return "destination byte " + std::to_string(at) + " of " + std::to_string(bytes) + " is not this sample's pattern";
+}
+
 void poison(std::byte* data, std::size_t bytes) {
     const int threads = threads_for(bytes);
 #pragma omp parallel num_threads(threads)

@@ -7,6 +7,7 @@
 // copy that moved nothing, half, or the wrong half is caught.
 #include <cstddef>
 #include <cstdint>
+#include <string>
 
 namespace hwcomm {
 
@@ -27,6 +28,8 @@ std::uint64_t fill_pattern(std::byte* data, std::size_t bytes, std::uint64_t see
 // Offset of the first byte of data[0, bytes) that differs from the pattern of
 // `seed`; `bytes` when all match.
 std::size_t first_mismatch(const std::byte* data, std::size_t bytes, std::uint64_t seed);
+// "" when data[0, bytes) holds the pattern of `seed`, else which byte does not.
+std::string pattern_mismatch(const std::byte* data, std::size_t bytes, std::uint64_t seed);
 // Overwrites data[0, bytes) with a value no pattern word is likely to hold.
 void poison(std::byte* data, std::size_t bytes);
 // Sum of data[0, bytes) as 8-byte words plus trailing bytes (the read kernel's sum).
