@@ -4,10 +4,9 @@
 // sample's bytes must not pass for this sample's.
 #include <gtest/gtest.h>
 
-#include <algorithm>
-#include <cstring>
 #include <set>
 
+#include "broken_memcpy.hpp"
 #include "cpu_session_test.hpp"
 #include "methods/cpu/bound_parallel.hpp"
 #include "methods/cpu/memcpy_session.hpp"
@@ -16,29 +15,12 @@
 using namespace hwcomm;
 using hwcomm::test::CpuSessionTest;
 using hwcomm::test::sample_and_verify;
+using hwcomm::test::CopiesFirstHalf;
+using hwcomm::test::CopiesNothing;
 
 namespace {
 
 constexpr std::size_t kBytes = (std::size_t{1} << 20) + 13;  // odd: a tail after the last word
-
-class CopiesNothing : public MemcpySession {
-public:
-    using MemcpySession::MemcpySession;
-
-protected:
-    void copy_part(std::byte*, const std::byte*, std::size_t, std::size_t, std::size_t) override {}
-};
-
-class CopiesFirstHalf : public MemcpySession {
-public:
-    using MemcpySession::MemcpySession;
-
-protected:
-    void copy_part(std::byte* dst, const std::byte* src, std::size_t begin, std::size_t end, std::size_t bytes) override {
-        end = std::min(end, bytes / 2);
-        if (end > begin) std::memcpy(dst + begin, src + begin, end - begin);
-    }
-};
 
 template <class Session>
 std::string broken_sample(int node, bool multi) {
@@ -96,6 +78,8 @@ TEST(CpuPattern, EachSeedDiffersInEveryWordAndSumsAsTheReadKernel) {
         EXPECT_NE(pattern_word(pattern_mask(7), i), pattern_word(pattern_mask(8), i));
         EXPECT_NE(pattern_word(pattern_mask(7), i), pattern_word(pattern_mask(7), i + 1));
     }
+    for (std::size_t prefix : {std::size_t{0}, std::size_t{1}, std::size_t{2}, std::size_t{9}, bytes - 8})
+        EXPECT_EQ(first_mismatch(a, prefix, 7), prefix) << "a prefix of the pattern is the pattern of the prefix";
     a[bytes - 1] ^= std::byte{1};  // the tail is checked too
     EXPECT_EQ(first_mismatch(a, bytes, 7), bytes - 1);
     a[8 * 500 + 5] ^= std::byte{4};

@@ -2,11 +2,15 @@
 
 #include <omp.h>
 
+#include <algorithm>
+#include <bit>
 #include <cstring>
 
 namespace hwcomm {
 
 namespace {
+
+static_assert(std::endian::native == std::endian::little, "pattern_byte assumes little-endian words");
 
 // Below this a parallel region costs more than it saves.
 constexpr std::size_t kParallelBytes = std::size_t{4} << 20;
@@ -44,11 +48,7 @@ std::size_t first_mismatch(const std::byte* data, std::size_t bytes, std::uint64
 #pragma omp parallel for num_threads(threads_for(bytes)) schedule(static) reduction(min : first_word)
     for (std::size_t i = 0; i < n; ++i)
         if (w[i] != pattern_word(mask, i) && i < first_word) first_word = i;
-    if (first_word < n) {
-        for (std::size_t b = first_word * 8;; ++b)
-            if (data[b] != static_cast<std::byte>(pattern_word(mask, first_word) >> (8 * (b % 8)))) return b;
-    }
-    for (std::size_t b = n * 8; b < bytes; ++b)
+    for (std::size_t b = std::min(first_word, n) * 8; b < bytes; ++b)
         if (data[b] != pattern_byte(mask, b)) return b;
     return bytes;
 }

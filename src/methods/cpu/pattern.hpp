@@ -2,8 +2,8 @@
 // Per-sample data patterns of the CPU methods. Every sample gets its own seed,
 // so a destination that still holds an earlier sample's bytes (or the
 // warm-up's) fails the check: only the timed batch can have put them there.
-// Word i of seed s is (i*K + 1) ^ (s*M): every word differs from the same
-// word of any other seed, and neighbouring words differ from each other, so a
+// Word i of seed s is (i*K + 1) ^ (s*M) (x86 and Arm store it little-endian):
+// every word differs from the same word of any other seed, and neighbouring words differ from each other, so a
 // copy that moved nothing, half, or the wrong half is caught.
 #include <cstddef>
 #include <cstdint>
@@ -15,9 +15,10 @@ inline std::uint64_t pattern_mask(std::uint64_t seed) { return seed * 0xD1B54A32
 inline std::uint64_t pattern_word(std::uint64_t mask, std::size_t i) {
     return (static_cast<std::uint64_t>(i) * 0x9E3779B97F4A7C15ull + 1) ^ mask;
 }
-// The bytes after the last whole word.
+// Byte b of the pattern, as a little-endian store of its word puts it: the
+// pattern of a prefix is the prefix of the pattern, whatever the size.
 inline std::byte pattern_byte(std::uint64_t mask, std::size_t b) {
-    return static_cast<std::byte>((b * 31 + 7) ^ mask);
+    return static_cast<std::byte>(pattern_word(mask, b / 8) >> (8 * (b % 8)));
 }
 
 // Writes the pattern of `seed` into data[0, bytes) and returns its sum as the
