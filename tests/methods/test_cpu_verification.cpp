@@ -84,7 +84,8 @@ TEST(CpuPattern, EachSeedDiffersInEveryWordAndSumsAsTheReadKernel) {
     EXPECT_EQ(first_mismatch(a, bytes, 7), bytes - 1);
     a[8 * 500 + 5] ^= std::byte{4};
     EXPECT_EQ(first_mismatch(a, bytes, 7), 8u * 500 + 5);
-    poison(a, bytes);
+    poison(a, bytes, 7);
+    for (std::size_t b = 0; b < bytes; ++b) ASSERT_EQ(a[b], ~pattern_byte(pattern_mask(7), b)) << "every byte differs";
     EXPECT_EQ(first_mismatch(a, bytes, 7), 0u);
 }
 

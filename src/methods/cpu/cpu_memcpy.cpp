@@ -30,7 +30,7 @@ std::string MemcpySession::verify(std::size_t bytes, const std::string&) {
 
 void MemcpySession::write_pattern(std::size_t bytes, std::uint64_t seed) {
     fill_pattern(src_.data(), bytes, seed);
-    poison(dst_.data(), bytes);
+    poison(dst_.data(), bytes, seed);
 }
 
 void MemcpySession::copy_part(std::byte* dst, const std::byte* src, std::size_t begin, std::size_t end, std::size_t) {

@@ -32,7 +32,7 @@ public:
     }
 
 protected:
-    void write_pattern(std::size_t bytes, std::uint64_t) override { poison(buffer_.data(), bytes); }
+    void write_pattern(std::size_t bytes, std::uint64_t seed) override { poison(buffer_.data(), bytes, seed); }
     double run_timed(std::size_t bytes, const std::string& variant, std::size_t reps) override {
         const unsigned workers = static_cast<unsigned>(std::stoul(variant));
         auto* words = reinterpret_cast<std::uint64_t*>(buffer_.data());

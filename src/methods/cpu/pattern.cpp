@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <bit>
-#include <cstring>
 
 namespace hwcomm {
 
@@ -59,15 +58,13 @@ std::string pattern_mismatch(const std::byte* data, std::size_t bytes, std::uint
     return "destination byte " + std::to_string(at) + " of " + std::to_string(bytes) + " is not this sample's pattern";
 }
 
-void poison(std::byte* data, std::size_t bytes) {
-    const int threads = threads_for(bytes);
-#pragma omp parallel num_threads(threads)
-    {
-        const auto rank = static_cast<std::size_t>(omp_get_thread_num());
-        const auto team = static_cast<std::size_t>(omp_get_num_threads());
-        const std::size_t begin = bytes * rank / team, end = bytes * (rank + 1) / team;
-        std::memset(data + begin, 0xDB, end - begin);
-    }
+void poison(std::byte* data, std::size_t bytes, std::uint64_t seed) {
+    const std::uint64_t mask = pattern_mask(seed);
+    const std::size_t n = bytes / 8;
+    std::uint64_t* w = words_of(data);
+#pragma omp parallel for simd num_threads(threads_for(bytes)) schedule(static)
+    for (std::size_t i = 0; i < n; ++i) w[i] = ~pattern_word(mask, i);
+    for (std::size_t b = n * 8; b < bytes; ++b) data[b] = ~pattern_byte(mask, b);
 }
 
 std::uint64_t reference_sum(const std::byte* data, std::size_t bytes) {

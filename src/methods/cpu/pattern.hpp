@@ -31,8 +31,9 @@ std::uint64_t fill_pattern(std::byte* data, std::size_t bytes, std::uint64_t see
 std::size_t first_mismatch(const std::byte* data, std::size_t bytes, std::uint64_t seed);
 // "" when data[0, bytes) holds the pattern of `seed`, else which byte does not.
 std::string pattern_mismatch(const std::byte* data, std::size_t bytes, std::uint64_t seed);
-// Overwrites data[0, bytes) with a value no pattern word is likely to hold.
-void poison(std::byte* data, std::size_t bytes);
+// Writes the complement of the pattern of `seed`: every byte differs from
+// what the transfer must bring, so a byte not moved never passes the check.
+void poison(std::byte* data, std::size_t bytes, std::uint64_t seed);
 // Sum of data[0, bytes) as 8-byte words plus trailing bytes (the read kernel's sum).
 std::uint64_t reference_sum(const std::byte* data, std::size_t bytes);
 
