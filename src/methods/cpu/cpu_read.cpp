@@ -80,13 +80,11 @@ private:
 }  // namespace
 
 std::unique_ptr<Characterizer> make_cpu_read() {
-    return std::make_unique<PlainNumaPairMethod>(
+    return make_plain_numa_pair_method<ReadSession>(
         "cpu-read",
         "threads bound to cores of the destination node read a buffer on the source node (8-byte words); "
         "worker count swept 1..cores (..PUs with --smt), best reported",
-        NumaPairMethod::CpuEnd::Dst, [](int src, int dst, std::size_t max_bytes, const MethodOptions& options) {
-            return std::make_unique<ReadSession>(src, dst, max_bytes, options);
-        });
+        NumaPairMethod::CpuEnd::Dst);
 }
 
 }  // namespace hwcomm

@@ -53,13 +53,11 @@ private:
 }  // namespace
 
 std::unique_ptr<Characterizer> make_cpu_write() {
-    return std::make_unique<PlainNumaPairMethod>(
+    return make_plain_numa_pair_method<WriteSession>(
         "cpu-write",
         "threads bound to cores of the source node write a buffer on the destination node (8-byte words); "
         "worker count swept 1..cores (..PUs with --smt), best reported",
-        NumaPairMethod::CpuEnd::Src, [](int src, int dst, std::size_t max_bytes, const MethodOptions& options) {
-            return std::make_unique<WriteSession>(src, dst, max_bytes, options);
-        });
+        NumaPairMethod::CpuEnd::Src);
 }
 
 }  // namespace hwcomm

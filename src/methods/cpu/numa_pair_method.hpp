@@ -52,4 +52,15 @@ private:
     MakeSession make_;
 };
 
+// The PlainNumaPairMethod whose session is Session(src_node, dst_node, max_bytes, options).
+template <class Session>
+std::unique_ptr<Characterizer> make_plain_numa_pair_method(std::string name, std::string description,
+                                                           NumaPairMethod::CpuEnd end) {
+    return std::make_unique<PlainNumaPairMethod>(
+        std::move(name), std::move(description), end,
+        [](int src, int dst, std::size_t max_bytes, const MethodOptions& options) -> std::unique_ptr<TransferSession> {
+            return std::make_unique<Session>(src, dst, max_bytes, options);
+        });
+}
+
 }  // namespace hwcomm
