@@ -6,6 +6,7 @@
 
 #include "cli/commands.hpp"
 #include "discover/discover.hpp"
+#include "methods/group_characterizer.hpp"
 #include "run/plan.hpp"
 
 namespace hwcomm::cli {
@@ -17,6 +18,38 @@ struct ListArgs {
     bool all = false;
 };
 
+std::string params_text(const std::vector<ParamSet>& sets) {
+    if (sets.empty() || (sets.size() == 1 && sets.front().empty())) return "";
+    std::string out = "  [";
+    for (std::size_t i = 0; i < sets.size(); ++i) {
+        std::string ps;
+        for (const auto& [k, v] : sets[i]) ps += (ps.empty() ? "" : ",") + k + "=" + v;
+        out += (i ? " | " : "") + ps;
+    }
+    return out + "]";
+}
+
+// A concurrency method: its endpoint sets, each with the vertices its lanes join.
+void list_group_method(const Graph& graph, const GroupCharacterizer& method, const MethodOptions& options,
+                       bool all) {
+    const auto sets = method.endpoint_sets(graph);
+    std::size_t ok = 0;
+    for (const auto& s : sets) ok += s.applicability.ok;
+    std::cout << method.name() << ": " << method.description() << "\n";
+    for (const auto& [name, doc] : method.parameter_docs()) std::cout << "  parameter " << name << ": " << doc << "\n";
+    std::cout << "  applies to " << ok << " endpoint set(s)\n";
+    for (const auto& s : sets) {
+        if (!s.applicability.ok && !all) continue;
+        std::cout << "    " << (s.applicability.ok ? "" : "not ") << s.src_id << " -> " << s.dst_id << "  {";
+        for (std::size_t i = 0; i < s.vertices.size(); ++i) std::cout << (i ? " " : "") << s.vertices[i]->id;
+        std::cout << "}";
+        if (s.applicability.ok) std::cout << params_text(method.set_parameter_sets(graph, s, options));
+        else std::cout << ": " << s.applicability.reason;
+        if (!s.note.empty()) std::cout << "  (" << s.note << ")";
+        std::cout << "\n";
+    }
+}
+
 int list_command(const ListArgs& a) {
     DiscoverOptions dopts;
     dopts.input_xml = a.input;
@@ -26,6 +59,10 @@ int list_command(const ListArgs& a) {
     std::map<std::pair<std::string, std::string>, std::vector<std::string>> by_pair;
     std::vector<std::pair<std::string, std::string>> pair_order;
     for (const auto& method : registry.all()) {
+        if (const auto* group = dynamic_cast<const GroupCharacterizer*>(method.get())) {
+            list_group_method(graph, *group, options, a.all);
+            continue;
+        }
         const auto pairs = method_pairs(graph, *method);
         std::size_t ok = 0;
         for (const auto& p : pairs) ok += p.applicability.ok;
@@ -35,17 +72,7 @@ int list_command(const ListArgs& a) {
         for (const auto& p : pairs) {
             if (!p.applicability.ok) continue;
             std::cout << "    " << p.src->id << " -> " << p.dst->id;
-            const auto sets = method->parameter_sets(graph, *p.src, *p.dst, options);
-            if (sets.size() > 1 || (sets.size() == 1 && !sets.front().empty())) {
-                std::cout << "  [";
-                for (std::size_t i = 0; i < sets.size(); ++i) {
-                    std::string ps;
-                    for (const auto& [k, v] : sets[i]) ps += (ps.empty() ? "" : ",") + k + "=" + v;
-                    std::cout << (i ? " | " : "") << ps;
-                }
-                std::cout << "]";
-            }
-            std::cout << "\n";
+            std::cout << params_text(method->parameter_sets(graph, *p.src, *p.dst, options)) << "\n";
             const auto key = std::make_pair(p.src->id, p.dst->id);
             if (!by_pair.count(key)) pair_order.push_back(key);
             by_pair[key].push_back(method->name());

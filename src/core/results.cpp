@@ -157,6 +157,7 @@ json record_to_json(const Record& r) {
     json j{{"key", r.key}, {"method", r.method}, {"src", r.src}, {"dst", r.dst}, {"params", r.params},
            {"status", r.status}};
     if (r.status != "ok") j["error"] = r.error;
+    if (!r.error_type.empty()) j["error_type"] = r.error_type;
     j["context"] = r.context;
     if (!r.provenance.empty()) j["provenance"] = r.provenance;
     if (!r.lanes.empty()) {
@@ -181,6 +182,7 @@ Record record_from_json(const json& j) {
         throw std::runtime_error("record key '" + r.key + "' does not match its method, endpoints and params");
     r.status = j.at("status").get<std::string>();
     r.error = j.value("error", "");
+    r.error_type = j.value("error_type", "");
     r.context = j.value("context", json::object());
     r.provenance = j.value("provenance", json::object());
     if (j.contains("lanes"))

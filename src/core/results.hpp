@@ -91,6 +91,7 @@ struct Record {
     std::map<std::string, std::string> params;
     std::string status = "ok";  // "ok" | "error"
     std::string error;
+    std::string error_type;     // "verification", or the C++ type of the exception ("hwcomm::MeasurementError")
     nlohmann::json context = nlohmann::json::object();
     std::vector<Point> points;
     // Schema 2. The lanes of the measurement (one for a plain transfer).

@@ -14,6 +14,7 @@
 
 #include "core/graph.hpp"
 #include "core/results.hpp"
+#include "methods/method_options.hpp"
 
 namespace hwcomm {
 
@@ -33,6 +34,7 @@ struct MethodOptions {
     unsigned max_workers = 0;           // CPU methods: 0 = all cores of the node
     bool smt = false;                   // CPU methods: workers on SMT siblings too (after one per core)
     bool pool_half_gpu_memory = false;  // size pools at half the GPU's memory
+    OptionValues values;                // the options methods declare (Characterizer::options)
 };
 
 // One timed sample. `seconds` covers `repetitions` back-to-back transfers of
@@ -53,6 +55,9 @@ struct Sample {
     double bytes_per_rep = 0;  // bytes that crossed the path for one repetition
     std::map<std::string, double> extras;
     std::vector<LaneSample> lanes;  // empty for a one-lane measurement
+    // Metrics besides bandwidth (cycles, ns, sectors, counts); the engine keeps
+    // the median over the samples of each.
+    std::map<std::string, Metric> metrics;
 };
 
 // Everything prepared for one (method, src, dst, params): buffers allocated at
@@ -79,6 +84,8 @@ public:
     virtual std::string verify(std::size_t bytes, const std::string& variant) = 0;
     // The lanes of this measurement (empty: one lane, the record's own pair).
     virtual std::vector<LaneSpec> lanes() const { return {}; }
+    // Before the points of one combination of the method's axes (Characterizer::axes).
+    virtual void set_axes(const std::map<std::string, nlohmann::json>& values) { (void)values; }
     // Facts worth keeping with the record: placement, clocks, link state.
     virtual nlohmann::json context() const { return nlohmann::json::object(); }
     // Largest size this session can move (buffers, free memory).
@@ -101,6 +108,13 @@ public:
                                                  const MethodOptions& options) const = 0;
     // Names and meanings of the parameters, for `hwcomm list`.
     virtual std::map<std::string, std::string> parameter_docs() const { return {}; }
+    // Options of this method (the CLI adds them to `hwcomm run`, the results
+    // file keeps their values, `hwcomm list` prints them).
+    virtual std::vector<OptionSpec> options() const { return {}; }
+    // Axes besides bytes: every point takes one value of each.
+    virtual std::vector<AxisSpec> axes() const { return {}; }
+    // Which of the run's sizes this method measures.
+    virtual SizePolicy size_policy() const { return {}; }
     // Allocates everything for transfers up to `max_bytes` (the session may
     // cap it lower; see TransferSession::max_bytes). Throws MeasurementError
     // when the pair cannot be prepared (allocation, placement, device error).
@@ -116,6 +130,9 @@ public:
     void add(std::unique_ptr<Characterizer> method);
     const Characterizer* find(const std::string& name) const;
     const std::vector<std::unique_ptr<Characterizer>>& all() const { return methods_; }
+    // Every method's options, once each (methods that share an option must
+    // declare it alike; add() throws std::invalid_argument otherwise).
+    std::vector<OptionSpec> option_specs() const;
 
 private:
     std::vector<std::unique_ptr<Characterizer>> methods_;

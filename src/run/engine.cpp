@@ -1,7 +1,13 @@
 #include "run/engine.hpp"
 
+#include <cxxabi.h>
+
 #include <algorithm>
+#include <cstdlib>
+#include <memory>
+#include <optional>
 #include <set>
+#include <typeinfo>
 
 #include "core/error.hpp"
 #include "measure/statistics.hpp"
@@ -16,25 +22,77 @@ struct VariantOutcome {
     VariantResult result;
     double bytes_per_rep = 0;
     std::map<std::string, double> extras;
-    std::string error;  // non-empty: measurement or verification failed
+    std::vector<LanePoint> lanes;
+    std::map<std::string, Metric> metrics;
+    std::string error;       // non-empty: measurement or verification failed
+    std::string error_type;  // "verification", or the exception's type
+    bool verified = false;   // every sample's destination held its batch's pattern
+    bool interrupted = false;
 };
 
+// "std::runtime_error" for the record's error_type.
+std::string type_name_of(const std::exception& e) {
+    int status = 0;
+    const char* mangled = typeid(e).name();
+    std::unique_ptr<char, void (*)(void*)> name(abi::__cxa_demangle(mangled, nullptr, nullptr, &status), std::free);
+    return status == 0 && name ? std::string(name.get()) : std::string(mangled);
+}
+
+// Per-lane statistics of a multi-lane measurement: each lane's seconds per
+// transfer in every sample.
+std::vector<LanePoint> lane_points(const std::vector<Sample>& samples) {
+    std::vector<LanePoint> out;
+    if (samples.empty()) return out;
+    for (std::size_t i = 0; i < samples.front().lanes.size(); ++i) {
+        LanePoint lp;
+        lp.label = samples.front().lanes[i].label;
+        lp.bytes_per_rep = samples.front().lanes[i].bytes_per_rep;
+        for (const Sample& s : samples)
+            if (i < s.lanes.size())
+                lp.samples_s.push_back(s.lanes[i].seconds / static_cast<double>(std::max<std::size_t>(1, s.repetitions)));
+        lp.stats = compute_stats(lp.samples_s);
+        lp.bandwidth_gbps = lp.stats.median > 0 ? lp.bytes_per_rep / lp.stats.median / 1e9 : 0;
+        out.push_back(std::move(lp));
+    }
+    return out;
+}
+
+// Per sample: untimed reset (fresh pattern, poisoned destination), the timed
+// batch, then the check that the destination holds what this batch moved.
 VariantOutcome measure_variant(TransferSession& session, std::size_t bytes, const std::string& variant,
-                               const RunOptions& options) {
+                               const RunOptions& options, const std::function<bool()>& should_stop) {
     VariantOutcome out;
     out.result.variant = variant;
     try {
         for (std::size_t i = 0; i < options.warmup_runs; ++i) session.warmup(bytes, variant);
         StoppingRule rule(options.stopping);
         std::map<std::string, std::vector<double>> extras;
+        std::map<std::string, std::vector<double>> metrics;
+        std::map<std::string, std::string> metric_units;
+        std::vector<Sample> samples;
         const double t0 = steady_seconds();
         std::optional<StopReason> reason;
         while (!reason) {
-            const Sample s = session.measure(bytes, variant);
+            if (should_stop && should_stop()) {
+                out.interrupted = true;
+                return out;
+            }
+            session.reset(bytes, variant);
+            Sample s = session.measure(bytes, variant);
+            if (const std::string wrong = session.verify(bytes, variant); !wrong.empty()) {
+                out.error = "verification failed after sample " + std::to_string(samples.size() + 1) + ": " + wrong;
+                out.error_type = "verification";
+                return out;
+            }
             const double reps = static_cast<double>(std::max<std::size_t>(1, s.repetitions));
             out.bytes_per_rep = s.bytes_per_rep > 0 ? s.bytes_per_rep : static_cast<double>(bytes);
             for (const auto& [name, value] : s.extras) extras[name].push_back(value);
+            for (const auto& [name, m] : s.metrics) {
+                metrics[name].push_back(m.value);
+                metric_units[name] = m.unit;
+            }
             reason = rule.add(s.seconds / reps, steady_seconds() - t0);
+            samples.push_back(std::move(s));
         }
         out.result.samples_s = rule.samples();
         out.result.stop_reason = to_string(*reason);
@@ -42,30 +100,40 @@ VariantOutcome measure_variant(TransferSession& session, std::size_t bytes, cons
         out.result.bandwidth_gbps =
             out.result.stats.median > 0 ? out.bytes_per_rep / out.result.stats.median / 1e9 : 0;
         for (const auto& [name, values] : extras) out.extras[name] = compute_stats(values).median;
-        const std::string wrong = session.verify(bytes, variant);
-        if (!wrong.empty()) out.error = "verification failed: " + wrong;
-    } catch (const MeasurementError& e) {
+        for (const auto& [name, values] : metrics) out.metrics[name] = {compute_stats(values).median, metric_units[name]};
+        out.lanes = lane_points(samples);
+        out.verified = true;
+    } catch (const std::exception& e) {
         out.error = e.what();
+        out.error_type = type_name_of(e);
     }
     return out;
 }
 
-Point measure_point(TransferSession& session, std::size_t bytes, const std::vector<std::string>& variants,
-                    const RunOptions& options) {
+// nullopt when the run was asked to stop before the point was complete.
+std::optional<Point> measure_point(TransferSession& session, std::size_t bytes,
+                                   const std::vector<std::string>& variants, const RunOptions& options,
+                                   const std::function<bool()>& should_stop, std::string& error_type) {
     Point p;
     p.bytes = bytes;
     std::vector<VariantOutcome> outcomes;
-    for (const auto& v : variants) outcomes.push_back(measure_variant(session, bytes, v, options));
+    for (const auto& v : variants) {
+        outcomes.push_back(measure_variant(session, bytes, v, options, should_stop));
+        if (outcomes.back().interrupted) return std::nullopt;
+    }
     const VariantOutcome* best = nullptr;
     for (const auto& o : outcomes) {
         if (!o.error.empty()) {
-            if (p.error.empty()) p.error = (o.result.variant.empty() ? "" : "variant " + o.result.variant + ": ") + o.error;
+            if (p.error.empty()) {
+                p.error = (o.result.variant.empty() ? "" : "variant " + o.result.variant + ": ") + o.error;
+                error_type = o.error_type;
+            }
             continue;
         }
         if (!best || o.result.bandwidth_gbps > best->result.bandwidth_gbps) best = &o;
     }
     p.status = p.error.empty() ? "ok" : "error";
-    p.verified = p.error.empty() && best;
+    p.verified = p.error.empty() && best && best->verified;
     if (!best) return p;
     p.stop_reason = best->result.stop_reason;
     p.samples_s = best->result.samples_s;
@@ -74,6 +142,8 @@ Point measure_point(TransferSession& session, std::size_t bytes, const std::vect
     p.bandwidth_gbps = best->result.bandwidth_gbps;
     p.peak_bandwidth_gbps = p.stats.min > 0 ? p.bytes_per_rep / p.stats.min / 1e9 : 0;
     p.extras = best->extras;
+    p.lanes = best->lanes;
+    p.metrics = best->metrics;
     if (variants.size() > 1) {
         p.best_variant = best->result.variant;
         for (const auto& o : outcomes)
@@ -98,9 +168,48 @@ namespace {
 
 std::vector<const Vertex*> gpu_endpoints(const PlannedRecord& planned) {
     std::vector<const Vertex*> out;
-    for (const Vertex* v : {planned.src, planned.dst})
-        if (v->kind == VertexKind::Gpu && (out.empty() || out.front() != v)) out.push_back(v);
+    for (const Vertex* v : planned.vertices())
+        if (v && v->kind == VertexKind::Gpu && std::find(out.begin(), out.end(), v) == out.end()) out.push_back(v);
     return out;
+}
+
+// Every combination of the axes' values (one empty combination without axes).
+std::vector<std::map<std::string, nlohmann::json>> axis_combinations(const std::vector<AxisSpec>& axes) {
+    std::vector<std::map<std::string, nlohmann::json>> out{{}};
+    for (const AxisSpec& axis : axes) {
+        std::vector<std::map<std::string, nlohmann::json>> next;
+        for (const auto& partial : out)
+            for (const auto& value : axis.values) {
+                auto c = partial;
+                c[axis.name] = value;
+                next.push_back(std::move(c));
+            }
+        out = std::move(next);
+    }
+    return out;
+}
+
+std::unique_ptr<TransferSession> prepare_session(const Graph& graph, const PlannedRecord& planned,
+                                                 std::size_t max_size, const MethodOptions& options) {
+    if (planned.set) {
+        const auto* group = dynamic_cast<const GroupCharacterizer*>(planned.method);
+        if (!group) throw MeasurementError("internal: an endpoint set planned for a pair method");
+        return group->prepare_set(graph, *planned.set, planned.params, max_size, options);
+    }
+    return planned.method->prepare(graph, *planned.src, *planned.dst, planned.params, max_size, options);
+}
+
+// The record's lanes: the session's, or its own pair as the one lane.
+std::vector<LaneSpec> record_lanes(const Record& r, const TransferSession& session) {
+    std::vector<LaneSpec> lanes = session.lanes();
+    if (!lanes.empty()) return lanes;
+    LaneSpec one;
+    one.label = r.src + "->" + r.dst;
+    one.method = r.method;
+    one.src = r.src;
+    one.dst = r.dst;
+    one.params = r.params;
+    return {one};
 }
 
 void snapshot_device_state(const EngineHooks* hooks, const PlannedRecord& planned, const char* when,
@@ -114,45 +223,74 @@ void snapshot_device_state(const EngineHooks* hooks, const PlannedRecord& planne
 
 }  // namespace
 
-Record measure_record(const Graph& graph, const PlannedRecord& planned, const RunOptions& options, Progress* progress,
-                      const EngineHooks* hooks) {
+std::optional<Record> measure_record(const Graph& graph, const PlannedRecord& planned, const RunOptions& options,
+                                     Progress* progress, const EngineHooks* hooks) {
     nlohmann::json device_state = nlohmann::json::object();
     snapshot_device_state(hooks, planned, "before", device_state);
     Record r;
     r.key = planned.key;
     r.method = planned.method->name();
-    r.src = planned.src->id;
-    r.dst = planned.dst->id;
+    r.src = !planned.src_id.empty() ? planned.src_id : planned.src->id;
+    r.dst = !planned.dst_id.empty() ? planned.dst_id : planned.dst->id;
     r.params = planned.params;
+    if (planned.set && !planned.set->note.empty()) r.context["endpoint_set"] = planned.set->note;
     const std::size_t max_size = options.sizes.empty() ? 0 : options.sizes.back();
+    const std::function<bool()> no_stop;
+    const std::function<bool()>& should_stop = hooks ? hooks->should_stop : no_stop;
     std::unique_ptr<TransferSession> session;
     try {
-        session = planned.method->prepare(graph, *planned.src, *planned.dst, planned.params, max_size, options.method);
-        r.context = session->context();
-    } catch (const MeasurementError& e) {
+        session = prepare_session(graph, planned, max_size, options.method);
+        r.context.update(session->context());
+        r.lanes = record_lanes(r, *session);
+    } catch (const std::exception& e) {
+        // Any failure to prepare is this record's, whatever its type: the run goes on.
         r.status = "error";
         r.error = std::string("prepare: ") + e.what();
+        r.error_type = type_name_of(e);
         if (!device_state.empty()) r.context["device_state"] = std::move(device_state);
         if (progress) progress->skip_units(options.sizes.size());
         return r;
     }
     const auto variants = pick_variants(session->variants(), options.max_variants);
+    const std::vector<std::uint64_t> sizes = planned.method->size_policy().apply(options.sizes);
+    const auto combos = axis_combinations(planned.method->axes());
     std::vector<std::uint64_t> skipped;
-    for (std::uint64_t bytes : options.sizes) {
-        if (bytes > session->max_bytes()) {
-            skipped.push_back(bytes);
-            if (progress) progress->finish_unit();
-            continue;
-        }
-        if (progress) progress->start(r.method, r.src, r.dst, bytes);
-        r.points.push_back(measure_point(*session, bytes, variants, options));
-        if (progress) progress->finish_unit();
-        if (r.points.back().status != "ok" && r.status == "ok") {
+    for (std::size_t c = 0; c < combos.size(); ++c) {
+        const bool count_progress = progress && c == 0;  // progress counts sizes once per record
+        try {
+            session->set_axes(combos[c]);
+        } catch (const std::exception& e) {
             r.status = "error";
-            r.error = "size " + std::to_string(bytes) + ": " + r.points.back().error;
+            r.error = "axes: " + std::string(e.what());
+            r.error_type = type_name_of(e);
+            break;
+        }
+        for (std::uint64_t bytes : sizes) {
+            if (bytes > session->max_bytes()) {
+                if (c == 0) skipped.push_back(bytes);
+                if (count_progress) progress->finish_unit();
+                continue;
+            }
+            if (count_progress) progress->start(r.method, r.src, r.dst, bytes);
+            std::string error_type;
+            std::optional<Point> point = measure_point(*session, bytes, variants, options, should_stop, error_type);
+            if (!point) return std::nullopt;  // interrupted: the record is measured again on --resume
+            point->axes = combos[c];
+            r.points.push_back(std::move(*point));
+            if (count_progress) progress->finish_unit();
+            if (r.points.back().status != "ok" && r.status == "ok") {
+                r.status = "error";
+                r.error = "size " + std::to_string(bytes) + ": " + r.points.back().error;
+                r.error_type = error_type;
+            }
         }
     }
-    r.context = session->context();  // after measuring: binding failures found on the way
+    if (progress && sizes.size() < options.sizes.size()) progress->skip_units(options.sizes.size() - sizes.size());
+    try {
+        r.context.update(session->context());  // after measuring: binding failures found on the way
+    } catch (const std::exception& e) {
+        r.context["context_error"] = e.what();
+    }
     if (!skipped.empty()) r.context["sizes_skipped_above_session_max"] = skipped;
     snapshot_device_state(hooks, planned, "after", device_state);
     if (!device_state.empty()) r.context["device_state"] = std::move(device_state);
@@ -168,7 +306,10 @@ std::size_t run_plan(const Graph& graph, const std::vector<PlannedRecord>& plan,
     std::size_t measured = 0;
     for (const PlannedRecord* p : todo) {
         if (hooks.stop_after_records && measured >= hooks.stop_after_records) break;
-        results.records.push_back(measure_record(graph, *p, options, &progress, &hooks));
+        if (hooks.should_stop && hooks.should_stop()) break;
+        std::optional<Record> record = measure_record(graph, *p, options, &progress, &hooks);
+        if (!record) break;
+        results.records.push_back(std::move(*record));
         ++measured;
         if (hooks.on_record) hooks.on_record(results.records.back());
     }

@@ -5,6 +5,7 @@
 // run goes on.
 #include <cstddef>
 #include <functional>
+#include <optional>
 #include <vector>
 
 #include "core/results.hpp"
@@ -25,11 +26,16 @@ struct EngineHooks {
     // PCIe link state). Called before and after a record for each GPU endpoint;
     // null or returning null: nothing recorded.
     std::function<nlohmann::json(const Vertex&)> device_state;
+    // Asked at every sample boundary and between records: true stops the run
+    // (SIGINT/SIGTERM). A record cut short is not kept; --resume measures it.
+    std::function<bool()> should_stop;
 };
 
 // Measures one record. With hooks.device_state, the context gets
 // "device_state": {vertex id: {"before": ..., "after": ...}} for GPU endpoints.
-Record measure_record(const Graph& graph, const PlannedRecord& planned, const RunOptions& options,
+// Any exception from preparing or measuring becomes the record's error (its
+// type and message kept). nullopt when hooks->should_stop cut it short.
+std::optional<Record> measure_record(const Graph& graph, const PlannedRecord& planned, const RunOptions& options,
                       Progress* progress = nullptr, const EngineHooks* hooks = nullptr);
 
 // Measures every planned record whose key is not in `results` yet, appending

@@ -25,15 +25,35 @@ std::vector<PairApplicability> method_pairs(const Graph& graph, const Characteri
     return out;
 }
 
+std::vector<const Vertex*> PlannedRecord::vertices() const {
+    if (set) return set->vertices;
+    std::vector<const Vertex*> out{src};
+    if (dst != src) out.push_back(dst);
+    return out;
+}
+
 std::vector<PlannedRecord> build_plan(const Graph& graph, const Registry& registry, const Filters& filters,
                                       const MethodOptions& options) {
     std::vector<PlannedRecord> plan;
     for (const auto& method : registry.all()) {
+        if (const auto* group = dynamic_cast<const GroupCharacterizer*>(method.get())) {
+            for (const auto& set : group->endpoint_sets(graph)) {
+                if (!set.applicability.ok || !filters.accepts(method->name(), set.src_id, set.dst_id)) continue;
+                for (auto& params : group->set_parameter_sets(graph, set, options)) {
+                    PlannedRecord p{method.get(), nullptr, nullptr, params,
+                                    record_key(method->name(), set.src_id, set.dst_id, params), set.src_id,
+                                    set.dst_id, set};
+                    plan.push_back(std::move(p));
+                }
+            }
+            continue;
+        }
         for (const auto& pair : method_pairs(graph, *method)) {
             if (!pair.applicability.ok || !filters.accepts(method->name(), pair.src->id, pair.dst->id)) continue;
             for (auto& params : method->parameter_sets(graph, *pair.src, *pair.dst, options))
                 plan.push_back({method.get(), pair.src, pair.dst, params,
-                                record_key(method->name(), pair.src->id, pair.dst->id, params)});
+                                record_key(method->name(), pair.src->id, pair.dst->id, params), pair.src->id,
+                                pair.dst->id, std::nullopt});
         }
     }
     return plan;

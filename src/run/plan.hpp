@@ -5,17 +5,25 @@
 #include <string>
 #include <vector>
 
+#include <optional>
+
 #include "methods/characterizer.hpp"
+#include "methods/group_characterizer.hpp"
 #include "run/filter.hpp"
 
 namespace hwcomm {
 
 struct PlannedRecord {
     const Characterizer* method = nullptr;
-    const Vertex* src = nullptr;
+    const Vertex* src = nullptr;  // a pair record's ends; null for a group record
     const Vertex* dst = nullptr;
     ParamSet params;
     std::string key;
+    std::string src_id, dst_id;          // as written in the record
+    std::optional<EndpointSet> set;      // a group record's endpoints (concurrency methods)
+
+    // Every vertex the record's lanes touch (for device state snapshots).
+    std::vector<const Vertex*> vertices() const;
 };
 
 struct PairApplicability {

@@ -8,7 +8,9 @@
 #include "core/error.hpp"
 #include "fixture_graphs.hpp"
 #include "methods/cuda/graph_queries.hpp"
+#include "core/link_rates.hpp"
 #include "methods/cuda/register.hpp"
+#include "methods/group_characterizer.hpp"
 
 using namespace hwcomm;
 using namespace hwcomm::cuda;
@@ -45,7 +47,8 @@ TEST(CudaMethods, RegistersExactlyTheIssueMethodNames) {
     for (const auto& m : r.all()) names.insert(m->name());
     const std::set<std::string> expected{"memcpy-h2d",  "memcpy-d2h",  "memcpy-h2h",       "memcpy-d2d",
                                          "memcpy-peer", "duplex-d2d",  "duplex-h2d",       "sm-copy-d2d",
-                                         "sm-copy-d2d-push", "sm-copy-h2d", "sm-copy-d2h"};
+                                         "sm-copy-d2d-push", "sm-copy-h2d", "sm-copy-d2h", "all-to-host",
+                                         "host-to-all", "one-to-all", "all-to-one", "pairs-sharing-a-link"};
     EXPECT_EQ(names, expected);
     for (const auto& m : r.all()) {
         EXPECT_FALSE(m->description().empty()) << m->name();
@@ -183,4 +186,72 @@ TEST(CudaMethods, BadParameterIsAUsageErrorBeforeAnyCudaCall) {
     } catch (const UsageError& e) {
         EXPECT_EQ(std::string(e.what()), "memcpy-peer: parameter peer=maybe is not one of on|off");
     }
+}
+
+namespace {
+
+const GroupCharacterizer& group(const Registry& r, const char* name) {
+    const auto* m = dynamic_cast<const GroupCharacterizer*>(r.find(name));
+    if (!m) throw std::runtime_error(std::string(name) + " is not a concurrency method");
+    return *m;
+}
+
+std::vector<std::string> ids(const EndpointSet& s) {
+    std::vector<std::string> out;
+    for (const Vertex* v : s.vertices) out.push_back(v->id);
+    return out;
+}
+
+}  // namespace
+
+TEST(ConcurrencyMethods, EndpointSetsOnTwoSocketFourGpuGraph) {
+    Graph g = test::two_socket_four_gpus();
+    for (Edge& e : g.mutable_edges())
+        if (e.pcie) e.gbps_per_direction = pcie_link_gbps(e.pcie->generation, e.pcie->width);
+    const Registry r = cuda_registry();
+
+    const auto to_host = group(r, "all-to-host").endpoint_sets(g);
+    ASSERT_EQ(to_host.size(), 2u);  // one per NUMA node
+    EXPECT_EQ(to_host[1].src_id, "gpu*");
+    EXPECT_EQ(to_host[1].dst_id, "numa1");
+    EXPECT_EQ(ids(to_host[1]), (std::vector<std::string>{"numa1", "gpu0", "gpu1", "gpu2", "gpu3"}));
+    EXPECT_EQ(group(r, "all-to-host").set_parameter_sets(g, to_host[0], {}).size(), 2u);  // ce and sm
+
+    // Peers only over NVLink here: each GPU has one partner.
+    const auto to_one = group(r, "all-to-one").endpoint_sets(g);
+    ASSERT_EQ(to_one.size(), 4u);
+    EXPECT_EQ(to_one[2].src_id, "gpu*-gpu2");
+    EXPECT_EQ(ids(to_one[2]), (std::vector<std::string>{"gpu2", "gpu3"}));
+    EXPECT_NE(to_one[2].note.find("gpu0"), std::string::npos) << to_one[2].note;  // left out, with why
+    const auto from_one = group(r, "one-to-all").endpoint_sets(g);
+    EXPECT_EQ(from_one[0].dst_id, "gpu*-gpu0");
+
+    // gpu0 and gpu1 share the switch uplink hb0->sw0 (ties go to the first
+    // bottleneck on the way); gpu3's own Gen4 x8 link is its bottleneck, shared
+    // only by two transfers to (or from) gpu3 from the two NUMA nodes.
+    const auto shared = group(r, "pairs-sharing-a-link").endpoint_sets(g);
+    bool numa0_pair = false;
+    for (const auto& s : shared) {
+        EXPECT_TRUE(s.applicability.ok);
+        // gpu3's own link is its bottleneck: only transfers to or from gpu3 itself share it.
+        const auto v = ids(s);
+        if (std::count(v.begin(), v.end(), "gpu3") > 0) EXPECT_EQ(std::count(v.begin(), v.end(), "gpu3"), 2) << s.note;
+        if (s.src_id == "numa0" && s.dst_id == "gpu0+gpu1") {
+            numa0_pair = true;
+            EXPECT_NE(s.note.find("hb0->sw0"), std::string::npos) << s.note;
+        }
+    }
+    EXPECT_TRUE(numa0_pair);
+}
+
+TEST(ConcurrencyMethods, OneGpuMachinesHaveNoConcurrencySets) {
+    Graph g;
+    g.add_vertex(test::numa_vertex(0));
+    g.add_vertex(test::gpu_vertex(0));
+    const Registry r = cuda_registry();
+    const auto sets = group(r, "all-to-host").endpoint_sets(g);
+    ASSERT_EQ(sets.size(), 1u);
+    EXPECT_FALSE(sets[0].applicability.ok);
+    EXPECT_NE(sets[0].applicability.reason.find("two or more"), std::string::npos);
+    EXPECT_FALSE(group(r, "all-to-one").endpoint_sets(g)[0].applicability.ok);
 }

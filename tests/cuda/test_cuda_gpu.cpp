@@ -13,66 +13,11 @@
 #include "methods/cuda/pattern.hpp"
 #include "methods/cuda/pattern_ops.hpp"
 #include "methods/cuda/register.hpp"
+#include "gpu_test_support.hpp"
 #include "platform/hwloc_topology.hpp"
 
 using namespace hwcomm;
 using namespace hwcomm::cuda;
-
-namespace {
-
-int gpu_count() {
-    int n = 0;
-    if (cudaGetDeviceCount(&n) != cudaSuccess) {
-        (void)cudaGetLastError();
-        return 0;
-    }
-    return n;
-}
-
-#define REQUIRE_GPUS(n)                                                       \
-    do {                                                                      \
-        if (gpu_count() < (n)) GTEST_SKIP() << "needs " << (n) << " CUDA GPU(s)"; \
-    } while (0)
-
-std::vector<std::size_t> free_device_memory() {
-    std::vector<std::size_t> out;
-    for (int d = 0; d < gpu_count(); ++d) {
-        std::size_t free = 0, total = 0;
-        EXPECT_EQ(cudaSetDevice(d), cudaSuccess);
-        EXPECT_EQ(cudaFree(nullptr), cudaSuccess);  // create the context first
-        EXPECT_EQ(cudaMemGetInfo(&free, &total), cudaSuccess);
-        out.push_back(free);
-    }
-    EXPECT_EQ(cudaSetDevice(0), cudaSuccess);
-    return out;
-}
-
-// This machine as the CUDA methods see it: NUMA nodes from hwloc, GPUs from
-// CUDA, peer pairs joined through one NVSwitch-fabric vertex.
-Graph live_graph() {
-    Graph g;
-    HwlocTopology topo;
-    for (int n : topo.numa_os_indexes()) {
-        Vertex v{.id = "numa" + std::to_string(n), .kind = VertexKind::NumaNode, .os_index = n};
-        v.numa = NumaInfo{.memory_bytes = 1ull << 30};
-        g.add_vertex(v);
-    }
-    g.add_vertex({.id = "fabric", .kind = VertexKind::NvSwitchFabric});
-    const int gpus = gpu_count();
-    for (int i = 0; i < gpus; ++i) {
-        Vertex v{.id = "gpu" + std::to_string(i), .kind = VertexKind::Gpu};
-        v.gpu = GpuInfo{.cuda_ordinal = i};
-        g.add_vertex(v);
-    }
-    for (int i = 0; i < gpus; ++i) {
-        bool any = false;
-        for (int j = 0; j < gpus; ++j) any = any || (i != j && can_access_peer(i, j));
-        if (any) g.add_edge({.a = "gpu" + std::to_string(i), .b = "fabric", .kind = EdgeKind::NvLink});
-    }
-    return g;
-}
-
-}  // namespace
 
 TEST(CudaGpu, DevicePatternKernelsAgreeWithHostPatternAndFindCorruption) {
     REQUIRE_GPUS(1);

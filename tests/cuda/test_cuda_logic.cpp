@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "methods/cuda/cuda_error_text.hpp"
-#include "methods/cuda/duplex_math.hpp"
+#include "methods/cuda/lanes/lane_window.hpp"
 #include "methods/cuda/pattern.hpp"
 #include "methods/cuda/sizing.hpp"
 
@@ -123,36 +123,40 @@ TEST(Repetitions, SmallCopiesAreBatchedToFiftyMicrosecondsAndCapped) {
     EXPECT_EQ(plan_repetitions(1e-6, 50e-6, 0), 1u);
 }
 
-TEST(DuplexMath, SameGpuStreamsCompareDirectly) {
-    // A runs 0..1.0 ms, B runs 0.01..1.05 ms.
-    DuplexEvents ev{.a_duration_s = 1.0e-3, .b_duration_s = 1.04e-3, .b_start_on_a_s = 0.01e-3,
-                    .b_stop_on_a_s = 1.05e-3};
-    const DuplexTiming t = combine_duplex(ev);
-    EXPECT_NEAR(t.total_s, 1.05e-3, 1e-12);
-    EXPECT_NEAR(t.start_skew_s, 0.01e-3, 1e-12);
-    EXPECT_NEAR(t.stop_skew_s, 0.05e-3, 1e-12);
+TEST(LaneWindow, SameGpuLanesCompareDirectly) {
+    // Lane 0 runs 0..1.0 ms, lane 1 runs 0.01..1.05 ms.
+    const LaneWindow w = combine_lanes({{1.0e-3, 0.0, 1.0e-3}, {1.04e-3, 0.01e-3, 1.05e-3}});
+    EXPECT_NEAR(w.window_s, 1.05e-3, 1e-12);
+    EXPECT_NEAR(w.lanes[1].start_s - w.lanes[0].start_s, 0.01e-3, 1e-12);
+    EXPECT_NEAR(w.lanes[1].stop_s - w.lanes[0].stop_s, 0.05e-3, 1e-12);
 }
 
-TEST(DuplexMath, BStartingFirstExtendsTheIntervalBackwards) {
-    DuplexEvents ev{.a_duration_s = 1.0e-3, .b_duration_s = 0.9e-3, .b_start_on_a_s = -0.02e-3,
-                    .b_stop_on_a_s = 0.88e-3};
-    const DuplexTiming t = combine_duplex(ev);
-    EXPECT_NEAR(t.total_s, 1.02e-3, 1e-12);  // from B's start to A's stop
-    EXPECT_NEAR(t.start_skew_s, -0.02e-3, 1e-12);
-    EXPECT_NEAR(t.stop_skew_s, -0.12e-3, 1e-12);
+TEST(LaneWindow, ALaneStartingFirstExtendsTheWindowBackwards) {
+    const LaneWindow w = combine_lanes({{1.0e-3, 0.0, 1.0e-3}, {0.9e-3, -0.02e-3, 0.88e-3}});
+    EXPECT_NEAR(w.window_s, 1.02e-3, 1e-12);  // from lane 1's start to lane 0's stop
+    EXPECT_NEAR(w.max_start_skew_s, 0.02e-3, 1e-12);
+    EXPECT_NEAR(w.max_stop_skew_s, 0.12e-3, 1e-12);
 }
 
-TEST(DuplexMath, TwoGpusDeriveBStartFromObservedStopAndDuration) {
-    // B's stop is seen at 1.2 ms on A's clock, B ran 1.0 ms: B started at 0.2 ms.
-    DuplexEvents ev{.a_duration_s = 1.1e-3, .b_duration_s = 1.0e-3, .b_start_on_a_s = std::nullopt,
-                    .b_stop_on_a_s = 1.2e-3};
-    const DuplexTiming t = combine_duplex(ev);
-    EXPECT_NEAR(t.start_skew_s, 0.2e-3, 1e-12);
-    EXPECT_NEAR(t.stop_skew_s, 0.1e-3, 1e-12);
-    EXPECT_NEAR(t.total_s, 1.2e-3, 1e-12);
-    // Bytes of both directions over the total: 2 x 512 MiB in 1.2 ms.
-    const double gbps = 2.0 * (512ull << 20) / t.total_s / 1e9;
+TEST(LaneWindow, OtherGpusDeriveTheStartFromObservedStopAndDuration) {
+    // Lane 1's stop is seen at 1.2 ms on lane 0's clock; it ran 1.0 ms: it started at 0.2 ms.
+    const LaneWindow w = combine_lanes({{1.1e-3, 0.0, 1.1e-3}, {1.0e-3, std::nullopt, 1.2e-3}});
+    EXPECT_NEAR(w.lanes[1].start_s, 0.2e-3, 1e-12);
+    EXPECT_NEAR(w.lanes[1].stop_s - w.lanes[0].stop_s, 0.1e-3, 1e-12);
+    EXPECT_NEAR(w.window_s, 1.2e-3, 1e-12);
+    // Bytes of both lanes over the window: 2 x 512 MiB in 1.2 ms.
+    const double gbps = 2.0 * (512ull << 20) / w.window_s / 1e9;
     EXPECT_NEAR(gbps, 894.8, 0.1);
+}
+
+TEST(LaneWindow, FourLanesOnFourGpusSpanEarliestStartToLatestStop) {
+    const LaneWindow w = combine_lanes(
+        {{2.0e-3, 0.0, 2.0e-3}, {2.1e-3, std::nullopt, 2.2e-3}, {1.9e-3, std::nullopt, 2.0e-3},
+         {2.3e-3, std::nullopt, 2.25e-3}});
+    ASSERT_EQ(w.lanes.size(), 4u);
+    EXPECT_NEAR(w.lanes[3].start_s, -0.05e-3, 1e-12);
+    EXPECT_NEAR(w.window_s, 2.3e-3, 1e-12);  // -0.05 .. 2.25 ms
+    EXPECT_NEAR(w.max_stop_skew_s, 0.25e-3, 1e-12);
 }
 
 TEST(CudaErrorText, MessageNamesCallPlaceAndErrorAndFlagsStickyErrors) {

@@ -1,7 +1,10 @@
-// Through the engine: a record measured with a broken memcpy session has every
-// point marked not verified, with a "verification failed" error; an honest
-// session's points all verify.
+// Through the engine (reset -> measure -> verify per sample): a record measured
+// with a broken memcpy session has every point marked not verified, with a
+// "verification failed" error; an honest session's points all verify.
 #include <gtest/gtest.h>
+
+#include <optional>
+#include <stdexcept>
 
 #include "broken_memcpy.hpp"
 #include "methods/cpu/numa_pair_method.hpp"
@@ -40,7 +43,9 @@ Record measure_with() {
     o.stopping.min_samples = 3;
     o.stopping.time_budget_s = 0.01;
     const PlannedRecord planned{&method, v, v, {}, "memcpy-under-test"};
-    return measure_record(g, planned, o);
+    std::optional<Record> r = measure_record(g, planned, o);
+    if (!r) throw std::runtime_error("the engine stopped without a should_stop hook");
+    return *r;
 }
 
 }  // namespace
@@ -69,7 +74,7 @@ TEST(CpuEngineChecks, CopyOfTheFirstHalfIsNotVerified) {
     ASSERT_EQ(r.points.size(), 4u);
     for (const Point& p : r.points) {
         EXPECT_FALSE(p.verified) << p.bytes;
-        EXPECT_NE(p.error.find("verification failed: destination byte " + std::to_string(p.bytes / 2)), std::string::npos)
-            << p.error;
+        EXPECT_NE(p.error.find("verification failed"), std::string::npos) << p.error;
+        EXPECT_NE(p.error.find("destination byte " + std::to_string(p.bytes / 2) + " "), std::string::npos) << p.error;
     }
 }

@@ -2,6 +2,7 @@
 // A deterministic characterizer for engine tests: sample times come from a
 // formula, variants "1" and "2" (2 is twice as fast), and failure switches.
 #include <memory>
+#include <stdexcept>
 
 #include "core/error.hpp"
 #include "methods/characterizer.hpp"
@@ -10,6 +11,7 @@ namespace hwcomm::test {
 
 struct FakeBehaviour {
     bool fail_prepare = false;
+    bool prepare_throws_std = false;  // prepare throws std::runtime_error (not a MeasurementError)
     std::size_t fail_verify_at = 0;   // bytes whose verification fails (0: none)
     std::size_t throw_measure_at = 0; // bytes whose measure throws (0: none)
     std::size_t session_max = 0;      // 0: what the engine asks
@@ -60,6 +62,7 @@ public:
     std::unique_ptr<TransferSession> prepare(const Graph&, const Vertex&, const Vertex&, const ParamSet&, std::size_t max,
                                              const MethodOptions&) const override {
         if (b_.fail_prepare) throw MeasurementError("cannot allocate pinned memory");
+        if (b_.prepare_throws_std) throw std::runtime_error("hwloc: no such node");
         return std::make_unique<FakeSession>(b_, max);
     }
 

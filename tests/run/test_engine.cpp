@@ -40,7 +40,7 @@ TEST(Engine, ReportsTheBestVariantAndBytesOverMedianTime) {
     test::FakeMethod m("fake");
     const Graph g = test::three_nodes();
     PlannedRecord p{&m, g.find("numa0"), g.find("numa1"), {{"mode", "a"}}, "fake|numa0|numa1|mode=a"};
-    const Record r = measure_record(g, p, fast_options());
+    const Record r = *measure_record(g, p, fast_options());
     EXPECT_EQ(r.status, "ok");
     ASSERT_EQ(r.points.size(), 3u);
     const Point& pt = r.points[2];
@@ -93,7 +93,8 @@ TEST(Engine, ErrorsAreRecordedAndTheRunGoesOn) {
     EXPECT_EQ(flaky->points[0].stats.n, 0u);
     EXPECT_EQ(flaky->points[1].status, "error");
     EXPECT_FALSE(flaky->points[1].verified);
-    EXPECT_EQ(flaky->points[1].error, "variant 1: verification failed: byte 3 differs");
+    EXPECT_EQ(flaky->points[1].error, "variant 1: verification failed after sample 1: byte 3 differs");
+    EXPECT_EQ(flaky->error_type, "hwcomm::MeasurementError");  // the first failing point: 1024 threw
     EXPECT_EQ(flaky->points[2].status, "ok");
     EXPECT_TRUE(flaky->points[2].verified);
 }
@@ -102,7 +103,7 @@ TEST(Engine, SizesAboveTheSessionMaximumAreSkippedAndNoted) {
     test::FakeMethod m("fake", test::FakeBehaviour{.session_max = 4096});
     const Graph g = test::three_nodes();
     PlannedRecord p{&m, g.find("numa0"), g.find("numa0"), {}, "fake|numa0|numa0|"};
-    const Record r = measure_record(g, p, fast_options());
+    const Record r = *measure_record(g, p, fast_options());
     ASSERT_EQ(r.points.size(), 2u);
     EXPECT_EQ(r.context.at("sizes_skipped_above_session_max"), nlohmann::json::array({1 << 20}));
 }
@@ -150,7 +151,7 @@ TEST(Engine, DeviceStateOfGpuEndpointsIsRecordedBeforeAndAfter) {
         ++calls;
         return {{"vertex", v.id}, {"call", calls}};
     };
-    const Record r = measure_record(g, p, fast_options(), nullptr, &hooks);
+    const Record r = *measure_record(g, p, fast_options(), nullptr, &hooks);
     ASSERT_EQ(r.status, "ok");
     EXPECT_EQ(calls, 2);  // the GPU endpoint only, once before and once after
     const auto& state = r.context.at("device_state");

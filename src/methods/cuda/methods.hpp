@@ -7,20 +7,26 @@
 
 namespace hwcomm::cuda {
 
-// methods_host_device.cpp
+// copy/methods_host_device.cpp
 std::unique_ptr<Characterizer> make_memcpy_h2d();
 std::unique_ptr<Characterizer> make_memcpy_d2h();
 std::unique_ptr<Characterizer> make_memcpy_h2h();
-// methods_device_device.cpp
+// copy/methods_device_device.cpp
 std::unique_ptr<Characterizer> make_memcpy_d2d();
 std::unique_ptr<Characterizer> make_memcpy_peer();
-// methods_duplex.cpp
+// copy/methods_duplex.cpp
 std::unique_ptr<Characterizer> make_duplex_d2d();
 std::unique_ptr<Characterizer> make_duplex_h2d();
-// methods_sm_copy.cpp
+// copy/methods_sm_copy.cpp
 std::unique_ptr<Characterizer> make_sm_copy_d2d();
 std::unique_ptr<Characterizer> make_sm_copy_d2d_push();
 std::unique_ptr<Characterizer> make_sm_copy_h2d();
 std::unique_ptr<Characterizer> make_sm_copy_d2h();
+// concurrency/methods_concurrency.cpp
+std::unique_ptr<Characterizer> make_all_to_host();
+std::unique_ptr<Characterizer> make_host_to_all();
+std::unique_ptr<Characterizer> make_all_to_one();
+std::unique_ptr<Characterizer> make_one_to_all();
+std::unique_ptr<Characterizer> make_pairs_sharing_a_link();
 
 }  // namespace hwcomm::cuda

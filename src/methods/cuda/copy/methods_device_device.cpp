@@ -5,7 +5,7 @@
 #include "methods/cuda/cuda_check.hpp"
 #include "methods/cuda/graph_queries.hpp"
 #include "methods/cuda/methods.hpp"
-#include "methods/cuda/one_way_session.hpp"
+#include "methods/cuda/lanes/one_way_session.hpp"
 #include "methods/cuda/peer_setup.hpp"
 #include "methods/cuda/session_common.hpp"
 

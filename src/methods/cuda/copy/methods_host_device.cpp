@@ -7,7 +7,7 @@
 #include "methods/cuda/graph_queries.hpp"
 #include "methods/cuda/host_memory.hpp"
 #include "methods/cuda/methods.hpp"
-#include "methods/cuda/one_way_session.hpp"
+#include "methods/cuda/lanes/one_way_session.hpp"
 #include "methods/cuda/session_common.hpp"
 
 namespace hwcomm::cuda {

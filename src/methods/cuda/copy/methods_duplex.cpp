@@ -4,7 +4,7 @@
 #include <memory>
 
 #include "methods/cuda/cuda_check.hpp"
-#include "methods/cuda/duplex_session.hpp"
+#include "methods/cuda/lanes/lane_group.hpp"
 #include "methods/cuda/graph_queries.hpp"
 #include "methods/cuda/host_memory.hpp"
 #include "methods/cuda/methods.hpp"
@@ -15,12 +15,21 @@ namespace hwcomm::cuda {
 
 namespace {
 
-class DuplexD2DSession final : public DuplexSession {
+// Lane "fwd" (src -> dst) and lane "rev" (dst -> src), started together.
+LaneSpec duplex_lane(const char* label, const char* method, const Vertex& from, const Vertex& to) {
+    LaneSpec spec;
+    spec.label = label;
+    spec.method = method;
+    spec.src = from.id;
+    spec.dst = to.id;
+    return spec;
+}
+
+class DuplexD2DSession final : public CudaLaneGroup {
 public:
     DuplexD2DSession(const Graph& graph, const Vertex& src, const Vertex& dst, bool peer_on, const SizeCap& cap,
                      const MethodOptions& options)
-        : DuplexSession(cuda_ordinal(src), cuda_ordinal(dst), timing_mode_from_string(options.timing_mode),
-                        cap.max_bytes),
+        : CudaLaneGroup(timing_mode_from_string(options.timing_mode), cap.max_bytes),
           a_(cuda_ordinal(src)),
           b_(cuda_ordinal(dst)),
           peer_(a_, b_, peer_on),
@@ -28,56 +37,58 @@ public:
           a_dst_(a_, cap.buffer_bytes),
           b_src_(b_, cap.buffer_bytes),
           b_dst_(b_, cap.buffer_bytes) {
-        // Lane A: a_src -> b_dst on a's stream; lane B: b_src -> a_dst on b's stream.
-        set_lanes(BufferRef{nullptr, a_src_.data(), a_, false}, BufferRef{nullptr, b_dst_.data(), b_, false},
-                  BufferRef{nullptr, b_src_.data(), b_, false}, BufferRef{nullptr, a_dst_.data(), a_, false});
+        // fwd: a_src -> b_dst on a's stream; rev: b_src -> a_dst on b's stream.
+        add_lane({duplex_lane("fwd", "memcpy-peer", src, dst), a_, BufferRef{nullptr, a_src_.data(), a_, false},
+                  BufferRef{nullptr, b_dst_.data(), b_, false}, [this](std::size_t bytes, cudaStream_t stream) {
+                      HWCOMM_CUDA_CHECK(cudaMemcpyPeerAsync(b_dst_.data(), b_, a_src_.data(), a_, bytes, stream));
+                  }});
+        add_lane({duplex_lane("rev", "memcpy-peer", dst, src), b_, BufferRef{nullptr, b_src_.data(), b_, false},
+                  BufferRef{nullptr, a_dst_.data(), a_, false}, [this](std::size_t bytes, cudaStream_t stream) {
+                      HWCOMM_CUDA_CHECK(cudaMemcpyPeerAsync(a_dst_.data(), a_, b_src_.data(), b_, bytes, stream));
+                  }});
+        report_lane_extras();
         context_.update(base_context(graph, {&src, &dst}, cap, options));
         context_["peer"] = peer_.describe();
         context_["call"] = "cudaMemcpyPeerAsync, fwd on the source GPU's stream, rev on the destination GPU's";
     }
 
 private:
-    void enqueue_a(std::size_t bytes, cudaStream_t stream) override {
-        HWCOMM_CUDA_CHECK(cudaMemcpyPeerAsync(b_dst_.data(), b_, a_src_.data(), a_, bytes, stream));
-    }
-    void enqueue_b(std::size_t bytes, cudaStream_t stream) override {
-        HWCOMM_CUDA_CHECK(cudaMemcpyPeerAsync(a_dst_.data(), a_, b_src_.data(), b_, bytes, stream));
-    }
-
     int a_;
     int b_;
     PeerSetup peer_;
     DeviceBuffer a_src_, a_dst_, b_src_, b_dst_;
 };
 
-class DuplexH2DSession final : public DuplexSession {
+class DuplexH2DSession final : public CudaLaneGroup {
 public:
     DuplexH2DSession(const Graph& graph, const Vertex& numa, const Vertex& gpu, HostMemKind kind, const SizeCap& cap,
                      const MethodOptions& options)
-        : DuplexSession(cuda_ordinal(gpu), cuda_ordinal(gpu), timing_mode_from_string(options.timing_mode),
-                        cap.max_bytes),
+        : CudaLaneGroup(timing_mode_from_string(options.timing_mode), cap.max_bytes),
           g_(cuda_ordinal(gpu)),
           host_src_(make_host_buffer(kind, topo_, numa.os_index, cap.host_bytes)),
           host_dst_(make_host_buffer(kind, topo_, numa.os_index, cap.host_bytes)),
           dev_dst_(g_, cap.buffer_bytes),
           dev_src_(g_, cap.buffer_bytes) {
-        // Lane A (fwd): host_src -> dev_dst (H2D); lane B (rev): dev_src -> host_dst (D2H).
-        set_lanes(BufferRef{host_src_->data(), host_src_->device_view(), g_, false},
-                  BufferRef{nullptr, dev_dst_.data(), g_, false}, BufferRef{nullptr, dev_src_.data(), g_, false},
-                  BufferRef{host_dst_->data(), host_dst_->device_view(), g_, false});
+        // fwd: host_src -> dev_dst (H2D); rev: dev_src -> host_dst (D2H); two streams of one GPU.
+        add_lane({duplex_lane("fwd", "memcpy-h2d", numa, gpu), g_,
+                  BufferRef{host_src_->data(), host_src_->device_view(), g_, false},
+                  BufferRef{nullptr, dev_dst_.data(), g_, false}, [this](std::size_t bytes, cudaStream_t stream) {
+                      HWCOMM_CUDA_CHECK(cudaMemcpyAsync(dev_dst_.data(), host_src_->data(), bytes,
+                                                        cudaMemcpyHostToDevice, stream));
+                  }});
+        add_lane({duplex_lane("rev", "memcpy-d2h", gpu, numa), g_, BufferRef{nullptr, dev_src_.data(), g_, false},
+                  BufferRef{host_dst_->data(), host_dst_->device_view(), g_, false},
+                  [this](std::size_t bytes, cudaStream_t stream) {
+                      HWCOMM_CUDA_CHECK(cudaMemcpyAsync(host_dst_->data(), dev_src_.data(), bytes,
+                                                        cudaMemcpyDeviceToHost, stream));
+                  }});
+        report_lane_extras();
         context_.update(base_context(graph, {&gpu}, cap, options));
         context_["host_buffer"] = {{"src", host_src_->describe()}, {"dst", host_dst_->describe()}};
         context_["call"] = "cudaMemcpyAsync: fwd host to device, rev device to host, two streams of one GPU";
     }
 
 private:
-    void enqueue_a(std::size_t bytes, cudaStream_t stream) override {
-        HWCOMM_CUDA_CHECK(cudaMemcpyAsync(dev_dst_.data(), host_src_->data(), bytes, cudaMemcpyHostToDevice, stream));
-    }
-    void enqueue_b(std::size_t bytes, cudaStream_t stream) override {
-        HWCOMM_CUDA_CHECK(cudaMemcpyAsync(host_dst_->data(), dev_src_.data(), bytes, cudaMemcpyDeviceToHost, stream));
-    }
-
     int g_;
     HwlocTopology topo_;  // before the host buffers, which borrow it
     std::unique_ptr<HostBuffer> host_src_;

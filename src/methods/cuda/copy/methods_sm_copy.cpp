@@ -15,7 +15,7 @@
 #include "methods/cuda/host_memory.hpp"
 #include "methods/cuda/kernels.hpp"
 #include "methods/cuda/methods.hpp"
-#include "methods/cuda/one_way_session.hpp"
+#include "methods/cuda/lanes/one_way_session.hpp"
 #include "methods/cuda/peer_setup.hpp"
 #include "methods/cuda/session_common.hpp"
 

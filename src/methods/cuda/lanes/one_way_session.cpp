@@ -1,0 +1,20 @@
+#include "methods/cuda/lanes/one_way_session.hpp"
+
+namespace hwcomm::cuda {
+
+void OneWaySession::set_endpoints(const BufferRef& src, const BufferRef& dst, bool gate_ok,
+                                  const std::string& gate_note) {
+    CudaLaneDef lane;
+    lane.spec.label = "copy";
+    lane.device = stream_device_;
+    lane.src = src;
+    lane.dst = dst;
+    lane.enqueue = [this](std::size_t bytes, cudaStream_t stream) { enqueue_copy(bytes, stream); };
+    add_lane(std::move(lane));
+    set_blocking_copy([this](std::size_t bytes) { copy_blocking(bytes); });
+    if (!gate_ok) disable_gate(gate_note);
+    context_["verify"] = (dst.host && !dst.check_on_gpu) ? "host check of the destination after every sample"
+                                                          : "GPU kernel check of the destination after every sample";
+}
+
+}  // namespace hwcomm::cuda

@@ -1,0 +1,13 @@
+#include "methods/group_characterizer.hpp"
+
+#include "core/error.hpp"
+
+namespace hwcomm {
+
+std::unique_ptr<TransferSession> GroupCharacterizer::prepare(const Graph&, const Vertex&, const Vertex&,
+                                                             const ParamSet&, std::size_t,
+                                                             const MethodOptions&) const {
+    throw MeasurementError(name() + " is a concurrency method: prepare it per endpoint set");
+}
+
+}  // namespace hwcomm
