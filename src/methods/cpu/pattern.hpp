@@ -2,9 +2,13 @@
 // Per-sample data patterns of the CPU methods. Every sample gets its own seed,
 // so a destination that still holds an earlier sample's bytes (or the
 // warm-up's) fails the check: only the timed batch can have put them there.
-// Word i of seed s is (i*K + 1) ^ (s*M) (x86 and Arm store it little-endian):
-// every word differs from the same word of any other seed, and neighbouring words differ from each other, so a
-// copy that moved nothing, half, or the wrong half is caught.
+// Word i of seed s is (i ^ s*M) + K (x86 and Arm store it little-endian):
+// every word differs from the same word of any other seed, and neighbouring
+// words differ from each other, so a copy that moved nothing, half, or the
+// wrong half is caught. Not the CUDA
+// methods' splitmix pattern (methods/cuda/pattern.hpp): cpu-write computes its
+// words inside the timed loop, where this word costs an xor and an add and
+// keeps the loop bound by memory, not by 64-bit multiplies.
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -13,7 +17,7 @@ namespace hwcomm {
 
 inline std::uint64_t pattern_mask(std::uint64_t seed) { return seed * 0xD1B54A32D192ED03ull; }
 inline std::uint64_t pattern_word(std::uint64_t mask, std::size_t i) {
-    return (static_cast<std::uint64_t>(i) * 0x9E3779B97F4A7C15ull + 1) ^ mask;
+    return (static_cast<std::uint64_t>(i) ^ mask) + 0x9E3779B97F4A7C15ull;
 }
 // Byte b of the pattern, as a little-endian store of its word puts it: the
 // pattern of a prefix is the prefix of the pattern, whatever the size.
