@@ -1,5 +1,8 @@
 #include <algorithm>
+#include <atomic>
 #include <bit>
+#include <thread>
+#include <vector>
 #include <cstring>
 
 #include "methods/cuda/pattern.hpp"
@@ -9,19 +12,34 @@ static_assert(std::endian::native == std::endian::little, "the pattern layout as
 namespace hwcomm::cuda {
 
 namespace {
-// Below this a single thread is quicker than waking a team. Fills and checks
-// run before and after every sample, so large host buffers use every core.
+// Below this one thread is quicker than starting several. Fills and checks run
+// around every sample, so large pageable buffers use every core; the threads
+// end with the call (no pool spinning beside the next timed copy).
 constexpr std::size_t kParallelBytes = 4u << 20;
+
+template <class F>
+void for_each_chunk(std::size_t n, bool parallel, F&& work) {
+    const unsigned threads = parallel ? std::max(1u, std::min(16u, std::thread::hardware_concurrency())) : 1u;
+    if (threads == 1) {
+        work(std::size_t{0}, n);
+        return;
+    }
+    std::vector<std::thread> team;
+    for (unsigned t = 0; t < threads; ++t)
+        team.emplace_back([&work, n, t, threads] { work(n * t / threads, n * (t + 1) / threads); });
+    for (auto& th : team) th.join();
+}
 }  // namespace
 
 void fill_pattern_host(std::byte* data, std::size_t bytes, std::uint64_t seed, bool invert) {
     const std::uint64_t flip = invert ? ~0ull : 0ull;
     const std::size_t words = bytes / 8;
-#pragma omp parallel for schedule(static) if (bytes >= kParallelBytes)
-    for (std::size_t w = 0; w < words; ++w) {
-        const std::uint64_t v = pattern_word(w, seed) ^ flip;
-        std::memcpy(data + w * 8, &v, 8);
-    }
+    for_each_chunk(words, bytes >= kParallelBytes, [&](std::size_t begin, std::size_t end) {
+        for (std::size_t w = begin; w < end; ++w) {
+            const std::uint64_t v = pattern_word(w, seed) ^ flip;
+            std::memcpy(data + w * 8, &v, 8);
+        }
+    });
     for (std::size_t i = words * 8; i < bytes; ++i)
         data[i] = static_cast<std::byte>(pattern_byte(i, seed) ^ static_cast<std::uint8_t>(flip));
 }
@@ -32,21 +50,27 @@ PatternCheck check_pattern_host(const std::byte* data, std::size_t bytes, std::u
         if (result.mismatches++ == 0) result.first_mismatch = index;
     };
     const std::size_t words = bytes / 8;
-    std::uint64_t mismatches = 0;
-    std::uint64_t first = ~0ull;
-#pragma omp parallel for schedule(static) reduction(+ : mismatches) reduction(min : first) if (bytes >= kParallelBytes)
-    for (std::size_t w = 0; w < words; ++w) {
-        std::uint64_t v;
-        std::memcpy(&v, data + w * 8, 8);
-        const std::uint64_t diff = v ^ pattern_word(w, seed);
-        if (diff == 0) continue;
-        for (unsigned k = 0; k < 8; ++k)
-            if ((diff >> (8 * k)) & 0xff) {
-                ++mismatches;
-                first = std::min<std::uint64_t>(first, w * 8 + k);
-            }
-    }
-    result.mismatches = mismatches;
+    std::atomic<std::uint64_t> mismatches{0};
+    std::atomic<std::uint64_t> first{~0ull};
+    for_each_chunk(words, bytes >= kParallelBytes, [&](std::size_t begin, std::size_t end) {
+        std::uint64_t count = 0, lowest = ~0ull;
+        for (std::size_t w = begin; w < end; ++w) {
+            std::uint64_t v;
+            std::memcpy(&v, data + w * 8, 8);
+            const std::uint64_t diff = v ^ pattern_word(w, seed);
+            if (diff == 0) continue;
+            for (unsigned k = 0; k < 8; ++k)
+                if ((diff >> (8 * k)) & 0xff) {
+                    ++count;
+                    lowest = std::min<std::uint64_t>(lowest, w * 8 + k);
+                }
+        }
+        mismatches += count;
+        std::uint64_t seen = first.load();
+        while (lowest < seen && !first.compare_exchange_weak(seen, lowest)) {
+        }
+    });
+    result.mismatches = mismatches.load();
     if (mismatches) result.first_mismatch = first;
     for (std::size_t i = words * 8; i < bytes; ++i)
         if (static_cast<std::uint8_t>(data[i]) != pattern_byte(i, seed)) note(i);

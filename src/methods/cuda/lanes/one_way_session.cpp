@@ -13,8 +13,9 @@ void OneWaySession::set_endpoints(const BufferRef& src, const BufferRef& dst, bo
     add_lane(std::move(lane));
     set_blocking_copy([this](std::size_t bytes) { copy_blocking(bytes); });
     if (!gate_ok) disable_gate(gate_note);
-    context_["verify"] = (dst.host && !dst.check_on_gpu) ? "host check of the destination after every sample"
-                                                          : "GPU kernel check of the destination after every sample";
+    const bool mapped = dst.device && dst.kernel_device >= 0;
+    context_["verify"] = mapped ? "fresh pattern before and GPU kernel check of the destination after every sample"
+                                : "fresh pattern before and host check of the destination after every sample";
 }
 
 }  // namespace hwcomm::cuda
