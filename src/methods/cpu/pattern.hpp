@@ -27,8 +27,8 @@ inline std::byte pattern_byte(std::uint64_t mask, std::size_t b) {
 
 // Writes the pattern of `seed` into data[0, bytes) and returns its sum as the
 // cpu-read kernel computes it (8-byte words, then each trailing byte as a
-// number, modulo 2^64). Parallel (OpenMP) above a few MiB: fills are untimed
-// but they add to the run time.
+// number, modulo 2^64). Above a few MiB, on short-lived threads
+// (platform/parallel_chunks.hpp): fills are untimed but add to the run time.
 std::uint64_t fill_pattern(std::byte* data, std::size_t bytes, std::uint64_t seed);
 // Offset of the first byte of data[0, bytes) that differs from the pattern of
 // `seed`; `bytes` when all match.
