@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "analyze/record_facts.hpp"
+#include "measure/byte_size.hpp"
 
 namespace hwcomm::analyze {
 
@@ -81,16 +82,7 @@ std::vector<SummaryRow> summarize(const ResultsFile& file, const std::string& so
     return rows;
 }
 
-std::string format_bytes(std::uint64_t bytes) {
-    static const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
-    int u = 0;
-    std::uint64_t v = bytes;
-    while (u < 4 && v >= 1024 && v % 1024 == 0) {
-        v /= 1024;
-        ++u;
-    }
-    return std::to_string(v) + " " + units[u];
-}
+std::string format_bytes(std::uint64_t bytes) { return format_size(bytes); }
 
 std::string short_bytes(std::uint64_t bytes) {
     static const char* units[] = {"", "K", "M", "G", "T"};

@@ -40,6 +40,7 @@ struct RunArgs {
     std::size_t min_samples = 0;
     double time_budget = 0;
     unsigned max_workers = 0;
+    bool smt = false;
     std::string timing;
     bool pool_half_gpu_memory = false;
     std::vector<std::string> filters;
@@ -87,6 +88,7 @@ RunOptions options_from_args(const RunArgs& a) {
     if (a.time_budget < 0) throw UsageError("--time-budget must be positive (seconds)");
     if (a.time_budget > 0) o.stopping.time_budget_s = a.time_budget;
     if (a.max_workers) o.method.max_workers = a.max_workers;
+    o.method.smt = a.smt;
     if (!a.timing.empty()) {
         if (a.timing != "wall" && a.timing != "event") throw UsageError("--timing must be wall or event");
         o.method.timing_mode = a.timing;
@@ -103,7 +105,7 @@ RunOptions options_from_args(const RunArgs& a) {
 
 bool measurement_options_given(const RunArgs& a) {
     return a.quick || !a.min_size.empty() || !a.max_size.empty() || a.points_per_octave || a.min_samples ||
-           !a.max_noise.empty() || a.time_budget != 0 || a.max_workers || !a.timing.empty() || a.pool_half_gpu_memory || !a.filters.empty() ||
+           !a.max_noise.empty() || a.time_budget != 0 || a.max_workers || a.smt || !a.timing.empty() || a.pool_half_gpu_memory || !a.filters.empty() ||
            std::any_of(a.declared.begin(), a.declared.end(), [](const auto& kv) { return !kv.second.empty(); }) ||
            std::any_of(a.declared_flags.begin(), a.declared_flags.end(), [](const auto& kv) { return kv.second; });
 }
@@ -232,8 +234,8 @@ void add_run_command(CLI::App& app, Action& action) {
     sub->add_option("--resume", args->resume, "complete an interrupted results file (measures only missing records)");
     sub->add_option("--input", args->input, "hwloc XML of another machine: refused (run measures this machine)");
     sub->add_flag("--quick", args->quick, "coarse first look: 4 KiB..64 MiB every 4x, 3 samples, short budgets, <= 3 worker counts");
-    sub->add_option("--min-size", args->min_size, "smallest transfer (1, 4K, 64MiB, 1G; default 1)");
-    sub->add_option("--max-size", args->max_size, "largest transfer (default 1GiB, capped by free memory)");
+    sub->add_option("--min-size", args->min_size, "smallest transfer in bytes; K/M/G (or KiB/MiB/GiB, any case) are binary: 4K = 4096 (default 1)");
+    sub->add_option("--max-size", args->max_size, "largest transfer, same units: 64M, 1G (default 1G, capped by free memory)");
     sub->add_option("--points-per-octave", args->points_per_octave, "1 (powers of two) or 3")->check(CLI::IsMember({1, 3}));
     sub->add_option("--min-samples", args->min_samples, "samples per size before convergence is judged (default 5)")
         ->check(CLI::PositiveNumber);
@@ -241,6 +243,8 @@ void add_run_command(CLI::App& app, Action& action) {
     sub->add_option("--time-budget", args->time_budget, "sampling seconds per size and variant (default 0.2, quick 0.05)");
     sub->add_option("--max-workers", args->max_workers, "cap on worker threads of the CPU methods (default: all cores)")
         ->check(CLI::PositiveNumber);
+    sub->add_flag("--smt", args->smt,
+                  "CPU methods: after one worker per physical core, also use the SMT siblings (default: one per core)");
     sub->add_option("--timing", args->timing, "CUDA methods: event (default) or wall");
     sub->add_flag("--pool-half-gpu-memory", args->pool_half_gpu_memory,
                   "CUDA methods: size device buffers at half the GPU's memory, as the original study did");

@@ -2,17 +2,11 @@
 // Loads an hwloc topology from this machine, an XML export or a saved sysfs
 // tree, with every I/O object kept (hwloc drops PCI and OS devices unless the
 // I/O type filter is set before loading).
-#include <memory>
 #include <string>
 
-#include <hwloc.h>
+#include "platform/hwloc_topology.hpp"
 
 namespace hwcomm {
-
-struct HwlocTopologyDeleter {
-    void operator()(hwloc_topology* topology) const noexcept { hwloc_topology_destroy(topology); }
-};
-using HwlocTopology = std::unique_ptr<hwloc_topology, HwlocTopologyDeleter>;
 
 // Exactly one of xml/fsroot may be non-empty; both empty = this machine.
 // Throws UsageError naming the file for a missing, unreadable or malformed input.

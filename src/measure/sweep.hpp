@@ -1,9 +1,11 @@
 #pragma once
-// Transfer sizes of a sweep and their parsing ("64MiB", "1G", "4096").
+// Transfer sizes of a sweep (their text form: measure/byte_size.hpp).
 #include <cstddef>
 #include <cstdint>
 #include <string>
 #include <vector>
+
+#include "measure/byte_size.hpp"
 
 namespace hwcomm {
 
@@ -22,10 +24,5 @@ std::vector<std::uint64_t> sweep_sizes(const SweepOptions& options);
 
 // Drops sizes above `cap_bytes` (free memory). Keeps at least the smallest.
 std::vector<std::uint64_t> cap_sizes(std::vector<std::uint64_t> sizes, std::uint64_t cap_bytes);
-
-// "1", "4096", "1K", "1KiB", "64MiB", "1G", "2GB" (all binary: K = 1024).
-// Throws UsageError naming the text when it is not a size.
-std::uint64_t parse_size(const std::string& text);
-std::string format_size(std::uint64_t bytes);  // "64 MiB", "3 B", "1.26 KiB"
 
 }  // namespace hwcomm

@@ -5,6 +5,9 @@
 #include <set>
 #include <stdexcept>
 
+#include "core/error.hpp"
+#include "measure/byte_size.hpp"
+
 namespace hwcomm {
 
 const char* to_string(OptionType type) {
@@ -31,6 +34,11 @@ std::int64_t OptionValues::int_or(const std::string& name, std::int64_t fallback
     return v;
 }
 
+std::uint64_t OptionValues::size_or(const std::string& name, std::uint64_t fallback) const {
+    const auto it = values_.find(name);
+    return it == values_.end() ? fallback : parse_size(it->second);
+}
+
 bool OptionValues::flag(const std::string& name) const {
     const auto it = values_.find(name);
     return it != values_.end() && (it->second == "true" || it->second == "1");
@@ -39,8 +47,14 @@ bool OptionValues::flag(const std::string& name) const {
 std::string check_option_value(const OptionSpec& spec, const std::string& value) {
     const std::string where = "--" + spec.name + " ";
     switch (spec.type) {
-    case OptionType::Int:
-    case OptionType::Size: {
+    case OptionType::Size:
+        try {
+            parse_size(value);
+            return "";
+        } catch (const UsageError& e) {
+            return where + e.what();
+        }
+    case OptionType::Int: {
         if (value.empty()) return where + "needs a value";
         std::size_t used = 0;
         try {

@@ -33,6 +33,8 @@ public:
     // The value, else the fallback; throws std::invalid_argument on a malformed number.
     std::string string_or(const std::string& name, const std::string& fallback) const;
     std::int64_t int_or(const std::string& name, std::int64_t fallback) const;
+    // A Size option: bytes, K/M/G binary (parse_size); throws UsageError when malformed.
+    std::uint64_t size_or(const std::string& name, std::uint64_t fallback) const;
     bool flag(const std::string& name) const;
     const std::map<std::string, std::string>& all() const { return values_; }
 

@@ -5,6 +5,7 @@
 
 #include <ctime>
 #include <fstream>
+#include <sstream>
 
 namespace hwcomm {
 
@@ -47,15 +48,30 @@ std::vector<std::string> process_command_line() {
     return args;
 }
 
-std::uint64_t available_memory_bytes() {
-    std::ifstream in("/proc/meminfo");
-    std::string key, unit;
-    std::uint64_t value = 0;
-    while (in >> key >> value) {
-        std::getline(in, unit);
-        if (key == "MemAvailable:") return value * 1024;  // the kernel reports kB
+std::uint64_t parse_mem_available(const std::string& meminfo_text) {
+    std::istringstream in(meminfo_text);
+    std::string line;
+    while (std::getline(in, line)) {
+        if (line.rfind("MemAvailable:", 0) != 0) continue;
+        std::istringstream fields(line.substr(13));
+        std::uint64_t value = 0;
+        std::string unit;
+        if (!(fields >> value)) return 0;
+        fields >> unit;
+        return unit == "kB" ? value * 1024 : value;  // the kernel reports kB
     }
     return 0;
+}
+
+std::uint64_t available_memory_bytes() {
+    if (std::ifstream file{"/proc/meminfo"}) {
+        std::ostringstream text;
+        text << file.rdbuf();
+        if (const std::uint64_t v = parse_mem_available(text.str()); v > 0) return v;
+    }
+    const long pages = sysconf(_SC_AVPHYS_PAGES);
+    const long page = sysconf(_SC_PAGESIZE);
+    return pages > 0 && page > 0 ? static_cast<std::uint64_t>(pages) * static_cast<std::uint64_t>(page) : 0;
 }
 
 HostInfo read_host_info() {

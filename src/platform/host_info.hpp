@@ -17,7 +17,9 @@ HostInfo read_host_info();
 std::string utc_now_iso8601();
 // This process's argv, from /proc/self/cmdline (empty when unreadable).
 std::vector<std::string> process_command_line();
-// MemAvailable of /proc/meminfo in bytes, 0 when unknown.
+// MemAvailable from the text of /proc/meminfo, in bytes; 0 when absent.
+std::uint64_t parse_mem_available(const std::string& meminfo_text);
+// This machine's MemAvailable in bytes (free pages when /proc is unreadable), 0 when unknown.
 std::uint64_t available_memory_bytes();
 
 }  // namespace hwcomm

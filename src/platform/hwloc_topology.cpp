@@ -1,6 +1,7 @@
 #include "platform/hwloc_topology.hpp"
 
 #include <stdexcept>
+#include <utility>
 
 namespace hwcomm {
 
@@ -12,7 +13,19 @@ HwlocTopology::HwlocTopology() {
     }
 }
 
-HwlocTopology::~HwlocTopology() { hwloc_topology_destroy(topology_); }
+HwlocTopology::~HwlocTopology() {
+    if (topology_) hwloc_topology_destroy(topology_);
+}
+
+HwlocTopology::HwlocTopology(HwlocTopology&& other) noexcept : topology_(std::exchange(other.topology_, nullptr)) {}
+
+HwlocTopology& HwlocTopology::operator=(HwlocTopology&& other) noexcept {
+    if (this != &other) {
+        if (topology_) hwloc_topology_destroy(topology_);
+        topology_ = std::exchange(other.topology_, nullptr);
+    }
+    return *this;
+}
 
 hwloc_obj_t HwlocTopology::numa_node(int os_index) const {
     if (os_index < 0) return nullptr;

@@ -1,6 +1,8 @@
 #pragma once
-// RAII owner of this machine's live hwloc topology. Methods that allocate
-// NUMA-bound memory or bind threads hold one for the life of a session.
+// RAII owner of an hwloc topology: this machine's (methods that allocate
+// NUMA-bound memory or bind threads hold one for the life of a session), or
+// one that discovery loaded from an XML export or a sysfs tree. The one
+// topology type of the project.
 #include <vector>
 
 #include <hwloc.h>
@@ -9,13 +11,16 @@ namespace hwcomm {
 
 class HwlocTopology {
 public:
-    // Loads this machine; throws std::runtime_error when hwloc fails.
+    // Loads this machine (no I/O objects); throws std::runtime_error when hwloc fails.
     HwlocTopology();
+    // Takes ownership of an initialised topology (loaded or not): discovery
+    // sets filters and sources before it loads.
+    explicit HwlocTopology(hwloc_topology_t adopted) noexcept : topology_(adopted) {}
     ~HwlocTopology();
+    HwlocTopology(HwlocTopology&& other) noexcept;
+    HwlocTopology& operator=(HwlocTopology&& other) noexcept;
     HwlocTopology(const HwlocTopology&) = delete;
     HwlocTopology& operator=(const HwlocTopology&) = delete;
-    HwlocTopology(HwlocTopology&&) = delete;
-    HwlocTopology& operator=(HwlocTopology&&) = delete;
 
     hwloc_topology_t get() const { return topology_; }
     // The NUMA node with this OS index, nullptr when absent.

@@ -1,8 +1,7 @@
 #include "platform/numa_buffer.hpp"
 
-#include <unistd.h>
-
 #include <algorithm>
+#include <cerrno>
 #include <cstring>
 #include <utility>
 
@@ -21,32 +20,6 @@ struct Bitmap {
     Bitmap& operator=(const Bitmap&) = delete;
 };
 
-std::size_t page_size() {
-    long p = sysconf(_SC_PAGESIZE);
-    return p > 0 ? static_cast<std::size_t>(p) : 4096;
-}
-
-Placement check_placement(hwloc_topology_t topo, const void* data, std::size_t bytes, int requested) {
-    Placement pl;
-    pl.requested_node = requested;
-    Bitmap where;
-    if (hwloc_get_area_memlocation(topo, data, bytes, where.set, HWLOC_MEMBIND_BYNODESET) != 0) {
-        pl.note = std::string("hwloc_get_area_memlocation failed: ") + std::strerror(errno);
-        return pl;
-    }
-    for (int i = hwloc_bitmap_first(where.set); i >= 0; i = hwloc_bitmap_next(where.set, i))
-        pl.actual_nodes.push_back(i);
-    if (pl.actual_nodes.empty()) {
-        pl.note = "hwloc_get_area_memlocation found no node for the pages";
-    } else if (pl.actual_nodes.size() == 1 && pl.actual_nodes.front() == requested) {
-        pl.verified = true;
-        pl.note = "all pages on the requested node (hwloc_get_area_memlocation)";
-    } else {
-        pl.note = "pages found outside the requested node";
-    }
-    return pl;
-}
-
 }  // namespace
 
 NumaBuffer::NumaBuffer(const HwlocTopology& topo, int numa_os_index, std::size_t bytes)
@@ -64,13 +37,8 @@ NumaBuffer::NumaBuffer(const HwlocTopology& topo, int numa_os_index, std::size_t
         throw MeasurementError("cannot allocate " + std::to_string(bytes) + " bytes bound to NUMA node " +
                                std::to_string(numa_os_index) + ": " + std::strerror(errno));
     data_ = static_cast<std::byte*>(p);
-    bytes_ = alloc_bytes;
-    // Touch every page so the kernel places it now, under the strict policy.
-    const std::size_t step = page_size();
-    for (std::size_t off = 0; off < bytes_; off += step) data_[off] = std::byte{0};
-    data_[bytes_ - 1] = std::byte{0};
-    bytes_ = bytes;
-    placement_ = check_placement(topology_, data_, alloc_bytes, numa_os_index);
+    touch_pages(data_, alloc_bytes);  // places every page now, under the strict policy
+    placement_ = locate_pages(topo, data_, alloc_bytes, numa_os_index);
 }
 
 NumaBuffer::~NumaBuffer() { release(); }

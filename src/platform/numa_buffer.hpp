@@ -7,15 +7,9 @@
 #include <vector>
 
 #include "platform/hwloc_topology.hpp"
+#include "platform/page_placement.hpp"
 
 namespace hwcomm {
-
-struct Placement {
-    bool verified = false;          // every page checked on requested_node
-    int requested_node = -1;
-    std::vector<int> actual_nodes;  // OS indexes where the pages were found
-    std::string note;               // why not verified, or how it was checked
-};
 
 class NumaBuffer {
 public:

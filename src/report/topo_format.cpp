@@ -3,6 +3,8 @@
 #include <cctype>
 #include <cstdio>
 
+#include "measure/byte_size.hpp"
+
 namespace hwcomm {
 
 std::string format_gbps(double gbps) {
@@ -23,11 +25,7 @@ std::string describe_bottleneck(const Graph& graph, const Path& path) {
     return "unknown (no rate known for " + e.a + " -- " + e.b + ", " + to_string(e.kind) + ")";
 }
 
-std::string format_bytes(std::uint64_t bytes) {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.1f GiB", static_cast<double>(bytes) / (1024.0 * 1024.0 * 1024.0));
-    return buf;
-}
+std::string format_bytes(std::uint64_t bytes) { return format_size(bytes); }
 
 namespace {
 
@@ -73,7 +71,7 @@ std::string describe_vertex(const Vertex& v, bool brief) {
     std::string s = v.name;
     if (v.pci && (!brief || v.id.find(v.pci->to_string()) == std::string::npos)) s += "  " + v.pci->to_string();
     if (v.numa) {
-        s += "  " + format_bytes(v.numa->memory_bytes) + "  cpus " + (v.numa->cpuset.empty() ? "none" : v.numa->cpuset);
+        s += "  " + format_size(v.numa->memory_bytes) + "  cpus " + (v.numa->cpuset.empty() ? "none" : v.numa->cpuset);
         if (v.numa->cores) s += "  " + std::to_string(v.numa->cores) + " cores";
     }
     if (v.gpu) {

@@ -38,6 +38,7 @@ nlohmann::json run_options_to_json(const RunOptions& o) {
             {"warmup_runs", o.warmup_runs},
             {"max_variants", o.max_variants},
             {"max_workers", o.method.max_workers},
+            {"smt", o.method.smt},
             {"timing", o.method.timing_mode},
             {"pool_half_gpu_memory", o.method.pool_half_gpu_memory},
             {"quick", o.quick},
@@ -61,6 +62,7 @@ RunOptions run_options_from_json(const nlohmann::json& j) {
         o.warmup_runs = j.at("warmup_runs").get<std::size_t>();
         o.max_variants = j.at("max_variants").get<std::size_t>();
         o.method.max_workers = j.at("max_workers").get<unsigned>();
+        o.method.smt = j.value("smt", false);
         o.method.timing_mode = j.at("timing").get<std::string>();
         o.method.pool_half_gpu_memory = j.value("pool_half_gpu_memory", false);
         o.quick = j.at("quick").get<bool>();

@@ -123,14 +123,6 @@ TEST(Repetitions, SmallCopiesAreBatchedToFiftyMicrosecondsAndCapped) {
     EXPECT_EQ(plan_repetitions(1e-6, 50e-6, 0), 1u);
 }
 
-TEST(Meminfo, ParsesMemAvailableInKilobytes) {
-    const std::string text =
-        "MemTotal:       263855712 kB\nMemFree:        261000000 kB\nMemAvailable:   262144000 kB\n";
-    EXPECT_EQ(parse_mem_available(text), 262144000ull * 1024);
-    EXPECT_EQ(parse_mem_available("MemTotal: 1 kB\n"), 0u);
-    EXPECT_GT(host_available_bytes(), 0u);
-}
-
 TEST(LaneWindow, SameGpuLanesCompareDirectly) {
     // Lane 0 runs 0..1.0 ms, lane 1 runs 0.01..1.05 ms.
     const LaneWindow w = combine_lanes({{1.0e-3, 0.0, 1.0e-3}, {1.04e-3, 0.01e-3, 1.05e-3}});

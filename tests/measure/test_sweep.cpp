@@ -68,12 +68,40 @@ TEST(ParseSize, SuffixesAreBinary) {
     EXPECT_EQ(parse_size("1G"), 1u << 30);
     EXPECT_EQ(parse_size("2GiB"), std::uint64_t{2} << 30);
     EXPECT_EQ(parse_size("7B"), 7u);
-    for (const char* bad : {"", "K", "1X", "-1", "1.5G", "1 G", "99999999999999999999T"})
+    EXPECT_EQ(parse_size("3gib"), std::uint64_t{3} << 30);
+    EXPECT_EQ(parse_size("5t"), std::uint64_t{5} << 40);
+    EXPECT_EQ(parse_size("18446744073709551615"), ~std::uint64_t{0});
+    EXPECT_EQ(parse_size("16777215T"), std::uint64_t{16777215} << 40);
+    for (const char* bad : {"", "K", "1X", "-1", "+1", " 1", "1e3", "0x10", "1.5G", "1 G", "1KK", "1Gi", "1iB",
+                            "18446744073709551616", "99999999999999999999T", "16777216T", "17179869184G"})
         EXPECT_THROW(parse_size(bad), UsageError) << bad;
+}
+
+TEST(ParseSize, MessagesNameTheTextAndSayUnitsAreBinary) {
+    try {
+        parse_size("1e3");
+        FAIL();
+    } catch (const UsageError& e) {
+        const std::string m = e.what();
+        EXPECT_NE(m.find("'1e3'"), std::string::npos) << m;
+        EXPECT_NE(m.find("binary"), std::string::npos) << m;
+    }
+    try {
+        parse_size("16777216T");
+        FAIL();
+    } catch (const UsageError& e) {
+        EXPECT_NE(std::string(e.what()).find("too large"), std::string::npos) << e.what();
+    }
 }
 
 TEST(FormatSize, Readable) {
     EXPECT_EQ(format_size(3), "3 B");
     EXPECT_EQ(format_size(64 << 20), "64 MiB");
     EXPECT_EQ(format_size(1290), "1.26 KiB");
+    EXPECT_EQ(format_size(1024), "1 KiB");
+    EXPECT_EQ(format_size(1536), "1.5 KiB");
+    EXPECT_EQ(format_size(std::uint64_t{1} << 30), "1 GiB");
+    EXPECT_EQ(format_size(std::uint64_t{16'658'051'072}), "15.5 GiB");
+    EXPECT_EQ(format_size((std::uint64_t{1} << 20) - 512), "1024 KiB");  // 1023.5: no exponent notation
+    EXPECT_EQ(format_size(~std::uint64_t{0}), "16 EiB");
 }

@@ -1,36 +1,15 @@
-// The CPU methods on this machine's first NUMA node (same-node pair).
+// The CPU methods on this machine's first NUMA node (same-node pair), driven
+// as the engine drives them: warm-up, then reset -> measure -> verify per sample.
 #include <gtest/gtest.h>
 
+#include <set>
+
 #include "core/error.hpp"
-#include "methods/cpu/cpu_session.hpp"
-#include "methods/cpu/register.hpp"
-#include "numa_graphs.hpp"
-#include "platform/hwloc_topology.hpp"
+#include "cpu_session_test.hpp"
 
 using namespace hwcomm;
-
-namespace {
-
-class CpuSessionTest : public ::testing::Test {
-protected:
-    void SetUp() override {
-        HwlocTopology topo;
-        node_ = topo.numa_os_indexes().front();
-        cores_ = topo.cores_of_numa(node_);
-        graph_.add_vertex(test::numa_vertex(node_, cores_));
-        register_cpu_methods(registry_);
-    }
-    std::unique_ptr<TransferSession> prepare(const std::string& method, ParamSet params = {}, std::size_t bytes = 1 << 20) {
-        const Vertex& v = *graph_.find("numa" + std::to_string(node_));
-        return registry_.find(method)->prepare(graph_, v, v, params, bytes, MethodOptions{});
-    }
-    int node_ = 0;
-    unsigned cores_ = 0;
-    Graph graph_;
-    Registry registry_;
-};
-
-}  // namespace
+using hwcomm::test::CpuSessionTest;
+using hwcomm::test::sample_and_verify;
 
 TEST_F(CpuSessionTest, ReadSweepsWorkerCountsAndVerifiesOddSizes) {
     auto s = prepare("cpu-read");
@@ -41,20 +20,23 @@ TEST_F(CpuSessionTest, ReadSweepsWorkerCountsAndVerifiesOddSizes) {
     EXPECT_EQ(variants.back(), std::to_string(cores_));
     for (const auto& v : variants)
         for (std::size_t bytes : {std::size_t{1}, std::size_t{7}, std::size_t{8}, std::size_t{4095}, std::size_t{1} << 20})
-            EXPECT_EQ(s->verify(bytes, v), "") << bytes << " bytes, " << v << " workers";
+            EXPECT_EQ(sample_and_verify(*s, bytes, v), "") << bytes << " bytes, " << v << " workers";
     const auto ctx = s->context();
     EXPECT_TRUE(ctx.at("placement_verified").get<bool>());
     EXPECT_EQ(ctx.at("src_buffer").at("requested_node").get<int>(), node_);
+    EXPECT_FALSE(ctx.contains("binding_failure")) << ctx.dump();
 }
 
 TEST_F(CpuSessionTest, WriteAndMemcpyVerify) {
     auto w = prepare("cpu-write");
-    for (const auto& v : w->variants()) EXPECT_EQ(w->verify(12345, v), "");
+    for (const auto& v : w->variants())
+        for (std::size_t bytes : {std::size_t{1}, std::size_t{12345}, std::size_t{1} << 20})
+            EXPECT_EQ(sample_and_verify(*w, bytes, v), "") << bytes << " bytes, " << v << " workers";
     for (const char* threads : {"single", "multi"}) {
         auto m = prepare("memcpy", {{"threads", threads}});
         EXPECT_EQ(m->variants(), std::vector<std::string>{""});
-        EXPECT_EQ(m->verify(100003, ""), "") << threads;
-        EXPECT_EQ(m->verify(1, ""), "") << threads;
+        EXPECT_EQ(sample_and_verify(*m, 100003, ""), "") << threads;
+        EXPECT_EQ(sample_and_verify(*m, 1, ""), "") << threads;
         EXPECT_TRUE(m->context().at("placement_verified").get<bool>());
     }
 }
@@ -74,4 +56,24 @@ TEST_F(CpuSessionTest, AbsentNodeFailsToPrepare) {
     g.add_vertex(test::numa_vertex(4000, 2));
     const Vertex& v = *g.find("numa4000");
     EXPECT_THROW(registry_.find("cpu-read")->prepare(g, v, v, {}, 4096, MethodOptions{}), MeasurementError);
+}
+
+// The context names, per worker, the core and the PU it is bound to: one
+// worker per physical core, no two on one core.
+TEST_F(CpuSessionTest, ContextRecordsOneWorkerPerCore) {
+    for (const char* method : {"cpu-read", "cpu-write", "memcpy"}) {
+        auto s = prepare(method, method == std::string("memcpy") ? ParamSet{{"threads", "multi"}} : ParamSet{});
+        const auto binding = s->context().at("binding");
+        EXPECT_EQ(binding.at("node").get<int>(), node_) << method;
+        EXPECT_FALSE(binding.at("smt").get<bool>());
+        const auto& workers = binding.at("workers");
+        ASSERT_EQ(workers.size(), cores_) << method;
+        std::set<int> cores, pus;
+        for (const auto& w : workers) {
+            cores.insert(w.at("core").get<int>());
+            pus.insert(w.at("pu").get<int>());
+        }
+        EXPECT_EQ(cores.size(), cores_) << method;
+        EXPECT_EQ(pus.size(), cores_) << method;
+    }
 }

@@ -22,6 +22,14 @@ TEST(HostInfo, CommandLineAndMemory) {
     EXPECT_GT(available_memory_bytes(), std::uint64_t{1} << 20);
 }
 
+TEST(HostInfo, ParsesMemAvailableInKilobytes) {
+    const std::string text =
+        "MemTotal:       263855712 kB\nMemFree:        261000000 kB\nMemAvailable:   262144000 kB\n";
+    EXPECT_EQ(parse_mem_available(text), 262144000ull * 1024);
+    EXPECT_EQ(parse_mem_available("MemTotal: 1 kB\n"), 0u);
+    EXPECT_EQ(parse_mem_available("MemAvailable: x kB\n"), 0u);
+}
+
 TEST(Clock, IsMonotonicWithSubMicrosecondResolution) {
     const double a = steady_seconds();
     const double b = steady_seconds();

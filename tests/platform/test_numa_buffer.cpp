@@ -2,9 +2,11 @@
 
 #include <algorithm>
 #include <cstring>
+#include <vector>
 
 #include "core/error.hpp"
 #include "platform/numa_buffer.hpp"
+#include "platform/page_placement.hpp"
 
 using namespace hwcomm;
 
@@ -55,4 +57,22 @@ TEST(NumaBuffer, AbsentNodeIsAMeasurementError) {
 TEST(NumaBuffer, ImpossibleSizeIsAMeasurementError) {
     HwlocTopology topo;
     EXPECT_THROW(NumaBuffer(topo, topo.numa_os_indexes().front(), std::size_t{1} << 62), MeasurementError);
+}
+
+TEST(PagePlacement, LocatesTheTouchedPagesOfAForeignBuffer) {
+    HwlocTopology topo;
+    const int node = topo.numa_os_indexes().front();
+    const std::size_t page = page_size();
+    EXPECT_GE(page, 4096u);
+    EXPECT_EQ(page & (page - 1), 0u) << "a power of two";
+    std::vector<std::byte> buffer(16 * page);
+    touch_pages(buffer.data(), buffer.size());
+    const Placement p = locate_pages(topo, buffer.data(), buffer.size(), node);
+    ASSERT_FALSE(p.actual_nodes.empty()) << p.note;
+    // One node: the pages are all there. Several: verified exactly when they all are on the requested node.
+    if (topo.numa_os_indexes().size() == 1) EXPECT_TRUE(p.verified) << p.note;
+    EXPECT_EQ(p.verified, p.actual_nodes == std::vector<int>{node});
+    const auto j = placement_to_json(p);
+    EXPECT_EQ(j.at("requested_node").get<int>(), node);
+    EXPECT_EQ(j.at("verified").get<bool>(), p.verified);
 }

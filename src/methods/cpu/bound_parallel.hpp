@@ -1,12 +1,16 @@
 #pragma once
-// Runs a body on N OpenMP worker threads, each bound to one NUMA node's PUs,
-// and times `reps` back-to-back executions between two clock reads taken
-// after every worker is bound and before any binding is restored.
+// Runs a body on N OpenMP worker threads, worker i bound to the PU of slot i
+// (one physical core each, see core_slots_of_numa), and times `reps`
+// back-to-back executions between two clock reads taken after every worker
+// is bound and before any binding is restored.
 #include <cstddef>
 #include <functional>
+#include <span>
 #include <string>
+#include <vector>
 
 #include "platform/hwloc_topology.hpp"
+#include "platform/thread_binding.hpp"
 
 namespace hwcomm {
 
@@ -14,11 +18,12 @@ struct BoundRun {
     double seconds = 0;
     unsigned unbound_workers = 0;  // workers whose binding failed
     std::string note;              // the last binding failure, if any
+    std::vector<int> ran_on_pus;   // per worker: the PU it was on after the batch (-1 unknown)
 };
 
 // body(rank, workers) must not throw. Throws MeasurementError when OpenMP
-// gives fewer threads than asked.
-BoundRun run_bound_parallel(const HwlocTopology& topo, int numa_os_index, unsigned workers, std::size_t reps,
+// gives fewer threads than slots.
+BoundRun run_bound_parallel(const HwlocTopology& topo, std::span<const CoreSlot> slots, std::size_t reps,
                             const std::function<void(unsigned rank, unsigned workers)>& body);
 
 // Half-open element range [begin, end) of `rank` among `workers` for n items.

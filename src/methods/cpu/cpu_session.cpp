@@ -2,9 +2,9 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstring>
 
 #include "core/error.hpp"
+#include "methods/cpu/bound_parallel.hpp"
 
 namespace hwcomm {
 
@@ -17,10 +17,22 @@ std::vector<unsigned> worker_counts(unsigned cores, unsigned max_workers) {
     return counts;
 }
 
-int numa_index_of(const Vertex& v) {
-    if (v.kind != VertexKind::NumaNode || v.os_index < 0)
-        throw MeasurementError(v.id + " is not a NUMA node with an OS index");
-    return v.os_index;
+CpuSession::CpuSession(std::size_t max_bytes, int workers_node, bool smt)
+    : max_bytes_(max_bytes), slots_(core_slots_of_numa(topo_, workers_node, smt)) {
+    nlohmann::json workers = nlohmann::json::array();
+    for (std::size_t i = 0; i < slots_.size(); ++i)
+        workers.push_back({{"worker", i}, {"core", slots_[i].core}, {"pu", slots_[i].pu}});
+    // A variant of k workers uses workers 0..k-1 of this list.
+    context_["binding"] = {{"node", workers_node}, {"smt", smt}, {"unit", smt ? "pu" : "core"}, {"workers", workers}};
+    context_["workers_node"] = workers_node;
+    context_["node_cores"] = topo_.cores_of_numa(workers_node);
+}
+
+std::vector<std::string> CpuSession::variants() const {
+    if (counts_.empty()) return {""};
+    std::vector<std::string> v;
+    for (unsigned c : counts_) v.push_back(std::to_string(c));
+    return v;
 }
 
 void CpuSession::warmup(std::size_t bytes, const std::string& variant) {
@@ -42,6 +54,8 @@ void CpuSession::warmup(std::size_t bytes, const std::string& variant) {
     reps_[{bytes, variant}] = reps;
 }
 
+void CpuSession::reset(std::size_t bytes, const std::string&) { write_pattern(bytes, ++seed_); }
+
 Sample CpuSession::measure(std::size_t bytes, const std::string& variant) {
     auto it = reps_.find({bytes, variant});
     const std::size_t reps = it == reps_.end() ? 1 : it->second;
@@ -54,36 +68,31 @@ Sample CpuSession::measure(std::size_t bytes, const std::string& variant) {
 
 nlohmann::json CpuSession::context() const { return context_; }
 
+double CpuSession::run_workers(unsigned workers, std::size_t reps, const std::function<void(unsigned, unsigned)>& body) {
+    if (workers == 0 || workers > slots_.size())
+        throw MeasurementError(std::to_string(workers) + " workers asked, the node has " + std::to_string(slots_.size()) +
+                               " places for them");
+    const std::span<const CoreSlot> used(slots_.data(), workers);
+    BoundRun run = run_bound_parallel(topo_, used, reps, body);
+    if (run.unbound_workers > 0)
+        note_binding_failure(std::to_string(run.unbound_workers) + " worker(s) not bound: " + run.note);
+    for (unsigned i = 0; i < workers; ++i)
+        if (run.ran_on_pus[i] >= 0 && run.ran_on_pus[i] != used[i].pu)
+            note_binding_failure("worker " + std::to_string(i) + " ran on PU " + std::to_string(run.ran_on_pus[i]) +
+                                 ", bound to PU " + std::to_string(used[i].pu));
+    return run.seconds;
+}
+
+void CpuSession::note_binding_failure(const std::string& what) {
+    if (!context_.contains("binding_failure")) context_["binding_failure"] = what;
+}
+
 void CpuSession::note_buffer(const std::string& role, const NumaBuffer& buffer) {
     const Placement& p = buffer.placement();
-    context_[role] = {{"requested_node", p.requested_node}, {"actual_nodes", p.actual_nodes},
-                      {"verified", p.verified}, {"note", p.note}, {"bytes", buffer.size()}};
+    context_[role] = placement_to_json(p);
+    context_[role]["bytes"] = buffer.size();
     const bool all = context_.value("placement_verified", true) && p.verified;
     context_["placement_verified"] = all;
-}
-
-void CpuSession::note_binding(unsigned unbound, const std::string& note) {
-    if (unbound == 0 || context_.contains("binding_failure")) return;
-    context_["binding_failure"] = std::to_string(unbound) + " worker(s) not bound: " + note;
-}
-
-void fill_pattern(std::byte* data, std::size_t bytes) {
-    const std::size_t words = bytes / 8;
-    auto* w = reinterpret_cast<std::uint64_t*>(data);
-    for (std::size_t i = 0; i < words; ++i) w[i] = i * 0x9E3779B97F4A7C15ull + 1;
-    for (std::size_t b = words * 8; b < bytes; ++b) data[b] = static_cast<std::byte>(b * 31 + 7);
-}
-
-std::uint64_t reference_sum(const std::byte* data, std::size_t bytes) {
-    const std::size_t words = bytes / 8;
-    std::uint64_t sum = 0;
-    for (std::size_t i = 0; i < words; ++i) {
-        std::uint64_t w;
-        std::memcpy(&w, data + i * 8, 8);
-        sum += w;
-    }
-    for (std::size_t b = words * 8; b < bytes; ++b) sum += static_cast<std::uint64_t>(data[b]);
-    return sum;
 }
 
 }  // namespace hwcomm

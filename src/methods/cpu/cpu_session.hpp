@@ -1,8 +1,11 @@
 #pragma once
 // Shared machinery of the CPU methods: the live topology, buffers bound to
-// NUMA nodes, batching of small transfers (repetitions calibrated during
-// warm-up so one sample lasts at least ~20 us), and the record context.
+// NUMA nodes, workers bound one per physical core, batching of small
+// transfers (repetitions calibrated during warm-up so one sample lasts at
+// least ~20 us), per-sample patterns and the record context.
 #include <cstddef>
+#include <cstdint>
+#include <functional>
 #include <map>
 #include <string>
 #include <utility>
@@ -11,6 +14,7 @@
 #include "methods/characterizer.hpp"
 #include "platform/hwloc_topology.hpp"
 #include "platform/numa_buffer.hpp"
+#include "platform/thread_binding.hpp"
 
 namespace hwcomm {
 
@@ -20,35 +24,48 @@ inline constexpr double kMinSampleSeconds = 20e-6;
 // 1, 2, 4, ... below n, then n; capped at max_workers when non-zero.
 std::vector<unsigned> worker_counts(unsigned cores, unsigned max_workers);
 
-// The NUMA OS index of a vertex, or MeasurementError.
-int numa_index_of(const Vertex& v);
-
 class CpuSession : public TransferSession {
 public:
+    // Worker counts ("1", "2", ...) after sweep_worker_counts(), else {""}.
+    std::vector<std::string> variants() const override;
     void warmup(std::size_t bytes, const std::string& variant) override;
+    // A new seed, then write_pattern(): the next batch must move this sample's bytes.
+    void reset(std::size_t bytes, const std::string& variant) override;
     Sample measure(std::size_t bytes, const std::string& variant) override;
     nlohmann::json context() const override;
     std::size_t max_bytes() const override { return max_bytes_; }
 
 protected:
-    explicit CpuSession(std::size_t max_bytes) : max_bytes_(max_bytes) {}
+    // Plans the workers on `workers_node`: one per physical core, SMT
+    // siblings after all cores when `smt` (recorded in the context).
+    CpuSession(std::size_t max_bytes, int workers_node, bool smt);
     // Times `reps` transfers of `bytes` with the variant; returns seconds.
     virtual double run_timed(std::size_t bytes, const std::string& variant, std::size_t reps) = 0;
+    // Untimed: the pattern of `seed` into the source, poison into the destination.
+    virtual void write_pattern(std::size_t bytes, std::uint64_t seed) = 0;
+    // Runs body on the first `workers` planned slots for `reps` repetitions,
+    // notes binding failures in the context; returns seconds.
+    double run_workers(unsigned workers, std::size_t reps, const std::function<void(unsigned, unsigned)>& body);
+    // Places for workers on the workers' node (cores, or PUs with smt).
+    unsigned slot_count() const { return static_cast<unsigned>(slots_.size()); }
+    // Variants 1, 2, 4, ... up to every slot (capped by max_workers when non-zero).
+    void sweep_worker_counts(unsigned max_workers) { counts_ = worker_counts(slot_count(), max_workers); }
+    // The seed of the current sample's pattern (0 until the first reset).
+    std::uint64_t seed() const { return seed_; }
     // Adds a buffer's placement to the context.
     void note_buffer(const std::string& role, const NumaBuffer& buffer);
-    void note_binding(unsigned unbound, const std::string& note);
 
     HwlocTopology topo_;
     std::size_t max_bytes_;
     nlohmann::json context_ = nlohmann::json::object();
 
 private:
+    void note_binding_failure(const std::string& what);
+
+    std::vector<CoreSlot> slots_;
+    std::vector<unsigned> counts_;
+    std::uint64_t seed_ = 0;
     std::map<std::pair<std::size_t, std::string>, std::size_t> reps_;
 };
-
-// Fills a buffer with the reference pattern (8-byte words i * K + 1, then bytes).
-void fill_pattern(std::byte* data, std::size_t bytes);
-// Sum of the buffer read as 8-byte words plus its trailing bytes.
-std::uint64_t reference_sum(const std::byte* data, std::size_t bytes);
 
 }  // namespace hwcomm

@@ -1,5 +1,7 @@
 #include "methods/cpu/numa_pair_method.hpp"
 
+#include "core/error.hpp"
+
 namespace hwcomm {
 
 namespace {
@@ -10,6 +12,12 @@ bool has_cpus(const Vertex& v) {
 }
 
 }  // namespace
+
+int numa_index_of(const Vertex& v) {
+    if (v.kind != VertexKind::NumaNode || v.os_index < 0)
+        throw MeasurementError(v.id + " is not a NUMA node with an OS index");
+    return v.os_index;
+}
 
 Applicability NumaPairMethod::applicable(const Graph&, const Vertex& src, const Vertex& dst) const {
     if (src.kind != VertexKind::NumaNode) return Applicability::no(src.id + " is not a NUMA node");

@@ -14,6 +14,7 @@
 
 #include "platform/hwloc_topology.hpp"
 #include "platform/numa_buffer.hpp"
+#include "platform/page_placement.hpp"
 
 namespace hwcomm::cuda {
 
@@ -23,9 +24,7 @@ enum class HostMemKind { Pageable, Pinned, Registered, WriteCombined };
 HostMemKind host_mem_kind_from_string(const std::string& text);
 const char* to_string(HostMemKind kind);
 
-// Where a foreign buffer's pages are (hwloc_get_area_memlocation).
-Placement locate_pages(const HwlocTopology& topo, const void* data, std::size_t bytes, int requested_node);
-nlohmann::json placement_to_json(const Placement& p);
+// Placement, locate_pages, placement_to_json and touch_pages: platform/page_placement.hpp.
 
 class HostBuffer {
 public:

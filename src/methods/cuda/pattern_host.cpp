@@ -1,11 +1,11 @@
 #include <algorithm>
 #include <atomic>
 #include <bit>
-#include <thread>
 #include <vector>
 #include <cstring>
 
 #include "methods/cuda/pattern.hpp"
+#include "platform/parallel_chunks.hpp"
 
 static_assert(std::endian::native == std::endian::little, "the pattern layout assumes a little-endian host");
 
@@ -16,19 +16,6 @@ namespace {
 // around every sample, so large pageable buffers use every core; the threads
 // end with the call (no pool spinning beside the next timed copy).
 constexpr std::size_t kParallelBytes = 4u << 20;
-
-template <class F>
-void for_each_chunk(std::size_t n, bool parallel, F&& work) {
-    const unsigned threads = parallel ? std::max(1u, std::min(16u, std::thread::hardware_concurrency())) : 1u;
-    if (threads == 1) {
-        work(std::size_t{0}, n);
-        return;
-    }
-    std::vector<std::thread> team;
-    for (unsigned t = 0; t < threads; ++t)
-        team.emplace_back([&work, n, t, threads] { work(n * t / threads, n * (t + 1) / threads); });
-    for (auto& th : team) th.join();
-}
 }  // namespace
 
 void fill_pattern_host(std::byte* data, std::size_t bytes, std::uint64_t seed, bool invert) {

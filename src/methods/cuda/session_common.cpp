@@ -3,6 +3,7 @@
 #include "core/error.hpp"
 #include "methods/cuda/device_info.hpp"
 #include "methods/cuda/graph_queries.hpp"
+#include "platform/host_info.hpp"
 
 namespace hwcomm::cuda {
 
@@ -24,7 +25,7 @@ SizeCap plan_buffers(const MethodOptions& options, std::size_t asked,
         in.devices.push_back({ordinal, mem.free_bytes, mem.total_bytes, buffers});
     }
     in.host_buffers = host_buffers;
-    in.host_available = host_buffers ? host_available_bytes() : 0;
+    in.host_available = host_buffers ? available_memory_bytes() : 0;
     SizeCap cap = cap_buffer_bytes(in);
     if (cap.max_bytes == 0)
         throw MeasurementError("no memory for the transfer buffers (limited by " + cap.limited_by + ")");

@@ -1,11 +1,7 @@
 #include "methods/cuda/sizing.hpp"
 
-#include <unistd.h>
-
 #include <algorithm>
 #include <cmath>
-#include <fstream>
-#include <sstream>
 
 namespace hwcomm::cuda {
 
@@ -59,33 +55,6 @@ std::size_t plan_repetitions(double seconds_per_rep_estimate, double target_inte
     // The epsilon keeps exact ratios (50 us / 2 us) from rounding up a whole copy.
     const double n = std::ceil(target_interval_s / seconds_per_rep_estimate - 1e-9);
     return n >= static_cast<double>(cap) ? cap : std::max<std::size_t>(1, static_cast<std::size_t>(n));
-}
-
-std::size_t parse_mem_available(const std::string& meminfo_text) {
-    std::istringstream in(meminfo_text);
-    std::string line;
-    while (std::getline(in, line)) {
-        if (line.rfind("MemAvailable:", 0) != 0) continue;
-        std::istringstream fields(line.substr(13));
-        unsigned long long value = 0;
-        std::string unit;
-        if (!(fields >> value)) return 0;
-        fields >> unit;
-        return static_cast<std::size_t>(unit == "kB" ? value * 1024ull : value);
-    }
-    return 0;
-}
-
-std::size_t host_available_bytes() {
-    std::ifstream file("/proc/meminfo");
-    if (file) {
-        std::ostringstream text;
-        text << file.rdbuf();
-        if (std::size_t v = parse_mem_available(text.str()); v > 0) return v;
-    }
-    const long pages = sysconf(_SC_AVPHYS_PAGES);
-    const long page = sysconf(_SC_PAGESIZE);
-    return pages > 0 && page > 0 ? static_cast<std::size_t>(pages) * static_cast<std::size_t>(page) : 0;
 }
 
 }  // namespace hwcomm::cuda

@@ -52,9 +52,4 @@ inline constexpr std::size_t kMaxRepetitions = 100;
 std::size_t plan_repetitions(double seconds_per_rep_estimate, double target_interval_s = kTargetIntervalS,
                              std::size_t cap = kMaxRepetitions);
 
-// MemAvailable from the text of /proc/meminfo, in bytes; 0 when absent.
-std::size_t parse_mem_available(const std::string& meminfo_text);
-// This machine's MemAvailable (falls back to free pages when /proc is unreadable).
-std::size_t host_available_bytes();
-
 }  // namespace hwcomm::cuda

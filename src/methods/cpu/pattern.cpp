@@ -1,0 +1,98 @@
+#include "methods/cpu/pattern.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <vector>
+
+#include "platform/parallel_chunks.hpp"
+
+namespace hwcomm {
+
+namespace {
+
+static_assert(std::endian::native == std::endian::little, "pattern_byte assumes little-endian words");
+
+// Below this one thread is quicker than starting several.
+constexpr std::size_t kParallelBytes = std::size_t{4} << 20;
+
+// Buffers come from hwloc_alloc (page-aligned), so the words are aligned.
+std::uint64_t* words_of(std::byte* data) { return reinterpret_cast<std::uint64_t*>(data); }
+const std::uint64_t* words_of(const std::byte* data) { return reinterpret_cast<const std::uint64_t*>(data); }
+
+}  // namespace
+
+std::uint64_t fill_pattern(std::byte* data, std::size_t bytes, std::uint64_t seed) {
+    const std::uint64_t mask = pattern_mask(seed);
+    const std::size_t n = bytes / 8;
+    std::uint64_t* w = words_of(data);
+    const bool parallel = bytes >= kParallelBytes;
+    std::vector<std::uint64_t> sums(chunk_count(parallel), 0);
+    for_each_chunk(n, parallel, [&](std::size_t begin, std::size_t end, unsigned chunk) {
+        std::uint64_t sum = 0;
+        for (std::size_t i = begin; i < end; ++i) {
+            w[i] = pattern_word(mask, i);
+            sum += w[i];
+        }
+        sums[chunk] = sum;
+    });
+    std::uint64_t sum = 0;
+    for (std::uint64_t s : sums) sum += s;
+    for (std::size_t b = n * 8; b < bytes; ++b) {
+        data[b] = pattern_byte(mask, b);
+        sum += static_cast<std::uint64_t>(data[b]);
+    }
+    return sum;
+}
+
+std::size_t first_mismatch(const std::byte* data, std::size_t bytes, std::uint64_t seed) {
+    const std::uint64_t mask = pattern_mask(seed);
+    const std::size_t n = bytes / 8;
+    const std::uint64_t* w = words_of(data);
+    const bool parallel = bytes >= kParallelBytes;
+    std::vector<std::size_t> firsts(chunk_count(parallel), n);
+    for_each_chunk(n, parallel, [&](std::size_t begin, std::size_t end, unsigned chunk) {
+        for (std::size_t i = begin; i < end; ++i)
+            if (w[i] != pattern_word(mask, i)) {
+                firsts[chunk] = i;
+                return;
+            }
+    });
+    const std::size_t first_word = *std::min_element(firsts.begin(), firsts.end());
+    for (std::size_t b = first_word * 8; b < bytes; ++b)
+        if (data[b] != pattern_byte(mask, b)) return b;
+    return bytes;
+}
+
+std::string pattern_mismatch(const std::byte* data, std::size_t bytes, std::uint64_t seed) {
+    const std::size_t at = first_mismatch(data, bytes, seed);
+    if (at == bytes) return {};
+    return "destination byte " + std::to_string(at) + " of " + std::to_string(bytes) + " is not this sample's pattern";
+}
+
+void poison(std::byte* data, std::size_t bytes, std::uint64_t seed) {
+    const std::uint64_t mask = pattern_mask(seed);
+    const std::size_t n = bytes / 8;
+    std::uint64_t* w = words_of(data);
+    for_each_chunk(n, bytes >= kParallelBytes, [&](std::size_t begin, std::size_t end, unsigned) {
+        for (std::size_t i = begin; i < end; ++i) w[i] = ~pattern_word(mask, i);
+    });
+    for (std::size_t b = n * 8; b < bytes; ++b) data[b] = ~pattern_byte(mask, b);
+}
+
+std::uint64_t reference_sum(const std::byte* data, std::size_t bytes) {
+    const std::size_t n = bytes / 8;
+    const std::uint64_t* w = words_of(data);
+    const bool parallel = bytes >= kParallelBytes;
+    std::vector<std::uint64_t> sums(chunk_count(parallel), 0);
+    for_each_chunk(n, parallel, [&](std::size_t begin, std::size_t end, unsigned chunk) {
+        std::uint64_t sum = 0;
+        for (std::size_t i = begin; i < end; ++i) sum += w[i];
+        sums[chunk] = sum;
+    });
+    std::uint64_t sum = 0;
+    for (std::uint64_t s : sums) sum += s;
+    for (std::size_t b = n * 8; b < bytes; ++b) sum += static_cast<std::uint64_t>(data[b]);
+    return sum;
+}
+
+}  // namespace hwcomm

@@ -1,0 +1,117 @@
+// Data checks that mean something: verify() must see the bytes of the timed
+// batch only. Broken sessions (a copy that moves nothing, a copy of the first
+// half only) and batches that never ran must fail; the warm-up's or an earlier
+// sample's bytes must not pass for this sample's.
+#include <gtest/gtest.h>
+
+#include <set>
+
+#include "broken_memcpy.hpp"
+#include "cpu_session_test.hpp"
+#include "methods/cpu/bound_parallel.hpp"
+#include "methods/cpu/memcpy_session.hpp"
+#include "methods/cpu/pattern.hpp"
+
+using namespace hwcomm;
+using hwcomm::test::CpuSessionTest;
+using hwcomm::test::sample_and_verify;
+using hwcomm::test::CopiesFirstHalf;
+using hwcomm::test::CopiesNothing;
+
+namespace {
+
+constexpr std::size_t kBytes = (std::size_t{1} << 20) + 13;  // odd: a tail after the last word
+
+template <class Session>
+std::string broken_sample(int node, bool multi) {
+    Session s(node, node, kBytes, multi, MethodOptions{});
+    s.warmup(kBytes, "");  // the warm-up copies nothing either
+    return sample_and_verify(s, kBytes, "");
+}
+
+}  // namespace
+
+TEST_F(CpuSessionTest, MemcpyThatCopiesNothingFailsVerification) {
+    for (bool multi : {false, true}) {
+        const std::string wrong = broken_sample<CopiesNothing>(node_, multi);
+        EXPECT_NE(wrong.find("destination byte 0 "), std::string::npos) << wrong;
+    }
+}
+
+TEST_F(CpuSessionTest, MemcpyThatCopiesTheFirstHalfFailsVerification) {
+    for (bool multi : {false, true}) {
+        const std::string wrong = broken_sample<CopiesFirstHalf>(node_, multi);
+        EXPECT_NE(wrong.find("destination byte " + std::to_string(kBytes / 2) + " "), std::string::npos) << wrong;
+    }
+}
+
+TEST_F(CpuSessionTest, HonestMemcpyPassesTheSameSequence) {
+    for (bool multi : {false, true}) {
+        MemcpySession s(node_, node_, kBytes, multi, MethodOptions{});
+        s.warmup(kBytes, "");
+        for (int sample = 0; sample < 3; ++sample) EXPECT_EQ(sample_and_verify(s, kBytes, ""), "") << multi;
+    }
+}
+
+// A batch that did not run after the reset must fail, although the warm-up
+// and the previous sample moved correct bytes of an earlier pattern.
+TEST_F(CpuSessionTest, EarlierSamplesBytesDoNotVerify) {
+    for (const char* method : {"cpu-read", "cpu-write", "memcpy"}) {
+        auto s = prepare(method);
+        const std::string v = s->variants().back();
+        s->warmup(kBytes - 13, v);
+        ASSERT_EQ(sample_and_verify(*s, kBytes - 13, v), "") << method;
+        s->reset(kBytes - 13, v);
+        EXPECT_NE(s->verify(kBytes - 13, v), "") << method << ": no timed batch since the reset";
+    }
+}
+
+TEST(CpuPattern, EachSeedDiffersInEveryWordAndSumsAsTheReadKernel) {
+    std::vector<std::uint64_t> words(1001);
+    auto* a = reinterpret_cast<std::byte*>(words.data());
+    const std::size_t bytes = words.size() * 8 - 3;
+    const std::uint64_t sum = fill_pattern(a, bytes, 7);
+    EXPECT_EQ(sum, reference_sum(a, bytes));
+    EXPECT_EQ(first_mismatch(a, bytes, 7), bytes);
+    EXPECT_EQ(first_mismatch(a, bytes, 8), 0u);
+    for (std::size_t i = 0; i + 1 < bytes / 8; ++i) {
+        EXPECT_NE(pattern_word(pattern_mask(7), i), pattern_word(pattern_mask(8), i));
+        EXPECT_NE(pattern_word(pattern_mask(7), i), pattern_word(pattern_mask(7), i + 1));
+    }
+    for (std::size_t prefix : {std::size_t{0}, std::size_t{1}, std::size_t{2}, std::size_t{9}, bytes - 8})
+        EXPECT_EQ(first_mismatch(a, prefix, 7), prefix) << "a prefix of the pattern is the pattern of the prefix";
+    a[bytes - 1] ^= std::byte{1};  // the tail is checked too
+    EXPECT_EQ(first_mismatch(a, bytes, 7), bytes - 1);
+    a[8 * 500 + 5] ^= std::byte{4};
+    EXPECT_EQ(first_mismatch(a, bytes, 7), 8u * 500 + 5);
+    poison(a, bytes, 7);
+    for (std::size_t b = 0; b < bytes; ++b) ASSERT_EQ(a[b], ~pattern_byte(pattern_mask(7), b)) << "every byte differs";
+    EXPECT_EQ(first_mismatch(a, bytes, 7), 0u);
+}
+
+TEST(CpuPattern, LargeBuffersAreFilledAndCheckedInParallelAlike) {
+    const std::size_t bytes = (std::size_t{16} << 20) + 5;
+    std::vector<std::uint64_t> words(bytes / 8 + 1);
+    auto* a = reinterpret_cast<std::byte*>(words.data());
+    const std::uint64_t sum = fill_pattern(a, bytes, 3);
+    EXPECT_EQ(sum, reference_sum(a, bytes));
+    a[bytes / 3] ^= std::byte{0x10};
+    a[bytes / 2] ^= std::byte{0x10};
+    EXPECT_EQ(first_mismatch(a, bytes, 3), bytes / 3);
+}
+
+// On this machine (2 cores): 2 workers land on 2 distinct cores, each on the PU its slot names.
+TEST(BoundParallel, TwoWorkersRunOnTwoDistinctCores) {
+    const HwlocTopology topo;
+    const auto slots = core_slots_of_numa(topo, topo.numa_os_indexes().front(), false);
+    if (slots.size() < 2) GTEST_SKIP() << "needs 2 cores on one NUMA node";
+    const std::span<const CoreSlot> two(slots.data(), 2);
+    std::vector<int> inside(2, -1);
+    const BoundRun run = run_bound_parallel(topo, two, 3, [&](unsigned rank, unsigned) { inside[rank] = current_pu(topo); });
+    EXPECT_EQ(run.unbound_workers, 0u) << run.note;
+    EXPECT_NE(two[0].core, two[1].core);
+    for (unsigned r = 0; r < 2; ++r) {
+        EXPECT_EQ(inside[r], two[r].pu) << "worker " << r << " in the timed loop";
+        EXPECT_EQ(run.ran_on_pus[r], two[r].pu) << "worker " << r << " after the batch";
+    }
+}
