@@ -11,6 +11,7 @@
 #include "discover/discover.hpp"
 #include "discover/nvml_api.hpp"
 #include "platform/atomic_file.hpp"
+#include "report/html/topo_svg.hpp"
 #include "report/topo_render.hpp"
 
 namespace hwcomm::cli {
@@ -23,6 +24,7 @@ struct TopoOptions {
     bool json = false, dot = false, matrix = false;
     std::string output;
     std::string record_nvml;
+    std::string svg;  // the report's topology picture, alone
 };
 
 void write_output(const std::string& path, const std::string& text) {
@@ -54,6 +56,7 @@ int run_topo(TopoOptions options) {
                         : options.matrix ? TopoFormat::Matrix
                                          : TopoFormat::Tree;
     const Graph graph = discover_machine(options.discover);
+    if (!options.svg.empty()) write_output(options.svg, report_html::topology_svg(graph, {}) + "\n");
     const std::string text = render_topology(graph, options.view);
     if (options.output.empty()) std::cout << text << std::flush;
     else write_output(options.output, text);
@@ -84,6 +87,7 @@ void add_topo_command(CLI::App& app, Action& action) {
         path->excludes(format);
     }
     device->excludes(path);
+    sub->add_option("--svg", options->svg, "Also draw the graph as a picture into FILE (SVG, as in hwcomm report)");
     sub->add_option("--output,-o", options->output, "Write to FILE (atomically) instead of standard output");
     sub->callback([&action, options] { action = [options] { return run_topo(*options); }; });
 }
