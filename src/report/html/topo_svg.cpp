@@ -13,6 +13,7 @@ namespace hwcomm::report_html {
 namespace {
 
 constexpr double kMargin = 24;
+constexpr double kArcRoom = 44;  // above the top row and below the last, for links drawn as arcs there
 constexpr double kLegendHeight = 40;
 
 std::string xml_escape(const std::string& text) {
@@ -99,8 +100,9 @@ void write_label(std::ostringstream& out, double x, double y, const char* anchor
 std::string topology_svg(const Graph& graph, const std::map<std::size_t, EdgeMeasure>& measured) {
     const TopoLayout layout = layout_topology(graph);
     const double w = TopoLayout::kBoxWidth, h = TopoLayout::kBoxHeight;
-    // At least as wide as the legend.
-    const double total_w = std::max(layout.width, 1000.0) + 2 * kMargin, total_h = layout.height + 2 * kMargin + kLegendHeight;
+    // At least as wide as the legend; room for arcs above the top row and below the last.
+    const double top = kMargin + kArcRoom, bottom = kArcRoom + kMargin + kLegendHeight;
+    const double total_w = std::max(layout.width, 1000.0) + 2 * kMargin, total_h = top + layout.height + bottom;
     std::map<std::string, const NodeBox*> box_of;
     for (const NodeBox& b : layout.boxes) box_of[b.id] = &b;
 
@@ -111,7 +113,7 @@ std::string topology_svg(const Graph& graph, const std::map<std::size_t, EdgeMea
         << "<style>.edge-label{font-size:10px;paint-order:stroke;stroke:#fff;stroke-width:3px;fill:#333}"
            ".node text{pointer-events:none}</style>"
         << "<rect width=\"100%\" height=\"100%\" fill=\"#fff\"/>"
-        << "<g transform=\"translate(" << kMargin << ',' << kMargin << ")\">";
+        << "<g transform=\"translate(" << kMargin << ',' << top << ")\">";
 
     const auto& edges = graph.edges();
     std::ostringstream labels;  // drawn after lines and boxes so nothing covers them
@@ -147,8 +149,11 @@ std::string topology_svg(const Graph& graph, const std::map<std::size_t, EdgeMea
             const NodeBox& lower = p.row < c.row ? c : p;
             const double x1 = upper.x + w / 2, y1 = upper.y + h, x2 = lower.x + w / 2, y2 = lower.y;
             d = "M" + fixed(x1, 1) + ',' + fixed(y1, 1) + "L" + fixed(x2, 1) + ',' + fixed(y2, 1);
-            lx = x1 + (x2 - x1) * 0.3 + 4;
-            ly = y1 + (y2 - y1) * 0.3;
+            // Label in the gap below the upper box (never on a box), on the outer
+            // side, so links that fan out keep their labels apart.
+            ly = y1 + 0.8 * TopoLayout::kGapY;
+            lx = x1 + (x2 - x1) * (ly - y1) / (y2 - y1) + (x2 >= x1 ? 4 : -4);
+            anchor = x2 >= x1 ? "start" : "end";
         }
         out << "<path class=\"edge\" data-kind=\"" << to_string(edges[e].kind) << "\" d=\"" << d
             << "\" fill=\"none\" stroke=\"" << style.colour << "\" stroke-width=\"" << fixed(style.width, 1) << '"';
@@ -171,7 +176,7 @@ std::string topology_svg(const Graph& graph, const std::map<std::size_t, EdgeMea
     }
     out << labels.str();
     // Legend: the colour scale of measured edges.
-    const double ly = layout.height + 22;
+    const double ly = layout.height + kArcRoom + 26;
     out << "<g class=\"legend\"><text x=\"0\" y=\"" << fixed(ly + 4, 1)
         << "\">Edge colour: measured large-transfer bandwidth / theoretical rate per direction</text>";
     for (int step = 0; step <= 10; ++step)
