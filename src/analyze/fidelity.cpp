@@ -20,6 +20,18 @@ TargetsFile targets_from_json(const json& doc) {
     f.machine = doc.value("machine", "");
     f.source = doc.value("source", "");
     f.tolerance = doc.value("tolerance", 0.02);
+    if (doc.contains("gpus") && doc["gpus"].is_object()) {
+        f.gpu_count = doc["gpus"].value("count", 0);
+        f.gpu_model = doc["gpus"].value("model", "");
+    } else {  // "2x NVIDIA H200 (NVLink ...)"
+        const auto x = f.machine.find("x ");
+        if (x != std::string::npos && x > 0 && f.machine.find_first_not_of("0123456789") == x) {
+            f.gpu_count = std::stoi(f.machine.substr(0, x));
+            const std::string rest = f.machine.substr(x + 2);
+            const auto end = rest.find(" (");
+            f.gpu_model = end == std::string::npos ? rest : rest.substr(0, end);
+        }
+    }
     if (!doc.contains("targets") || !doc["targets"].is_array()) throw std::runtime_error("targets file has no targets");
     for (const json& j : doc["targets"]) {
         Target t;
@@ -70,18 +82,37 @@ const char* to_string(Verdict v) {
 bool lower_is_better(const std::string& metric) { return metric == "small_latency_us"; }
 
 Verdict judge(double measured, double low, double high, double tolerance, bool lower_better, double* deviation) {
-    double dev = 0;  // positive = better than the figure's range
-    if (lower_better) {
-        if (measured < low) dev = (low - measured) / low;
-        if (measured > high) dev = -(measured - high) / high;
-    } else {
-        if (measured > high) dev = (measured - high) / high;
-        if (measured < low) dev = -(low - measured) / low;
-    }
+    double dev = 0;  // the number's relative distance from the range, sign of (measured - figure)
+    if (measured > high) dev = (measured - high) / high;
+    if (measured < low) dev = (measured - low) / low;
     if (deviation) *deviation = dev;
-    if (dev > tolerance) return Verdict::Beats;
-    if (dev < -tolerance) return Verdict::Misses;
+    const double better = lower_better ? -dev : dev;
+    if (better > tolerance) return Verdict::Beats;
+    if (better < -tolerance) return Verdict::Misses;
     return Verdict::Within;
+}
+
+MachineCheck check_machine(const ResultsFile& results, const TargetsFile& targets) {
+    MachineCheck check;
+    if (targets.gpu_count > 0) check.targets = std::to_string(targets.gpu_count) + "x " + targets.gpu_model;
+    int count = 0;
+    std::string model;
+    if (results.topology.is_object() && results.topology.contains("vertices"))
+        for (const json& v : results.topology["vertices"])
+            if (v.value("kind", "") == "gpu") {
+                ++count;
+                if (model.empty() && v.contains("gpu")) model = v["gpu"].value("model", "");
+            }
+    if (count > 0) check.results = std::to_string(count) + "x " + model;
+    check.same = check.targets.empty() || check.results.empty() || check.targets == check.results;
+    return check;
+}
+
+bool fidelity_failed(const std::vector<Comparison>& rows, const MachineCheck& machine) {
+    if (!machine.same) return true;
+    for (const Comparison& c : rows)
+        if (c.verdict == Verdict::Misses) return true;
+    return false;
 }
 
 namespace {
@@ -148,8 +179,12 @@ std::vector<Comparison> compare(const ResultsFile& results, const TargetsFile& t
     return out;
 }
 
-std::string format_comparisons(const std::vector<Comparison>& rows, const TargetsFile& targets) {
+std::string format_comparisons(const std::vector<Comparison>& rows, const TargetsFile& targets,
+                               const MachineCheck& machine) {
     std::ostringstream out;
+    if (!machine.same)
+        out << "MACHINE DIFFERS: the figures are for " << machine.targets << ", the results come from "
+            << machine.results << "\n";
     char line[512];
     std::snprintf(line, sizeof line, "%-26s %14s %12s  %-8s %8s  %s\n", "target", "figure", "hwcomm", "verdict",
                   "dev", "record");

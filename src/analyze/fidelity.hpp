@@ -28,6 +28,10 @@ struct Target {
 
 struct TargetsFile {
     std::string machine, source;
+    // The GPUs the figures were measured on: "gpus":{"count":2,"model":"NVIDIA H200"}
+    // when the file says so, else read from a machine text starting "2x NVIDIA H200".
+    int gpu_count = 0;
+    std::string gpu_model;
     double tolerance = 0.02;
     std::vector<Target> targets;
 };
@@ -45,8 +49,21 @@ struct Comparison {
     std::string record_key;  // which record gave it
     std::string note;        // e.g. "measured in event mode, target is wall clock"
     Verdict verdict = Verdict::NoData;
-    double deviation = 0;    // signed fraction, positive = better than the figure
+    // Signed relative difference of the number from the figure's range
+    // ((measured - bound) / bound): a latency above the figure is positive
+    // (and a miss), a bandwidth above it is positive (and beats it).
+    double deviation = 0;
 };
+
+// Whether the results come from the machine the figures describe (GPU count
+// and model from the results' topology).
+struct MachineCheck {
+    bool same = true;          // false only when both sides are known and differ
+    std::string targets, results;
+};
+MachineCheck check_machine(const ResultsFile& results, const TargetsFile& targets);
+// True when a figure is missed or the machines differ: the exit status 1 of --targets.
+bool fidelity_failed(const std::vector<Comparison>& rows, const MachineCheck& machine);
 
 // Lower is better for latency metrics; higher for bandwidth.
 bool lower_is_better(const std::string& metric);
@@ -54,6 +71,7 @@ bool lower_is_better(const std::string& metric);
 Verdict judge(double measured, double low, double high, double tolerance, bool lower_better, double* deviation);
 
 std::vector<Comparison> compare(const ResultsFile& results, const TargetsFile& targets);
-std::string format_comparisons(const std::vector<Comparison>& rows, const TargetsFile& targets);
+std::string format_comparisons(const std::vector<Comparison>& rows, const TargetsFile& targets,
+                               const MachineCheck& machine = {});
 
 }  // namespace hwcomm::analyze

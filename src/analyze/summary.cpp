@@ -2,7 +2,10 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <map>
 #include <sstream>
+
+#include "analyze/record_facts.hpp"
 
 namespace hwcomm::analyze {
 
@@ -16,8 +19,9 @@ std::string params_text(const std::map<std::string, std::string>& params) {
     return text;
 }
 
-SummaryRow summarize(const Record& record) {
+SummaryRow summarize(const Record& record, const Graph* topology, const CurveOptions& options) {
     SummaryRow row;
+    row.key = record.key;
     row.method = record.method;
     row.src = record.src;
     row.dst = record.dst;
@@ -25,16 +29,18 @@ SummaryRow summarize(const Record& record) {
     if (record.context.is_object() && record.context.contains("timing_mode") &&
         record.context["timing_mode"].is_string())
         row.timing = record.context["timing_mode"].get<std::string>();
+    row.metrics = curve_metrics(record, topology, options);
 
     int failed = 0, unverified = 0;
     const Point* smallest = nullptr;
+    const bool imported = record.provenance.is_object() && record.provenance.value("kind", "") == "imported";
     for (const Point& p : record.points) {
         if (p.status != "ok") {
             ++failed;
             continue;
         }
-        if (!p.verified) ++unverified;
-        if (p.stats.n == 0) continue;
+        if (!p.verified && !imported) ++unverified;
+        if (!(p.bandwidth_gbps > 0)) continue;
         if (!row.peak_gbps || p.bandwidth_gbps > *row.peak_gbps) {
             row.peak_gbps = p.bandwidth_gbps;
             row.peak_bytes = p.bytes;
@@ -60,10 +66,14 @@ SummaryRow summarize(const Record& record) {
     return row;
 }
 
-std::vector<SummaryRow> summarize(const ResultsFile& file) {
+std::vector<SummaryRow> summarize(const ResultsFile& file, const std::string& source, const CurveOptions& options) {
+    const auto topology = topology_of(file);
     std::vector<SummaryRow> rows;
     rows.reserve(file.records.size());
-    for (const Record& r : file.records) rows.push_back(summarize(r));
+    for (const Record& r : file.records) {
+        rows.push_back(summarize(r, topology ? &*topology : nullptr, options));
+        rows.back().source = source;
+    }
     return rows;
 }
 
@@ -78,12 +88,33 @@ std::string format_bytes(std::uint64_t bytes) {
     return std::to_string(v) + " " + units[u];
 }
 
+std::string short_bytes(std::uint64_t bytes) {
+    static const char* units[] = {"", "K", "M", "G", "T"};
+    int u = 0;
+    std::uint64_t v = bytes;
+    while (u < 4 && v >= 1024 && v % 1024 == 0) {
+        v /= 1024;
+        ++u;
+    }
+    return std::to_string(v) + units[u];
+}
+
+std::string format_time(double seconds) {
+    char buf[32];
+    if (seconds < 1e-3)
+        std::snprintf(buf, sizeof buf, "%.3g us", seconds * 1e6);
+    else if (seconds < 1)
+        std::snprintf(buf, sizeof buf, "%.3g ms", seconds * 1e3);
+    else
+        std::snprintf(buf, sizeof buf, "%.3g s", seconds);
+    return buf;
+}
+
 namespace {
 
-std::string fixed(std::optional<double> v, int decimals) {
-    if (!v) return "-";
+std::string fixed(double v, int decimals) {
     char buf[32];
-    std::snprintf(buf, sizeof buf, "%.*f", decimals, *v);
+    std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
     return buf;
 }
 
@@ -92,42 +123,92 @@ std::string pad(const std::string& s, std::size_t width, bool right = false) {
     return right ? std::string(width - s.size(), ' ') + s : s + std::string(width - s.size(), ' ');
 }
 
+std::string clip(const std::string& s, std::size_t width) {
+    return s.size() <= width ? s : s.substr(0, width - 1) + "~";
+}
+
+// Parameters without their keys where the value says enough ("pinned").
+std::string compact_params(const std::string& params) {
+    std::string out = params;
+    for (const char* key : {"host_mem=", "src_mem=", "dst_mem=", "threads="}) {
+        for (std::size_t at; (at = out.find(key)) != std::string::npos;) out.erase(at, std::string(key).size());
+    }
+    return out;
+}
+
+std::string status_of(const SummaryRow& r) {
+    std::string s = r.status.rfind("error:", 0) == 0 ? "error" : r.status;
+    std::size_t suspects = 0;
+    for (const SuspectPoint& p : r.metrics.suspects)
+        if (p.kind != "failed") ++suspects;
+    if (suspects) s = (s == "ok" ? "" : s + ", ") + std::to_string(suspects) + " suspect";
+    if (!r.timing.empty() && r.timing != "event") s += " [" + r.timing + "]";
+    return s;
+}
+
 }  // namespace
 
 std::string format_summary_table(const std::vector<SummaryRow>& rows) {
-    struct Line {
-        std::string method, path, params, peak, at, lat, lat48, note;
-    };
-    std::vector<Line> lines;
-    lines.push_back({"method", "src->dst", "params", "peak GB/s", "at", "lat us", "4B/8B us", "status / notes"});
+    bool sources = false;
+    for (const SummaryRow& r : rows) sources = sources || !r.source.empty();
+    std::vector<std::vector<std::string>> lines;
+    lines.push_back({"source", "method", "src->dst", "params", "large GB/s", "best GB/s @size", "% of link",
+                     "small xfer", "status"});
     for (const SummaryRow& r : rows) {
-        Line l;
-        l.method = r.method;
-        l.path = r.src + "->" + r.dst;
-        l.params = r.params.empty() ? "-" : r.params;
-        l.peak = fixed(r.peak_gbps, 1);
-        l.at = r.peak_gbps ? format_bytes(r.peak_bytes) : "-";
-        l.lat = r.small_latency_us ? fixed(r.small_latency_us, 2) + " @" + format_bytes(r.small_bytes) : "-";
-        l.lat48 = (r.latency_4b_us || r.latency_8b_us) ? fixed(r.latency_4b_us, 2) + "/" + fixed(r.latency_8b_us, 2)
-                                                        : "-";
-        l.note = r.status;
-        if (r.fwd_gbps || r.rev_gbps) l.note += " (fwd " + fixed(r.fwd_gbps, 1) + ", rev " + fixed(r.rev_gbps, 1) + ")";
-        if (!r.timing.empty() && r.timing != "event") l.note += " [" + r.timing + "]";
-        lines.push_back(std::move(l));
+        const CurveMetrics& m = r.metrics;
+        std::string large = m.large ? fixed(m.large->gbps, 1) + (m.large->last_octave ? "^" : "") : "-";
+        std::string best = "-";
+        if (m.best) best = fixed(m.best->gbps, 1) + " @" + short_bytes(m.best->bytes) + (m.best->cache_resident ? " c" : "");
+        std::string link = "-";
+        if (m.fraction_of_limit) {
+            std::string what = m.limit->what;
+            for (const char* drop : {"staged: ", ".0"})
+                for (std::size_t at; (at = what.find(drop)) != std::string::npos;) what.erase(at, std::string(drop).size());
+            link = fixed(*m.fraction_of_limit * 100, 0) + "% " + what;
+        }
+        std::string small = m.small ? format_time(m.small->seconds) + " @" + format_bytes(m.small->bytes) : "-";
+        lines.push_back({clip(r.source, 12), clip(r.method, 16), clip(r.src + "->" + r.dst, 13),
+                         clip(compact_params(r.params).empty() ? "-" : compact_params(r.params), 18), large, best,
+                         clip(link, 17), small, clip(status_of(r), 20)});
     }
-    std::size_t w[7] = {0, 0, 0, 0, 0, 0, 0};
-    for (const Line& l : lines) {
-        const std::string* cols[7] = {&l.method, &l.path, &l.params, &l.peak, &l.at, &l.lat, &l.lat48};
-        for (int i = 0; i < 7; ++i) w[i] = std::max(w[i], cols[i]->size());
-    }
+    const std::size_t cols = lines.front().size();
+    std::vector<std::size_t> w(cols, 0);
+    for (const auto& l : lines)
+        for (std::size_t i = 0; i < cols; ++i) w[i] = std::max(w[i], l[i].size());
     std::ostringstream out;
-    for (const Line& l : lines) {
-        out << pad(l.method, w[0]) << "  " << pad(l.path, w[1]) << "  " << pad(l.params, w[2]) << "  "
-            << pad(l.peak, w[3], true) << "  " << pad(l.at, w[4], true) << "  " << pad(l.lat, w[5], true) << "  "
-            << pad(l.lat48, w[6], true) << "  " << l.note << "\n";
+    for (const auto& l : lines) {
+        std::string line;
+        for (std::size_t i = sources ? 0 : 1; i < cols; ++i) {
+            const bool right = i >= 4 && i <= 7;
+            line += (i == cols - 1 ? l[i] : pad(l[i], w[i], right) + "  ");
+        }
+        out << line << "\n";
     }
-    out << "GB/s = 1e9 bytes/s; peak = best median bandwidth over sizes; lat = median time per transfer "
-           "at the smallest size\n";
+    out << "GB/s = 1e9 B/s. large = median bandwidth at sizes >= 64 MiB (^: of the last octave measured);\n"
+           "best @size: c = working set fits the cache (CPU LLC / GPU L2) and beats the large-transfer rate;\n"
+           "% of link = large / the path's theoretical bottleneck; small xfer = time per transfer at the smallest\n"
+           "size, launch overhead included (GPU paths only).\n";
+    std::vector<std::string> notes;
+    for (const SummaryRow& r : rows) {
+        const std::string who = "  " + (r.source.empty() ? "" : r.source + ": ") + r.key;
+        // Points of one kind are listed together: one line per record and kind.
+        std::map<std::string, std::vector<const SuspectPoint*>> by_kind;
+        for (const SuspectPoint& p : r.metrics.suspects) by_kind[p.kind].push_back(&p);
+        for (const auto& [kind, list] : by_kind) {
+            std::string sizes;
+            for (const SuspectPoint* p : list) sizes += (sizes.empty() ? "@" : ", ") + format_bytes(p->bytes);
+            const bool same_reason = kind == "not-converged" || list.size() == 1;
+            notes.push_back(who + " " + sizes + " " + kind + ": " +
+                            (same_reason ? list.front()->reason : list.front()->reason + " (first of " +
+                                                                      std::to_string(list.size()) + ")"));
+        }
+        if (r.status.rfind("error:", 0) == 0) notes.push_back(who + ": " + r.status);
+        if (r.fwd_gbps || r.rev_gbps)
+            notes.push_back(who + ": at the best point fwd " + fixed(r.fwd_gbps.value_or(0), 1) + " GB/s, rev " +
+                            fixed(r.rev_gbps.value_or(0), 1) + " GB/s");
+    }
+    if (!notes.empty()) out << "\nnotes and suspect points:\n";
+    for (const std::string& n : notes) out << n << "\n";
     return out.str();
 }
 

@@ -1,40 +1,49 @@
 #pragma once
-// One line per record of a results file: peak bandwidth over sizes and the
-// small-size latency. Reads only the results file (core/results.hpp).
+// One line per record of one or more results files, built on the curve
+// metrics: large-transfer bandwidth, best point (cache-resident flag), % of
+// the path's link, small-transfer time where it means something, status.
+// Reads only results files (core/results.hpp).
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "analyze/curve_metrics.hpp"
 #include "core/results.hpp"
 
 namespace hwcomm::analyze {
 
 struct SummaryRow {
-    std::string method, src, dst;
+    std::string source;             // file/host label; "" when only one file is summarized
+    std::string key, method, src, dst;
     std::string params;             // "host_mem=pinned peer=on" (numa omitted: it is the endpoint)
     std::string status = "ok";      // "ok", "error: ...", "N points failed", "N points unverified"
     std::string timing;             // context.timing_mode, "" when absent
-    std::optional<double> peak_gbps;      // max over ok points of bandwidth_gbps (median based)
+    CurveMetrics metrics;
+    std::optional<double> peak_gbps;      // the best point's bandwidth (max over sizes)
     std::uint64_t peak_bytes = 0;
-    std::optional<double> small_latency_us;  // median seconds per transfer at the smallest ok size
+    std::optional<double> small_latency_us;  // median time per transfer at the smallest ok size
     std::uint64_t small_bytes = 0;
     std::optional<double> latency_4b_us, latency_8b_us;
-    // Duplex: each direction's rate at the peak point (extras fwd_gbps/rev_gbps).
+    // Duplex: each direction's rate at the best point (extras fwd_gbps/rev_gbps).
     std::optional<double> fwd_gbps, rev_gbps;
 };
 
-SummaryRow summarize(const Record& record);
-std::vector<SummaryRow> summarize(const ResultsFile& file);
+SummaryRow summarize(const Record& record, const Graph* topology = nullptr, const CurveOptions& options = {});
+std::vector<SummaryRow> summarize(const ResultsFile& file, const std::string& source = "",
+                                  const CurveOptions& options = {});
 
 // Compact parameter text used in rows and target matching.
 std::string params_text(const std::map<std::string, std::string>& params);
 
-// The one-screen table: method, src->dst, params, peak GB/s (at size),
-// latency at the smallest size and at 4 B / 8 B, status.
+// The one-screen table (fits 120 columns) and, below it, the suspect points.
 std::string format_summary_table(const std::vector<SummaryRow>& rows);
 
 // "4 KiB", "1 GiB", "3 B".
 std::string format_bytes(std::uint64_t bytes);
+// "64K", "1G", "3" for narrow columns.
+std::string short_bytes(std::uint64_t bytes);
+// "2.22 us", "14.1 us", "1.53 ms".
+std::string format_time(double seconds);
 
 }  // namespace hwcomm::analyze

@@ -1,14 +1,18 @@
-// hwcomm summary FILE... [--targets TARGETS]: the one-screen table of one or
-// more results files (peak bandwidth and small-size latency per record), and,
-// with --targets, how the best matching records compare with reference figures.
+// hwcomm summary FILE... [--targets TARGETS] [--matrix METHOD[:k=v,..] [--at SIZE]]:
+// the one-screen table of one or more results files built on the curve
+// metrics; with --targets, how the best matching records compare with
+// reference figures (exit 1 on a miss or another machine); with --matrix, a
+// src x dst bandwidth matrix of one method.
+#include <filesystem>
 #include <iostream>
 #include <memory>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <vector>
-#include <stdexcept>
 
 #include "analyze/fidelity.hpp"
+#include "analyze/matrix.hpp"
 #include "analyze/summary.hpp"
 #include "cli/commands.hpp"
 #include "core/error.hpp"
@@ -16,40 +20,77 @@
 
 namespace hwcomm::cli {
 
+namespace {
+
+struct SummaryArgs {
+    std::vector<std::string> files;
+    std::string targets, matrix, at;
+};
+
+// A short label for a file's rows when several files are summarized: its host
+// name, or its file name when hosts repeat.
+std::string label_of(const ResultsFile& f, const std::string& path) {
+    const std::string host = f.meta.is_object() ? f.meta.value("host", "") : "";
+    const std::string name = std::filesystem::path(path).filename().string();
+    return host.empty() ? name : host + ":" + name;
+}
+
+int run_summary(const SummaryArgs& a) {
+    std::vector<analyze::SummaryRow> rows;
+    ResultsFile all;
+    bool all_topology = false;
+    for (const auto& file : a.files) {
+        ResultsFile one;
+        try {
+            one = load_results_file(file);
+        } catch (const std::runtime_error& e) {
+            throw UsageError("summary: " + file + ": " + e.what());
+        }
+        const auto part = analyze::summarize(one, a.files.size() > 1 ? label_of(one, file) : "");
+        rows.insert(rows.end(), part.begin(), part.end());
+        if (!all_topology) all.topology = one.topology, all_topology = true;
+        for (auto& r : one.records) all.records.push_back(std::move(r));
+    }
+    if (!a.matrix.empty()) {
+        try {
+            analyze::MatrixSpec spec = analyze::parse_matrix_spec(a.matrix);
+            if (!a.at.empty()) spec.at_bytes = analyze::parse_size(a.at);
+            std::cout << analyze::format_matrix(all, spec);
+        } catch (const std::runtime_error& e) {
+            throw UsageError(std::string("summary: ") + e.what());
+        }
+        return 0;
+    }
+    std::optional<analyze::TargetsFile> reference;
+    if (!a.targets.empty()) {
+        try {
+            reference = analyze::load_targets_file(a.targets);
+        } catch (const std::runtime_error& e) {
+            throw UsageError("summary: --targets " + a.targets + ": " + e.what());
+        }
+    }
+    std::cout << analyze::format_summary_table(rows);
+    if (!reference) return 0;
+    const auto comparisons = analyze::compare(all, *reference);
+    const auto machine = analyze::check_machine(all, *reference);
+    std::cout << "\n" << analyze::format_comparisons(comparisons, *reference, machine);
+    return analyze::fidelity_failed(comparisons, machine) ? 1 : 0;
+}
+
+}  // namespace
+
 void add_summary_command(CLI::App& app, Action& action) {
-    auto* sub = app.add_subcommand("summary", "One-screen table of a results file: peak GB/s and small-size latency "
-                                              "per record, optionally against reference figures");
-    auto files = std::make_shared<std::vector<std::string>>();
-    auto targets = std::make_shared<std::string>();
-    sub->add_option("files", *files, "results file(s) written by hwcomm run (records of several files are listed together)")
-        ->required();
-    sub->add_option("--targets", *targets, "reference figures to compare with (e.g. docs/targets-h200x2.json)");
-    sub->callback([&action, files, targets] {
-        action = [files, targets]() -> int {
-            ResultsFile results;
-            for (const auto& file : *files) {
-                try {
-                    ResultsFile one = load_results_file(file);
-                    for (auto& r : one.records) results.records.push_back(std::move(r));
-                } catch (const std::runtime_error& e) {
-                    throw UsageError("summary: " + file + ": " + e.what());
-                }
-            }
-            std::optional<analyze::TargetsFile> reference;
-            if (!targets->empty()) {
-                try {
-                    reference = analyze::load_targets_file(*targets);
-                } catch (const std::runtime_error& e) {
-                    throw UsageError("summary: --targets " + *targets + ": " + e.what());
-                }
-            }
-            std::cout << analyze::format_summary_table(analyze::summarize(results));
-            if (reference) {
-                std::cout << "\n"
-                          << analyze::format_comparisons(analyze::compare(results, *reference), *reference);
-            }
-            return 0;
-        };
+    auto* sub = app.add_subcommand("summary", "One-screen table of results files: large-transfer GB/s, best point, "
+                                              "% of link, small-transfer time; reference figures; matrices");
+    auto args = std::make_shared<SummaryArgs>();
+    sub->add_option("files", args->files, "results file(s) written by hwcomm run or hwcomm import")->required();
+    sub->add_option("--targets", args->targets,
+                    "reference figures to compare with (e.g. docs/targets-h200x2.json); exit 1 on a miss");
+    sub->add_option("--matrix", args->matrix, "print a src x dst matrix of METHOD[:param=value,...] instead");
+    sub->add_option("--at", args->at, "with --matrix: bandwidth at this size (e.g. 64M, 1G) instead of large-transfer");
+    sub->callback([&action, args] {
+        if (!args->at.empty() && args->matrix.empty()) throw CLI::ValidationError("--at", "needs --matrix");
+        action = [args]() -> int { return run_summary(*args); };
     });
 }
 

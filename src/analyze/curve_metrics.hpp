@@ -1,0 +1,137 @@
+#pragma once
+// What one bandwidth-vs-size curve says, computed once and shared by
+// `summary`, `analyze`, `compare` and the HTML report: the large-transfer
+// plateau, the best point (and whether caches explain it), how close the
+// path comes to its theoretical bottleneck, n1/2 and a Hockney fit, the
+// small-transfer time where it means something, and points that look wrong.
+// Reads only results (core/results.hpp) and the graph stored in them.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/graph.hpp"
+#include "core/results.hpp"
+
+namespace hwcomm::analyze {
+
+inline constexpr std::uint64_t kMiB = 1024ull * 1024ull;
+// The CPU cache size assumed when the topology does not state one.
+inline constexpr std::uint64_t kDefaultLlcBytes = 64 * kMiB;
+
+// Knobs of the metrics; the defaults are the documented rule (docs/analysis.md).
+struct CurveOptions {
+    // The large-transfer plateau: the points at or above large_min_bytes (when
+    // none are, of the last octave measured) that stay within
+    // plateau_tolerance of the largest size's bandwidth, walking down from the
+    // largest size; their median. A curve still falling at 256 MiB (a CPU
+    // cache larger than 64 MiB) is judged by the sizes past the fall.
+    std::uint64_t large_min_bytes = 64 * kMiB;
+    double plateau_tolerance = 0.10;
+    // Suspect when neighbouring sizes differ by more than this factor in bandwidth.
+    double jump_factor = 10.0;
+    // Suspect when the 1-byte time exceeds the 4-byte time by this factor.
+    double one_byte_factor = 4.0;
+    // Suspect when a point's bandwidth exceeds the path limit by more than this fraction.
+    double over_limit_tolerance = 0.05;
+    // Overrides the cache size used for the cache-resident flag (0 = derive it).
+    std::uint64_t cache_bytes = 0;
+};
+
+// One usable point of a curve (status ok, at least one sample), sorted by size.
+struct CurvePoint {
+    std::uint64_t bytes = 0;
+    double seconds = 0;         // median (imported: the aggregate the study plotted) time per transfer
+    double gbps = 0;            // bytes / seconds / 1e9
+    double ci_low_s = 0, ci_high_s = 0;  // NaN when absent (imported aggregates)
+    bool converged = true;      // stop_reason "converged" (or no stop reason recorded)
+    std::size_t n = 0;          // samples
+};
+
+struct LargeTransfer {
+    double gbps = 0;                       // median of the window's bandwidths
+    std::uint64_t from_bytes = 0, to_bytes = 0;
+    std::size_t n_points = 0;
+    bool last_octave = false;              // no point reached large_min_bytes
+};
+
+struct BestPoint {
+    double gbps = 0;
+    std::uint64_t bytes = 0;
+    bool cache_resident = false;           // working set fits the relevant cache and the point is below the window
+    std::uint64_t cache_bytes = 0;         // the cache size compared with (0 = unknown)
+    std::string cache;                     // "CPU last-level cache", "GPU L2", "" when none applies
+};
+
+// The theoretical bottleneck of the record's path, from the topology.
+struct LinkLimit {
+    double gbps = 0;                        // per direction (x2 for duplex records)
+    std::string what;                       // "NVLink 4.0 x18", "PCIe 5.0 x16", "2x PCIe 3.0 x16 (staged)"
+    std::vector<std::string> vertices;      // the route
+};
+
+// t(n) = a + n / b, least squares on the time of every point, weighted by 1/t
+// so that small and large sizes count alike; rel_rms_error is the root mean
+// square of (t_fit - t) / t.
+struct HockneyFit {
+    double latency_s = 0;                   // a
+    double bandwidth_gbps = 0;              // b
+    double rel_rms_error = 0;
+    std::size_t n_points = 0;
+};
+
+// Time per transfer at the smallest size, launch overhead included.
+struct SmallTransfer {
+    double seconds = 0;
+    std::uint64_t bytes = 0;
+};
+
+struct SuspectPoint {
+    std::uint64_t bytes = 0;
+    std::string kind;     // "jump" | "one-byte" | "over-limit" | "not-converged" | "failed"
+    std::string reason;   // one line with the numbers
+};
+
+struct CurveMetrics {
+    std::optional<LargeTransfer> large;
+    std::optional<BestPoint> best;
+    std::optional<LinkLimit> limit;
+    std::optional<double> fraction_of_limit;        // large.gbps / limit.gbps
+    std::optional<double> half_bandwidth_bytes;     // n1/2: size reaching half the large-transfer bandwidth (log-interpolated)
+    std::optional<HockneyFit> fit;
+    std::optional<SmallTransfer> small;             // absent for cpu-* methods (meaningless at 1 B)
+    std::vector<SuspectPoint> suspects;
+    std::size_t n_points = 0;
+};
+
+// The usable points of a record, sorted by size.
+std::vector<CurvePoint> curve_points(const Record& record);
+
+// The theoretical limit of a record's path in `topology` (nullopt when the
+// topology does not state one: memory-bound paths, unknown links).
+std::optional<LinkLimit> path_limit(const Record& record, const Graph& topology);
+
+// The cache that could hold a record's working set and its size: CPU LLC for
+// cpu-* methods and host buffers, GPU L2 for on-GPU copies. Sizes come from
+// the topology's vertex attributes "llc_bytes"/"l2_bytes" when present, else
+// from a small table of GPU models, else documented defaults.
+struct CacheInfo {
+    std::uint64_t bytes = 0;
+    std::string name;
+    int buffers = 1;  // buffers of the record's size that live in that cache
+};
+std::optional<CacheInfo> relevant_cache(const Record& record, const Graph* topology);
+
+// Everything at once. `topology` may be null (no limit, default cache sizes).
+CurveMetrics curve_metrics(const Record& record, const Graph* topology, const CurveOptions& options = {});
+
+// The pure computation on points, for tests and for curves built elsewhere.
+CurveMetrics curve_metrics(const std::vector<CurvePoint>& points, const std::optional<LinkLimit>& limit,
+                           const std::optional<CacheInfo>& cache, bool small_meaningful,
+                           const CurveOptions& options = {});
+
+// The topology of a results file as a graph; nullopt when it has none or it
+// does not parse.
+std::optional<Graph> topology_of(const ResultsFile& file);
+
+}  // namespace hwcomm::analyze

@@ -1,0 +1,147 @@
+#include "analyze/record_facts.hpp"
+
+#include <cctype>
+#include <cstdio>
+
+#include "analyze/curve_metrics.hpp"
+#include "core/paths.hpp"
+
+namespace hwcomm::analyze {
+
+namespace {
+
+bool has_prefix_number(const std::string& id, const std::string& prefix) {
+    if (id.size() <= prefix.size() || id.compare(0, prefix.size(), prefix) != 0) return false;
+    for (std::size_t i = prefix.size(); i < id.size(); ++i)
+        if (!std::isdigit(static_cast<unsigned char>(id[i]))) return false;
+    return true;
+}
+
+std::string param(const Record& r, const std::string& key) {
+    const auto it = r.params.find(key);
+    return it == r.params.end() ? std::string{} : it->second;
+}
+
+// The bottleneck edge of the route between two vertices, as a limit.
+std::optional<LinkLimit> route_limit(const Graph& g, const std::string& a, const std::string& b) {
+    if (!g.find(a) || !g.find(b)) return std::nullopt;
+    const auto path = find_path(g, a, b);
+    if (!path || path->bottleneck_gbps <= 0) return std::nullopt;
+    LinkLimit limit{.gbps = path->bottleneck_gbps, .vertices = path->vertices};
+    for (std::size_t i : path->edges)
+        if (g.edges()[i].gbps_per_direction == path->bottleneck_gbps) {
+            limit.what = describe_edge(g.edges()[i]);
+            break;
+        }
+    return limit;
+}
+
+std::string local_numa(const Graph& g, const std::string& gpu) {
+    const auto nodes = numa_nodes_of(g, gpu);
+    return nodes.empty() ? std::string{} : nodes.front();
+}
+
+// L2 sizes of GPU models the study and the lent machines use (bytes).
+std::uint64_t gpu_l2_bytes(const std::string& model) {
+    struct Known {
+        const char* token;
+        std::uint64_t bytes;
+    };
+    static const Known known[] = {{"H200", 50 * kMiB}, {"H100", 50 * kMiB}, {"A100", 40 * kMiB},
+                                  {"V100", 6 * kMiB},  {"P100", 4 * kMiB}};
+    for (const Known& k : known)
+        if (model.find(k.token) != std::string::npos) return k.bytes;
+    return 0;
+}
+
+std::uint64_t attr_bytes(const Vertex* v, const char* key) {
+    if (!v) return 0;
+    const auto it = v->attrs.find(key);
+    if (it == v->attrs.end()) return 0;
+    try {
+        return std::stoull(it->second);
+    } catch (const std::exception&) {
+        return 0;
+    }
+}
+
+}  // namespace
+
+bool is_gpu_id(const std::string& id) { return has_prefix_number(id, "gpu"); }
+bool is_numa_id(const std::string& id) { return has_prefix_number(id, "numa"); }
+
+int id_index(const std::string& id) {
+    std::size_t i = id.size();
+    while (i > 0 && std::isdigit(static_cast<unsigned char>(id[i - 1]))) --i;
+    return i == id.size() ? -1 : std::stoi(id.substr(i));
+}
+
+std::string peer_of(const Record& r) { return param(r, "peer"); }
+std::string host_alloc_of(const Record& r) { return param(r, "host_mem"); }
+bool is_duplex(const Record& r) { return r.method.rfind("duplex-", 0) == 0; }
+
+bool small_transfer_meaningful(const Record& r) { return is_gpu_id(r.src) || is_gpu_id(r.dst); }
+
+std::string describe_edge(const Edge& e) {
+    char buf[64];
+    if (e.kind == EdgeKind::Pcie && e.pcie) {
+        std::snprintf(buf, sizeof buf, "PCIe %d.0 x%d", e.pcie->generation, e.pcie->width);
+        return buf;
+    }
+    if (e.kind == EdgeKind::NvLink && e.nvlink) {
+        std::snprintf(buf, sizeof buf, "NVLink %s x%d", e.nvlink->version.empty() ? "?" : e.nvlink->version.c_str(),
+                      e.nvlink->links);
+        return buf;
+    }
+    return std::string(to_string(e.kind)) + " link";
+}
+
+std::optional<LinkLimit> path_limit(const Record& r, const Graph& g) {
+    if (r.src == r.dst) return std::nullopt;  // memory-bound: the graph states no rate
+    std::optional<LinkLimit> limit;
+    if (is_gpu_id(r.src) && is_gpu_id(r.dst) && peer_of(r) == "off") {
+        // Without peer access the copy is staged through host memory: both
+        // GPUs' host links are on the way.
+        const auto up = route_limit(g, r.src, local_numa(g, r.src));
+        const auto down = route_limit(g, local_numa(g, r.dst), r.dst);
+        if (!up || !down) return std::nullopt;
+        limit = up->gbps <= down->gbps ? up : down;
+        limit->what = "staged: " + limit->what;
+        limit->vertices = up->vertices;
+        limit->vertices.insert(limit->vertices.end(), down->vertices.begin() + 1, down->vertices.end());
+    } else {
+        limit = route_limit(g, r.src, r.dst);
+    }
+    if (limit && is_duplex(r)) {
+        limit->gbps *= 2;  // both directions together
+        limit->what = "2 x " + limit->what;
+    }
+    return limit;
+}
+
+std::optional<CacheInfo> relevant_cache(const Record& r, const Graph* g) {
+    const bool src_gpu = is_gpu_id(r.src), dst_gpu = is_gpu_id(r.dst);
+    if (src_gpu && dst_gpu) {
+        if (r.src != r.dst) return std::nullopt;  // the data crosses a link; no cache holds the path
+        const Vertex* v = g ? g->find(r.src) : nullptr;
+        std::uint64_t bytes = attr_bytes(v, "l2_bytes");
+        if (!bytes && v && v->gpu) bytes = gpu_l2_bytes(v->gpu->model);
+        return CacheInfo{bytes, "GPU L2", 2};  // source and destination on one GPU
+    }
+    // CPU methods and the host side of host-device copies: the CPU's last-level cache.
+    std::uint64_t bytes = 0;
+    const std::string host = src_gpu ? r.dst : r.src;
+    if (g) {
+        for (const Vertex* p : g->of_kind(VertexKind::Package)) bytes = std::max(bytes, attr_bytes(p, "llc_bytes"));
+        bytes = std::max(bytes, attr_bytes(g->find(host), "llc_bytes"));
+    }
+    std::string name = "CPU last-level cache";
+    if (!bytes) {
+        bytes = kDefaultLlcBytes;
+        name += " (size unknown, assumed 64 MiB)";
+    }
+    const int buffers = (!src_gpu && !dst_gpu && (r.method == "memcpy" || r.method == "memcpy-h2h")) ? 2 : 1;
+    return CacheInfo{bytes, name, buffers};
+}
+
+}  // namespace hwcomm::analyze
