@@ -31,7 +31,7 @@ check() { python3 "$here/tests/report_html/check_report.py" "$@"; }
 
 # 1. Every chart drawn before load ends (#draw-all): counts, errors, requests, time.
 browser --dump-dom "file://$work/report.html#draw-all" >"$work/all.html"
-check dom "$work/all.html" --expect bandwidth=16 --expect small=14 --expect heatmap=18 --expect nodes=15 --max-ms 10000
+check dom "$work/all.html" --expect bandwidth=15 --expect small=14 --expect heatmap=17 --expect nodes=15 --max-ms 10000
 # 2. As a reader opens it: first screen at once, the rest drawn in the background.
 browser --virtual-time-budget=30000 --dump-dom "file://$work/report.html" >"$work/lazy.html"
 check dom "$work/lazy.html"

@@ -29,9 +29,10 @@ const nlohmann::json* group_titled(const nlohmann::json& groups, const std::stri
 TEST(ReportModel, OneCurvePerRecordAndTheStudysGroups) {
     const auto model = report_model({h200x2()}, {});
     EXPECT_EQ(model["curves"].size(), 43u);
-    EXPECT_EQ(model["groups"].size(), 16u);
+    EXPECT_EQ(model["groups"].size(), 15u);
     EXPECT_EQ(model["small"].size(), 14u);     // one per method
-    EXPECT_EQ(model["heatmaps"].size(), 18u);  // (method, params) with at least two pairs
+    // (method, params) with at least two pairs; copies within a GPU join the peer on/off matrices.
+    EXPECT_EQ(model["heatmaps"].size(), 17u);
     EXPECT_EQ(model["files"][0]["vertices"], 15);
 
     // Peer on vs off, copy engine vs SM copy: one chart per GPU pair.
@@ -43,6 +44,11 @@ TEST(ReportModel, OneCurvePerRecordAndTheStudysGroups) {
     const auto* h2d = group_titled(model["groups"], "h2d: host \xE2\x86\x92 gpu0");
     ASSERT_NE(h2d, nullptr);
     EXPECT_EQ((*h2d)["curves"].size(), 5u);
+    const auto* within = group_titled(model["groups"], "d2d: within each device");
+    ASSERT_NE(within, nullptr);
+    EXPECT_EQ((*within)["curves"].size(), 2u);
+    for (const auto& map : model["heatmaps"])
+        if (map["title"] == "memcpy-d2d (peer=on)") EXPECT_EQ(map["cells"].size(), 4u);  // 2 pairs + 2 diagonal
     EXPECT_NE((*h2d)["caption"].get<std::string>().find("host_mem: pageable vs pinned vs registered vs wc"),
               std::string::npos);
 }
@@ -81,13 +87,13 @@ TEST(ReportModel, TwoFilesOverlayWithTheFileAsLegend) {
     b.name = "after.json";
     const auto model = report_model({a, b}, {});
     EXPECT_EQ(model["curves"].size(), 86u);
-    EXPECT_EQ(model["groups"].size(), 16u);  // overlaid, not doubled
+    EXPECT_EQ(model["groups"].size(), 15u);  // overlaid, not doubled
     const auto* h2d = group_titled(model["groups"], "h2d: host \xE2\x86\x92 gpu0");
     ASSERT_NE(h2d, nullptr);
     ASSERT_EQ((*h2d)["curves"].size(), 10u);
     EXPECT_EQ((*h2d)["curves"][0]["label"].get<std::string>().rfind("results-default.json: ", 0), 0u);
     EXPECT_EQ((*h2d)["curves"][9]["label"].get<std::string>().rfind("after.json: ", 0), 0u);
-    EXPECT_EQ(model["heatmaps"].size(), 36u);  // per file
+    EXPECT_EQ(model["heatmaps"].size(), 34u);  // per file
 }
 
 TEST(ReportPage, SelfContainedAndSmall) {

@@ -1,40 +1,30 @@
-// Interim adapter: a minimal reading of the curve until src/analyze's
-// curve_metrics (branch insight) is merged; then this file only translates
-// analyze::CurveMetrics into CurveFacts.
+// The report's view of src/analyze's curve metrics: the page and
+// `hwcomm analyze` read the same numbers (one implementation, in analyze).
 #include "report/html/curve_facts.hpp"
 
-#include <algorithm>
-#include <stdexcept>
-
-#include "core/paths.hpp"
+#include "analyze/curve_metrics.hpp"
 
 namespace hwcomm::report_html {
 
 CurveFacts curve_facts(const Record& record, const Graph& graph) {
+    const analyze::CurveMetrics metrics =
+        analyze::curve_metrics(record, graph.vertices().empty() ? nullptr : &graph);
     CurveFacts facts;
-    const Point* largest = nullptr;
-    for (const Point& p : record.points) {
-        if (p.status != "ok") {
-            facts.suspects.push_back({p.bytes, "failed: " + p.error});
-            continue;
-        }
-        if (!largest || p.bytes > largest->bytes) largest = &p;
-        if (!facts.best_gbps || p.bandwidth_gbps > *facts.best_gbps) {
-            facts.best_gbps = p.bandwidth_gbps;
-            facts.best_bytes = p.bytes;
-        }
+    if (metrics.large) {
+        facts.large_gbps = metrics.large->gbps;
+        facts.large_bytes = metrics.large->to_bytes;
     }
-    if (largest) {
-        facts.large_gbps = largest->bandwidth_gbps;
-        facts.large_bytes = largest->bytes;
+    if (metrics.best) {
+        facts.best_gbps = metrics.best->gbps;
+        facts.best_bytes = metrics.best->bytes;
+        facts.best_cache_resident = metrics.best->cache_resident;
     }
-    try {
-        if (auto path = find_path(graph, record.src, record.dst); path && path->bottleneck_gbps > 0)
-            facts.limit_gbps = path->bottleneck_gbps;
-    } catch (const std::invalid_argument&) {
-        // An endpoint the topology does not know: no limit to show.
+    if (metrics.limit) {
+        facts.limit_gbps = metrics.limit->gbps;
+        facts.limit_what = metrics.limit->what;
     }
-    if (facts.limit_gbps && facts.large_gbps) facts.limit_fraction = *facts.large_gbps / *facts.limit_gbps;
+    facts.limit_fraction = metrics.fraction_of_limit;
+    for (const auto& s : metrics.suspects) facts.suspects.push_back({s.bytes, s.kind + ": " + s.reason});
     return facts;
 }
 

@@ -25,6 +25,7 @@ struct CurveFacts {
     std::uint64_t best_bytes = 0;
     bool best_cache_resident = false;   // best point fits a cache: not the link's rate
     std::optional<double> limit_gbps;   // theoretical bottleneck of the path
+    std::string limit_what;             // "PCIe 5.0 x16", "NVLink 4.0 x18"
     std::optional<double> limit_fraction;  // large_gbps / limit_gbps
     std::vector<SuspectPoint> suspects;
 };

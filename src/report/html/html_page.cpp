@@ -58,8 +58,9 @@ std::string render_report_html(const std::vector<ReportInput>& inputs, const Rep
          << "<section id=\"machine\"><h2>The machine</h2><p class=\"caption\">One box per vertex of the topology. "
             "Edges show the theoretical rate per direction and, where a curve crossed them, the best large-transfer "
             "bandwidth and its fraction of that rate, coloured red (far) to green (at the limit).</p>";
-    for (const auto& input : inputs) {
-        page << "<figure class=\"topology-figure\" data-file=\"" << html_escape(input.name) << "\"><figcaption>"
+    for (std::size_t i = 0; i < inputs.size(); ++i) {
+        const auto& input = inputs[i];
+        page << "<figure class=\"topology-figure\" id=\"topology-" << i << "\" data-file=\"" << html_escape(input.name) << "\"><figcaption>"
              << html_escape(input.name) << "</figcaption><div class=\"topo-holder\">"
              << topology_svg(input.graph, measured_edges(input.graph, input.results)) << "</div></figure>";
     }

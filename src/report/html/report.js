@@ -83,6 +83,7 @@
       el('figcaption', {}, [el('span', {}, [title, ' ', el('span', {className: 'sub', textContent: subtitle || ''})]), tools]),
       holder]);
     figure.dataset.kind = kind;
+    figure.id = kind + '-' + drawn.filter(function (d) { return d.kind === kind; }).length;  // link target
     container.appendChild(figure);
     var entry = {holder: holder, figure: figure, kind: kind, option: option, chart: null};
     figure.hwcommEntry = entry;
@@ -96,8 +97,12 @@
   // "#draw-all" draws every chart before the page finishes loading (tests, timing).
   var drawAllNow = location.hash === '#draw-all';
   function drawFirstScreen() {
+    // A link to one chart (report.html#heatmap-3) opens on it.
+    var target = location.hash.length > 1 ? document.getElementById(location.hash.slice(1)) : null;
+    if (target) target.scrollIntoView();
     pending.slice().forEach(function (entry) {
-      if (drawAllNow || entry.figure.getBoundingClientRect().top < window.innerHeight + 200) drawEntry(entry);
+      var box = entry.figure.getBoundingClientRect();
+      if (drawAllNow || (box.bottom > -200 && box.top < window.innerHeight + 200)) drawEntry(entry);
       else if (observer) observer.observe(entry.figure);
     });
   }
@@ -139,7 +144,7 @@
        lineStyle: {width: 2},
        markLine: c.facts.limit === undefined ? undefined : {
          symbol: 'none', silent: true, lineStyle: {type: 'dashed', color: colour},
-         label: {formatter: 'limit ' + fmtRate(c.facts.limit) + ' GB/s', position: 'insideEndTop'},
+         label: {formatter: (c.facts.limit_what || 'limit') + ' ' + fmtRate(c.facts.limit) + ' GB/s', position: 'insideEndTop'},
          data: [{yAxis: c.facts.limit}]}}
     ];
     Object.keys(c.parts || {}).forEach(function (part) {
@@ -170,7 +175,9 @@
     return entries.map(function (entry) {
       var f = curves[entry.id].facts;
       var text = entry.label + ': large ' + fmtRate(f.large) + ' GB/s';
-      if (f.fraction !== undefined) text += ' (' + Math.round(100 * f.fraction) + '% of ' + fmtRate(f.limit) + ')';
+      if (f.fraction !== undefined) {
+        text += ' (' + Math.round(100 * f.fraction) + '% of ' + fmtRate(f.limit) + (f.limit_what ? ' ' + f.limit_what : '') + ')';
+      }
       if (f.best !== undefined) text += ', best ' + fmtRate(f.best) + ' at ' + fmtBytes(f.best_bytes) + (f.cache ? ' (cache)' : '');
       return text;
     }).join(' \u00b7 ');
@@ -204,7 +211,6 @@
         series: series
       };
       var made = addChart(container, 'bandwidth', group.title, group.caption, option);
-      made.figure.id = 'group-' + drawn.length;
       made.figure.appendChild(el('p', {className: 'facts', textContent: factsLine(group.curves)}));
     });
   }

@@ -34,7 +34,7 @@ json facts_json(const CurveFacts& facts) {
     if (facts.large_gbps) j["large"] = round4(*facts.large_gbps), j["large_bytes"] = facts.large_bytes;
     if (facts.best_gbps)
         j["best"] = round4(*facts.best_gbps), j["best_bytes"] = facts.best_bytes, j["cache"] = facts.best_cache_resident;
-    if (facts.limit_gbps) j["limit"] = round4(*facts.limit_gbps);
+    if (facts.limit_gbps) j["limit"] = round4(*facts.limit_gbps), j["limit_what"] = facts.limit_what;
     if (facts.limit_fraction) j["fraction"] = round4(*facts.limit_fraction);
     return j;
 }

@@ -65,6 +65,8 @@ GroupKey group_key(const json& c) {
         return {family + "|from|" + src, family + ": " + src + arrow + "host", dst + " " + what};
     if (is_host(src) && is_host(dst))
         return {family + "|" + params, family + (params.empty() ? "" : " (" + params + ")"), src + arrow + dst};
+    if (src == dst)  // copies within one device: every device on one chart
+        return {family + "|within|" + what, family + ": within each device", src + " " + what};
     return {family + "|" + src + "|" + dst, family + ": " + src + arrow + dst, what};
 }
 
@@ -169,6 +171,20 @@ json heatmaps(const json& curves, const std::vector<ReportInput>& inputs) {
         if (!members.count(key)) order.push_back(key);
         members[key].push_back(id);
     }
+    // Copies within one GPU carry no peer setting: they are the diagonal of
+    // both the peer-on and the peer-off matrices (as p2pBandwidthLatencyTest prints them).
+    std::set<std::string> merged;
+    for (const std::string peer : {"peer=on", "peer=off"}) {
+        for (const auto& key : order) {
+            if (key.size() < peer.size() || key.compare(key.size() - peer.size(), peer.size(), peer) != 0) continue;
+            const std::string plain = key.substr(0, key.size() - peer.size());  // "file|method|"
+            if (!members.count(plain)) continue;
+            for (std::size_t id : members[plain])
+                if (curves[id]["src"] == curves[id]["dst"]) members[key].push_back(id);
+            merged.insert(plain);
+        }
+    }
+    std::erase_if(order, [&](const std::string& key) { return merged.count(key) > 0; });
     json out = json::array();
     for (const auto& key : order) {
         const auto& ids = members[key];
