@@ -5,7 +5,8 @@
 set -euo pipefail
 
 packages=(build-essential cmake ninja-build pkg-config git
-          libhwloc-dev libcli11-dev nlohmann-json3-dev libgtest-dev)
+          libhwloc-dev libcli11-dev nlohmann-json3-dev libgtest-dev
+          zlib1g-dev)
 # Optional, for CI: Debian's chromium runs the browser test of `hwcomm report`
 # (scripts/ci-browser.sh asks for it with HWCOMM_DEPS_OPTIONAL=1).
 optional_packages=(chromium)

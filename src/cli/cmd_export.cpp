@@ -5,9 +5,9 @@
 
 #include "cli/commands.hpp"
 #include "core/error.hpp"
-#include "core/results.hpp"
+#include "io/results_file.hpp"
 #include "platform/atomic_file.hpp"
-#include "run/csv_export.hpp"
+#include "io/csv_export.hpp"
 
 namespace hwcomm::cli {
 

@@ -1,10 +1,14 @@
 // hwcomm run: measure every applicable (method, src, dst, params) of this
-// machine into a results file, written atomically after each record.
+// machine into a results file, written atomically after each record, with one
+// line per finished record on stderr. Exit codes (docs/cli.md): 0 finished and
+// every record ok, 3 finished with error records, 4 interrupted, 2 bad input.
 #include <unistd.h>
 
 #include <filesystem>
 #include <iostream>
 #include <memory>
+#include <set>
+#include <thread>
 
 #include "cli/commands.hpp"
 #include "core/error.hpp"
@@ -14,7 +18,10 @@
 #include "platform/host_info.hpp"
 #include "run/device_state.hpp"
 #include "run/engine.hpp"
-#include "run/results_io.hpp"
+#include "io/results_file.hpp"
+#include "io/results_meta.hpp"
+#include "io/run_state.hpp"
+#include "run/progress.hpp"
 
 namespace hwcomm::cli {
 
@@ -34,6 +41,7 @@ struct RunArgs {
     std::string timing;
     bool pool_half_gpu_memory = false;
     std::vector<std::string> filters;
+    std::size_t stop_after_records = 0;  // hidden test hook: stop as an interrupt would
 };
 
 double parse_noise(const std::string& text) {
@@ -85,50 +93,111 @@ void check_output(const std::string& path, bool force) {
     if (!directory_writable_for(path, &why)) throw UsageError("cannot write " + path + ": " + why);
 }
 
+// Why the CUDA methods measure nothing on this machine, or "" when they can.
+std::string cuda_skip_reason(const Graph& graph) {
+    const std::size_t gpus = graph.of_kind(VertexKind::Gpu).size();
+#ifndef HWCOMM_HAVE_CUDA
+    return "this build has no CUDA methods (configured without CUDA)" +
+           (gpus ? ": the " + std::to_string(gpus) + " GPU(s) found are not measured" : std::string());
+#else
+    for (const Vertex* v : graph.of_kind(VertexKind::Gpu))
+        if (v->gpu && v->gpu->cuda_ordinal >= 0) return "";
+    for (const auto& note : graph.notes)
+        if (note.rfind("CUDA runtime:", 0) == 0) return note;
+    return gpus ? "the CUDA runtime reported none of the " + std::to_string(gpus) + " GPU(s) found" : "no GPU found";
+#endif
+}
+
+void warn(const std::string& text) { std::cerr << "hwcomm: warning: " << text << "\n"; }
+
+ResultsFile load_resumable(const std::string& path, const Graph& graph) {
+    if (is_gzip_file(path))
+        throw UsageError("--resume: " + path + " is compressed; gunzip it first (hwcomm rewrites plain JSON)");
+    return load_for_resume(path, this_machine_fingerprint(graph));
+}
+
+RunOptions options_of(const ResultsFile& results, const std::string& path) {
+    try {
+        return run_options_from_json(results.meta.at("options"));
+    } catch (const std::exception& e) {
+        throw UsageError("--resume: " + path + ": " + e.what());
+    }
+}
+
+bool every_planned_record_present(const std::vector<PlannedRecord>& plan, const ResultsFile& results) {
+    std::set<std::string> keys;
+    for (const auto& r : results.records) keys.insert(r.key);
+    for (const auto& p : plan)
+        if (!keys.count(p.key)) return false;
+    return true;
+}
+
 int run_command(const RunArgs& a) {
     if (!a.input.empty())
         throw UsageError("run measures this machine; --input " + a.input + " describes another one (use it with list or topo)");
     const bool resuming = !a.resume.empty();
     if (resuming && measurement_options_given(a))
         throw UsageError("--resume takes the sweep, sampling and filter options from the file; drop the others");
-    std::string path = resuming ? a.resume : a.output;
-    ResultsFile results;
+    const std::string path = resuming ? a.resume : a.output;
     RunOptions options;
-    if (resuming) {
-        results = load_for_resume(a.resume, read_host_info().hostname);
-        options = run_options_from_json(results.meta.at("options"));
-        std::string why;
-        if (!directory_writable_for(path, &why)) throw UsageError("cannot write " + path + ": " + why);
-    } else {
+    if (!resuming) {
         options = options_from_args(a);
         check_output(path, a.force);
     }
     const Graph graph = discover_machine(DiscoverOptions{});
+    ResultsFile results;
+    if (resuming) {
+        results = load_resumable(path, graph);  // refuses another machine's file, untouched
+        options = options_of(results, path);
+        std::string why;
+        if (!directory_writable_for(path, &why)) throw UsageError("cannot write " + path + ": " + why);
+    }
     const Registry registry = build_registry();
     const Filters filters(options.filters, registry, graph);
     const auto plan = build_plan(graph, registry, filters, options.method);
     if (plan.empty()) throw UsageError("nothing to measure: no method applies to the endpoints the filters select");
 
-    if (resuming) {
-        results.meta["resumed"].push_back({{"date_utc", utc_now_iso8601()}, {"command_line", process_command_line()}});
-    } else {
-        results = new_results(graph, process_command_line(), options);
-        save_results(path, results);  // a valid (empty) file from the start
+    // Nothing is written before this point: bad input leaves every file as it was.
+    if (resuming) results.meta["resumed"].push_back({{"date_utc", utc_now_iso8601()}, {"command_line", process_command_line()}});
+    else results = new_results(graph, process_command_line(), run_options_to_json(options));
+    const unsigned cpus = std::thread::hardware_concurrency();  // logical CPUs, as the load average counts
+    const LoadAverage load = read_load_average();
+    begin_run_state(results.meta, plan.size(), load, cpus, utc_now_iso8601());
+    set_completed_records(results.meta, results.records.size());
+    if (const std::string why = cuda_skip_reason(graph); !why.empty()) {
+        warn("CUDA methods skipped: " + why);
+        results.meta["run"]["cuda_skipped"] = why;
     }
+    if (const std::string w = load_warning(load, cpus); !w.empty()) warn(w);
+    save_results(path, results);  // a valid file from the start
+
+    const bool tty = isatty(STDERR_FILENO) == 1;
+    std::size_t measured_now = 0;
     EngineHooks hooks;
-    hooks.progress = isatty(STDERR_FILENO) == 1;
+    hooks.progress = tty;
     const DeviceStateProbe probe;
     hooks.device_state = [&probe](const Vertex& gpu) { return probe.snapshot(gpu); };
+    hooks.should_stop = [&] { return a.stop_after_records && measured_now >= a.stop_after_records; };
     hooks.on_record = [&](const Record& record) {
+        ++measured_now;
+        stamp_measured_provenance(results.records.back());  // run_plan appended `record` there
         absorb_record_meta(results, record);
+        set_completed_records(results.meta, results.records.size());
         save_results(path, results);
+        // A log line even into a file or pipe; on a terminal it replaces the progress line.
+        std::cerr << (tty ? "\r\033[K" : "") << record_line(record, results.records.size(), plan.size()) << std::endl;
     };
-    const std::size_t measured = run_plan(graph, plan, options, results, hooks);
+    run_plan(graph, plan, options, results, hooks);
+    end_run_state(results.meta, every_planned_record_present(plan, results), utc_now_iso8601());
+    save_results(path, results);
+
     std::size_t errors = 0;
     for (const auto& r : results.records) errors += r.status != "ok";
-    std::cout << "hwcomm run: " << measured << " record(s) measured, " << results.records.size() << " in " << path
-              << (errors ? ", " + std::to_string(errors) + " with errors" : std::string()) << "\n";
-    return 0;
+    const int code = run_exit_code(results);
+    std::cout << "hwcomm run: " << measured_now << " record(s) measured, " << results.records.size() << " of "
+              << plan.size() << " in " << path << (errors ? ", " + std::to_string(errors) + " with errors" : std::string())
+              << (code == kExitInterrupted ? "; interrupted: complete it with --resume " + path : std::string()) << "\n";
+    return code;
 }
 
 }  // namespace
@@ -155,6 +224,8 @@ void add_run_command(CLI::App& app, Action& action) {
                   "CUDA methods: size device buffers at half the GPU's memory, as the original study did");
     sub->add_option("--filter", args->filters,
                     "KEY=PATTERN, KEY method|src|dst, PATTERN a name or glob; repeatable (same key: OR, keys: AND)");
+    // Test hook, hidden from --help: stop after N records as an interrupt would.
+    sub->add_option("--stop-after-records", args->stop_after_records)->group("");
     sub->callback([&action, args] { action = [args] { return run_command(*args); }; });
 }
 

@@ -16,7 +16,7 @@
 #include "analyze/summary.hpp"
 #include "cli/commands.hpp"
 #include "core/error.hpp"
-#include "core/results.hpp"
+#include "io/results_file.hpp"
 
 namespace hwcomm::cli {
 

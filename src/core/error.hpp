@@ -19,5 +19,9 @@ public:
 };
 
 inline constexpr int kExitUsage = 2;
+// hwcomm run: finished, but some records are errors; stopped before the end
+// (the results file is valid and can be resumed). docs/cli.md lists them all.
+inline constexpr int kExitRecordErrors = 3;
+inline constexpr int kExitInterrupted = 4;
 
 }  // namespace hwcomm

@@ -1,7 +1,9 @@
 #pragma once
-// The results file: one JSON document per run (schema "hwcomm-results",
-// version 1). meta + topology + one record per (method, src, dst, params),
-// each with its points (one per transfer size). Analysis code reads only this.
+// The results file as plain structs: meta + topology + one record per (method,
+// src, dst, params), each with its points (one per transfer size or axis
+// value). Analysis code reads only this. Reading, writing and migrating the
+// JSON (schema "hwcomm-results", version "2.0") live in src/io; the format is
+// documented in docs/schema.md.
 #include <cstddef>
 #include <cstdint>
 #include <map>
@@ -13,7 +15,8 @@
 namespace hwcomm {
 
 inline constexpr const char* kResultsSchema = "hwcomm-results";
-inline constexpr int kResultsSchemaVersion = 1;
+// Written by this build; readers accept every 2.x and version 1 (migrated).
+inline constexpr const char* kResultsVersion = "2.0";
 
 // Summary of raw sample times (seconds per transfer). A field that is NaN is
 // absent (imported aggregates carry only some of them): writers omit it,
@@ -32,6 +35,7 @@ struct VariantResult {
     double bandwidth_gbps = 0;
     std::string stop_reason;
     std::vector<double> samples_s;
+    nlohmann::json unknown = nlohmann::json::object();  // keys this build does not know
 };
 
 // A value with its unit ("GB/s", "s", "cycles", "ns", "sectors", "count").
@@ -48,6 +52,7 @@ struct LaneSpec {
     std::string method, src, dst;
     std::map<std::string, std::string> params;
     std::string role = "measured";  // "measured" | "load"
+    nlohmann::json unknown = nlohmann::json::object();  // keys this build does not know
 };
 
 // What one lane achieved at one point: its own transfer time per repetition
@@ -58,6 +63,7 @@ struct LanePoint {
     SampleStats stats;
     double bandwidth_gbps = 0;  // bytes_per_rep / stats.median / 1e9
     std::vector<double> samples_s;
+    nlohmann::json unknown = nlohmann::json::object();  // keys this build does not know
 };
 
 struct Point {
@@ -106,6 +112,8 @@ struct ResultsFile {
     nlohmann::json meta = nlohmann::json::object();
     nlohmann::json topology = nlohmann::json::object();  // graph_to_json
     std::vector<Record> records;
+    // Top-level keys this build does not know, kept so a rewrite does not strip them.
+    nlohmann::json unknown = nlohmann::json::object();
 
     const Record* find(const std::string& key) const;
 };
@@ -114,15 +122,5 @@ struct ResultsFile {
 std::string record_key(const std::string& method, const std::string& src, const std::string& dst,
                        const std::map<std::string, std::string>& params);
 
-nlohmann::json stats_to_json(const SampleStats& s);
-SampleStats stats_from_json(const nlohmann::json& j);
-
-nlohmann::json results_to_json(const ResultsFile& file);
-// Throws std::runtime_error naming the problem when the document is not a
-// results file of a version this build reads.
-ResultsFile results_from_json(const nlohmann::json& doc);
-// Reads and parses a file; throws std::runtime_error (unreadable, not JSON,
-// not a results file).
-ResultsFile load_results_file(const std::string& path);
 
 }  // namespace hwcomm

@@ -168,6 +168,7 @@ std::size_t run_plan(const Graph& graph, const std::vector<PlannedRecord>& plan,
     std::size_t measured = 0;
     for (const PlannedRecord* p : todo) {
         if (hooks.stop_after_records && measured >= hooks.stop_after_records) break;
+        if (hooks.should_stop && hooks.should_stop()) break;
         results.records.push_back(measure_record(graph, *p, options, &progress, &hooks));
         ++measured;
         if (hooks.on_record) hooks.on_record(results.records.back());

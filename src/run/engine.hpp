@@ -20,6 +20,8 @@ struct EngineHooks {
     std::function<void(const Record&)> on_record;
     // Test hook: stop after this many records have been measured (0: never).
     std::size_t stop_after_records = 0;
+    // Asked before each record; true: return now (an interrupted run).
+    std::function<bool()> should_stop;
     bool progress = false;
     // State of a GPU endpoint worth keeping with each record (current clocks,
     // PCIe link state). Called before and after a record for each GPU endpoint;

@@ -5,7 +5,14 @@
 #include <cstdint>
 #include <string>
 
+#include "core/results.hpp"
+
 namespace hwcomm {
+
+// One line for the log when a record is finished, whatever stderr is:
+// "[3/12] memcpy numa0->numa0 threads=multi: peak 12.34 GB/s, 1 GiB 10.10 GB/s"
+// (the largest ok size), or "...: error: prepare: no memory".
+std::string record_line(const Record& record, std::size_t index, std::size_t total);
 
 class Progress {
 public:

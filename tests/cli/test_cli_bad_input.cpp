@@ -41,7 +41,7 @@ TEST(CliBadInput, ResumeRefusesCorruptAndForeignFiles) {
 
     ASSERT_EQ(run_hwcomm(s, "run --quick --max-size 4K --filter method=cpu-write -o ours.json").code, 0);
     auto doc = read_json(s / "ours.json");
-    doc["meta"]["host"] = "some-other-machine";
+    doc["meta"]["fingerprint"]["cpu_model"] = "some-other-machine";  // the host name is no identity
     const std::string foreign = doc.dump();
     std::ofstream(s / "foreign.json") << foreign;
     expect_usage_error(run_hwcomm(s, "run --resume foreign.json"), "some-other-machine");

@@ -75,3 +75,81 @@ TEST(CliResume, KilledRunResumesToTheSameRecords) {
     EXPECT_EQ(full.size(), 4u);  // one NUMA node: cpu-read, cpu-write, memcpy single and multi
     EXPECT_TRUE(read_json(killed).at("meta").contains("resumed"));
 }
+
+namespace {
+
+const std::string kQuick = "run --quick --max-size 16K ";
+
+void write_json(const fs::path& p, const nlohmann::json& j) { std::ofstream(p) << j.dump(1); }
+
+}  // namespace
+
+// Exit 4: stopped before the end (the test hook stops as an interrupt would);
+// the partial file is valid, says so, and a resume completes it (exit 0)
+// keeping keys this build does not know at every level.
+TEST(CliRunExit, InterruptedExits4AndResumeKeepsUnknownKeys) {
+    Scratch s("exit4");
+    const Result stopped = run_hwcomm(s, kQuick + "--stop-after-records 1 -o part.json");
+    ASSERT_EQ(stopped.code, 4) << stopped.err;
+    EXPECT_NE(stopped.out.find("--resume part.json"), std::string::npos) << stopped.out;
+    EXPECT_NE(stopped.err.find("[1/4] "), std::string::npos) << stopped.err;
+    auto doc = read_json(s / "part.json");
+    ASSERT_EQ(doc.at("records").size(), 1u);
+    const auto& run = doc.at("meta").at("run");
+    EXPECT_EQ(run.at("planned_records"), 4);
+    EXPECT_EQ(run.at("completed_records"), 1);
+    EXPECT_FALSE(run.at("finished").get<bool>());
+    EXPECT_TRUE(run.at("ended_utc").is_string());
+    EXPECT_TRUE(doc.at("meta").at("fingerprint").contains("numa_nodes"));
+    EXPECT_EQ(doc.at("records")[0].at("provenance").at("kind"), "measured");
+    EXPECT_EQ(doc.at("records")[0].at("provenance").at("revision"), doc.at("meta").at("git_revision"));
+
+    doc["from_a_newer_build"] = "kept";
+    doc["meta"]["site"] = "kept";
+    doc["records"][0]["energy_j"] = 1.5;
+    doc["records"][0]["points"][0]["power_w"] = 300;
+    write_json(s / "part.json", doc);
+    const Result resumed = run_hwcomm(s, "run --resume part.json");
+    ASSERT_EQ(resumed.code, 0) << resumed.err;
+    EXPECT_NE(resumed.err.find("[4/4] "), std::string::npos) << resumed.err;
+    EXPECT_EQ(resumed.err.find("[1/4] "), std::string::npos) << resumed.err;  // not measured again
+    const auto done = read_json(s / "part.json");
+    EXPECT_EQ(done.at("records").size(), 4u);
+    EXPECT_TRUE(done.at("meta").at("run").at("finished").get<bool>());
+    EXPECT_EQ(done.at("meta").at("run").at("completed_records"), 4);
+    EXPECT_EQ(done.at("from_a_newer_build"), "kept");
+    EXPECT_EQ(done.at("meta").at("site"), "kept");
+    EXPECT_EQ(done.at("records")[0].at("energy_j"), 1.5);
+    EXPECT_EQ(done.at("records")[0].at("points")[0].at("power_w"), 300);
+}
+
+// Exit 3: the run finished but a record is an error (here one kept from the
+// interrupted part, which a resume does not measure again).
+TEST(CliRunExit, FinishedWithAnErrorRecordExits3) {
+    Scratch s("exit3");
+    ASSERT_EQ(run_hwcomm(s, kQuick + "--stop-after-records 1 -o r.json").code, 4);
+    auto doc = read_json(s / "r.json");
+    doc["records"][0]["status"] = "error";
+    doc["records"][0]["error"] = "prepare: cannot allocate";
+    write_json(s / "r.json", doc);
+    const Result r = run_hwcomm(s, "run --resume r.json");
+    EXPECT_EQ(r.code, 3) << r.err;
+    EXPECT_NE(r.out.find("1 with errors"), std::string::npos) << r.out;
+    EXPECT_TRUE(read_json(s / "r.json").at("meta").at("run").at("finished").get<bool>());
+}
+
+// Exit 2: a file made on another machine (here: one with a GPU) is refused,
+// naming the difference, and left as it was.
+TEST(CliRunExit, ResumeOfAnotherMachinesFileExits2Untouched) {
+    Scratch s("exit2");
+    ASSERT_EQ(run_hwcomm(s, kQuick + "--stop-after-records 1 -o r.json").code, 4);
+    auto doc = read_json(s / "r.json");
+    doc["meta"]["fingerprint"]["gpus"].push_back({{"id", "gpu7"}, {"uuid", "GPU-feed"}, {"pci", "0000:00:06.0"}});
+    write_json(s / "r.json", doc);
+    const std::string before = slurp(s / "r.json");
+    const Result r = run_hwcomm(s, "run --resume r.json");
+    EXPECT_EQ(r.code, 2);
+    EXPECT_NE(r.err.find("resume refused: this machine has "), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("GPU"), std::string::npos) << r.err;  // names the GPUs that differ
+    EXPECT_EQ(slurp(s / "r.json"), before);
+}

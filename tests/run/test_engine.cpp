@@ -5,7 +5,8 @@
 #include "fake_method.hpp"
 #include "run/device_state.hpp"
 #include "run/engine.hpp"
-#include "run/results_io.hpp"
+#include "io/results_json.hpp"
+#include "io/results_meta.hpp"
 
 using namespace hwcomm;
 

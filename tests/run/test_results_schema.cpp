@@ -1,7 +1,8 @@
 #include <gtest/gtest.h>
 
 #include "core/results.hpp"
-#include "run/csv_export.hpp"
+#include "io/csv_export.hpp"
+#include "io/results_json.hpp"
 
 using namespace hwcomm;
 using nlohmann::json;
@@ -59,7 +60,7 @@ TEST(ResultsSchema, RoundTripKeepsEveryField) {
     const ResultsFile f = sample_file();
     const json j = results_to_json(f);
     EXPECT_EQ(j.at("schema"), "hwcomm-results");
-    EXPECT_EQ(j.at("schema_version"), 1);
+    EXPECT_EQ(j.at("version"), "2.0");
     const json& p = j.at("records").at(0).at("points").at(0);
     for (const char* field : {"bytes", "status", "verified", "stop_reason", "samples_s", "stats", "bandwidth_gbps",
                               "peak_bandwidth_gbps", "bytes_per_rep", "extras", "best_variant", "variants"})
@@ -86,7 +87,7 @@ TEST(ResultsSchema, RejectsOtherDocuments) {
     other["schema"] = "hwcomm-topology";
     EXPECT_THROW(results_from_json(other), std::runtime_error);
     other = j;
-    other["schema_version"] = 2;
+    other["version"] = "3.0";
     EXPECT_THROW(results_from_json(other), std::runtime_error);
     other = j;
     other["records"][0]["key"] = "tampered";

@@ -8,8 +8,10 @@
 
 #include "core/error.hpp"
 #include "core/graph.hpp"
-#include "platform/host_info.hpp"
-#include "run/results_io.hpp"
+#include "io/fingerprint.hpp"
+#include "run/run_options.hpp"
+#include "io/results_meta.hpp"
+#include "io/results_file.hpp"
 
 using namespace hwcomm;
 namespace fs = std::filesystem;
@@ -35,8 +37,8 @@ TEST(ResumeChecks, AcceptsOwnFileWithOptions) {
     RunOptions o = default_run_options();
     o.sizes = {1, 2, 4};
     o.filters = {"method=cpu-read"};
-    save_results(t.path, new_results(Graph{}, {"hwcomm", "run"}, o));
-    const ResultsFile f = load_for_resume(t.path, read_host_info().hostname);
+    save_results(t.path, new_results(Graph{}, {"hwcomm", "run"}, run_options_to_json(o)));
+    const ResultsFile f = load_for_resume(t.path, this_machine_fingerprint(Graph{}));
     const RunOptions back = run_options_from_json(f.meta.at("options"));
     EXPECT_EQ(back.sizes, o.sizes);
     EXPECT_EQ(back.filters, o.filters);
@@ -47,17 +49,19 @@ TEST(ResumeChecks, AcceptsOwnFileWithOptions) {
 
 TEST(ResumeChecks, CorruptForeignOrMissingFilesAreUsageErrorsAndUntouched) {
     TempFile t;
-    const std::string host = read_host_info().hostname;
+    const auto here = this_machine_fingerprint(Graph{});
     t.write("{\"schema\": \"hwcomm-results\", \"schema_version\": 1, \"meta\": {");  // truncated
-    EXPECT_THROW(load_for_resume(t.path, host), UsageError);
+    EXPECT_THROW(load_for_resume(t.path, here), UsageError);
     EXPECT_EQ(t.read(), "{\"schema\": \"hwcomm-results\", \"schema_version\": 1, \"meta\": {");
 
-    save_results(t.path, new_results(Graph{}, {}, default_run_options()));
+    save_results(t.path, new_results(Graph{}, {}, run_options_to_json(default_run_options())));
     const std::string ours = t.read();
-    EXPECT_THROW(load_for_resume(t.path, host + "-elsewhere"), UsageError);
+    auto elsewhere = here;
+    elsewhere["cpu_model"] = "another CPU";
+    EXPECT_THROW(load_for_resume(t.path, elsewhere), UsageError);
     EXPECT_EQ(t.read(), ours);
 
     t.write("{\"schema\": \"hwcomm-topology\", \"schema_version\": 1}");
-    EXPECT_THROW(load_for_resume(t.path, host), UsageError);
-    EXPECT_THROW(load_for_resume("/nonexistent/hwcomm.json", host), UsageError);
+    EXPECT_THROW(load_for_resume(t.path, here), UsageError);
+    EXPECT_THROW(load_for_resume("/nonexistent/hwcomm.json", here), UsageError);
 }

@@ -1,7 +1,10 @@
-#include "run/csv_export.hpp"
+#include "io/csv_export.hpp"
 
+#include <cmath>
 #include <cstdio>
 #include <sstream>
+
+#include "io/point_json.hpp"
 
 namespace hwcomm {
 
@@ -18,7 +21,9 @@ std::string csv_field(const std::string& s) {
     return out + "\"";
 }
 
+// An absent statistic (NaN: imported aggregates) is an empty field.
 std::string num(double v) {
+    if (!std::isfinite(v)) return "";
     char buf[40];
     std::snprintf(buf, sizeof buf, "%.9g", v);
     return buf;
@@ -38,7 +43,7 @@ std::string results_to_csv(const ResultsFile& file) {
             out << csv_field(r.method) << ',' << csv_field(r.src) << ',' << csv_field(r.dst) << ','
                 << csv_field(params) << ',' << p.bytes << ',' << p.status << ',' << (p.verified ? "true" : "false")
                 << ',' << p.stop_reason << ',' << s.n;
-            if (s.n > 0) {
+            if (has_stats(s)) {
                 for (double v : {s.min, s.q1, s.median, s.q3, s.max, s.mean, s.stdev, s.cv, s.ci95_low, s.ci95_high,
                                  p.bytes_per_rep, p.bandwidth_gbps, p.peak_bandwidth_gbps})
                     out << ',' << num(v);

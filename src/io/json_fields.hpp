@@ -1,0 +1,40 @@
+#pragma once
+// Small helpers the results readers and writers share: optional numbers (NaN
+// is "absent") and the keys a reader does not know, kept and written back.
+#include <cmath>
+#include <initializer_list>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+namespace hwcomm::io_detail {
+
+// The members of object `j` whose names are not in `known`.
+inline nlohmann::json unknown_keys(const nlohmann::json& j, std::initializer_list<const char*> known) {
+    nlohmann::json out = nlohmann::json::object();
+    for (const auto& [name, value] : j.items()) {
+        bool is_known = false;
+        for (const char* k : known) is_known = is_known || name == k;
+        if (!is_known) out[name] = value;
+    }
+    return out;
+}
+
+// Adds the kept unknown keys; a key this build wrote itself wins.
+inline void merge_unknown(nlohmann::json& out, const nlohmann::json& unknown) {
+    if (!unknown.is_object()) return;
+    for (const auto& [name, value] : unknown.items())
+        if (!out.contains(name)) out[name] = value;
+}
+
+// JSON has no NaN: an absent statistic is an absent key.
+inline void put_number(nlohmann::json& j, const char* key, double v) {
+    if (std::isfinite(v)) j[key] = v;
+}
+
+inline double number_or_nan(const nlohmann::json& j, const char* key) {
+    const auto it = j.find(key);
+    return it == j.end() || it->is_null() ? std::nan("") : it->get<double>();
+}
+
+}  // namespace hwcomm::io_detail

@@ -1,0 +1,119 @@
+#include "io/results_json.hpp"
+
+#include <set>
+#include <stdexcept>
+
+#include "io/endpoint_ids.hpp"
+#include "io/json_fields.hpp"
+#include "io/results_migrate.hpp"
+
+namespace hwcomm {
+
+using nlohmann::json;
+using namespace io_detail;
+
+namespace {
+
+json record_to_json(const Record& r) {
+    json j{{"key", r.key}, {"method", r.method}, {"src", r.src}, {"dst", r.dst}, {"params", r.params},
+           {"status", r.status}};
+    if (r.status != "ok") j["error"] = r.error;
+    j["context"] = r.context;
+    if (!r.provenance.empty()) j["provenance"] = r.provenance;
+    if (!r.lanes.empty()) {
+        json ls = json::array();
+        for (const auto& l : r.lanes) ls.push_back(lane_spec_to_json(l));
+        j["lanes"] = std::move(ls);
+    }
+    json points = json::array();
+    for (const auto& p : r.points) points.push_back(point_to_json(p));
+    j["points"] = std::move(points);
+    merge_unknown(j, r.unknown);
+    return j;
+}
+
+Record record_from_json(const json& j) {
+    Record r;
+    r.method = j.at("method").get<std::string>();
+    r.src = j.at("src").get<std::string>();
+    r.dst = j.at("dst").get<std::string>();
+    r.params = j.value("params", std::map<std::string, std::string>{});
+    r.key = j.at("key").get<std::string>();
+    if (r.key != record_key(r.method, r.src, r.dst, r.params))
+        throw std::runtime_error("record key '" + r.key + "' does not match its method, endpoints and params");
+    r.status = j.at("status").get<std::string>();
+    r.error = j.value("error", "");
+    r.context = j.value("context", json::object());
+    r.provenance = j.value("provenance", json::object());
+    if (j.contains("lanes"))
+        for (const auto& l : j.at("lanes")) r.lanes.push_back(lane_spec_from_json(l));
+    for (const auto& p : j.at("points")) r.points.push_back(point_from_json(p));
+    r.unknown = unknown_keys(j, {"key", "method", "src", "dst", "params", "status", "error", "context", "provenance",
+                                 "lanes", "points"});
+    return r;
+}
+
+// "2", "2.0", "2.13": major version 2.
+bool is_version_2(const std::string& v) {
+    if (v == "2") return true;
+    if (v.size() < 3 || v.compare(0, 2, "2.") != 0) return false;
+    for (std::size_t i = 2; i < v.size(); ++i)
+        if (v[i] < '0' || v[i] > '9') return false;
+    return true;
+}
+
+void check_records(const ResultsFile& file) {
+    std::set<std::string> keys;
+    for (const auto& r : file.records)
+        if (!keys.insert(r.key).second) throw std::runtime_error("duplicate record key '" + r.key + "'");
+    const auto nodes = meta_nodes(file.meta);
+    if (nodes.size() < 2) return;
+    for (const auto& r : file.records)
+        for (const std::string* id : {&r.src, &r.dst})
+            if (split_endpoint_id(*id, nodes).node.empty())
+                throw std::runtime_error("record '" + r.key + "': endpoint '" + *id +
+                                         "' is not node-qualified in a file of " + std::to_string(nodes.size()) +
+                                         " nodes");
+}
+
+}  // namespace
+
+std::string results_version_of(const json& doc) {
+    if (!doc.is_object()) return "";
+    if (const auto it = doc.find("version"); it != doc.end()) return it->is_string() ? it->get<std::string>() : it->dump();
+    if (const auto it = doc.find("schema_version"); it != doc.end()) return it->dump();
+    return "";
+}
+
+json results_to_json(const ResultsFile& file) {
+    json records = json::array();
+    for (const auto& r : file.records) records.push_back(record_to_json(r));
+    json j{{"schema", kResultsSchema}, {"version", kResultsVersion}, {"meta", file.meta},
+           {"topology", file.topology}, {"records", std::move(records)}};
+    merge_unknown(j, file.unknown);
+    return j;
+}
+
+ResultsFile results_from_json(const json& doc) {
+    if (!doc.is_object() || doc.value("schema", "") != kResultsSchema)
+        throw std::runtime_error("not a hwcomm results file (schema is not \"hwcomm-results\")");
+    const std::string version = results_version_of(doc);
+    // Version 1 wrote an integer "schema_version"; later versions a "version" string.
+    const bool v1 = !doc.contains("version") && version == "1";
+    if (!v1 && !(doc.contains("version") && is_version_2(version)))
+        throw std::runtime_error("results version '" + version + "' is not supported (this build reads 1 and 2.x)");
+    ResultsFile file;
+    try {
+        file.meta = doc.at("meta");
+        file.topology = doc.at("topology");
+        for (const auto& r : doc.at("records")) file.records.push_back(record_from_json(r));
+    } catch (const json::exception& e) {
+        throw std::runtime_error(std::string("malformed results file: ") + e.what());
+    }
+    file.unknown = unknown_keys(doc, {"schema", "version", "schema_version", "meta", "topology", "records"});
+    if (v1) migrate_v1(file);
+    check_records(file);
+    return file;
+}
+
+}  // namespace hwcomm
