@@ -12,6 +12,7 @@
 #include "cli/commands.hpp"
 #include "core/error.hpp"
 #include "core/graph_json.hpp"
+#include "io/results_file.hpp"
 #include "platform/atomic_file.hpp"
 #include "report/html/html_page.hpp"
 

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "core/graph_json.hpp"
+#include "io/results_file.hpp"
 #include "report/html/html_page.hpp"
 #include "report/html/report_model.hpp"
 
@@ -108,6 +109,18 @@ TEST(ReportPage, SelfContainedAndSmall) {
     // Run facts the reader compares first.
     EXPECT_NE(page.find("580.159.04"), std::string::npos);  // driver, from the topology
     EXPECT_NE(page.find("f38c90b"), std::string::npos);     // revision
+}
+
+TEST(ReportPage, FourGpuExampleUnderFiveMegabytes) {
+    ReportInput input;
+    input.name = "results-default.json.gz";
+    input.results = load_results_file(HWCOMM_EXAMPLES "/h200x4/results-default.json.gz");
+    input.graph = graph_from_json(input.results.topology);
+    ASSERT_EQ(input.results.records.size(), 137u);
+    EXPECT_LT(render_report_html({input}, {}).size(), 5u * 1000 * 1000);
+    const auto model = report_model({input}, {});
+    EXPECT_EQ(model["groups"].size(), 36u);
+    EXPECT_EQ(model["heatmaps"].size(), 19u);
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "core/graph_json.hpp"
+#include "io/results_file.hpp"
 #include "report/html/edge_measures.hpp"
 #include "report/html/topo_layout.hpp"
 #include "report/html/topo_svg.hpp"

@@ -97,8 +97,15 @@
   // "#draw-all" draws every chart before the page finishes loading (tests, timing).
   var drawAllNow = location.hash === '#draw-all';
   function drawFirstScreen() {
-    // A link to one chart (report.html#heatmap-3) opens on it.
-    var target = location.hash.length > 1 ? document.getElementById(location.hash.slice(1)) : null;
+    // report.html#only=heatmap-3 shows that figure alone (screenshots, slides);
+    // report.html#heatmap-3 opens the page on it.
+    var only = location.hash.indexOf('#only=') === 0 ? document.getElementById(location.hash.slice(6)) : null;
+    if (only) {
+      document.body.classList.add('only');
+      only.classList.add('only-target');
+      for (var n = only.parentElement; n && n !== document.body; n = n.parentElement) n.classList.add('only-path');
+    }
+    var target = !only && location.hash.length > 1 ? document.getElementById(location.hash.slice(1)) : null;
     if (target) target.scrollIntoView();
     pending.slice().forEach(function (entry) {
       var box = entry.figure.getBoundingClientRect();
@@ -127,7 +134,10 @@
   }
 
   // ---- bandwidth against size ----
-  function bandwidthSeries(entry, colour, index) {
+  function limitTop(entries) {
+    return Math.max.apply(null, [0].concat(entries.map(function (e) { return curves[e.id].facts.limit || 0; })));
+  }
+  function bandwidthSeries(entry, colour, index, limitsDrawn) {
     var c = curves[entry.id];
     var name = entry.label;
     // The interquartile band: one polygon (lower edge left to right, upper edge
@@ -142,10 +152,10 @@
        }},
       {type: 'line', id: 'main-' + index, name: name, data: pairs(c.b, c.bw), showSymbol: false, color: colour,
        lineStyle: {width: 2},
-       markLine: c.facts.limit === undefined ? undefined : {
-         symbol: 'none', silent: true, lineStyle: {type: 'dashed', color: colour},
+       markLine: c.facts.limit === undefined || limitsDrawn[c.facts.limit] ? undefined : (limitsDrawn[c.facts.limit] = {
+         symbol: 'none', silent: true, lineStyle: {type: 'dashed', color: '#555'},
          label: {formatter: (c.facts.limit_what || 'limit') + ' ' + fmtRate(c.facts.limit) + ' GB/s', position: 'insideEndTop'},
-         data: [{yAxis: c.facts.limit}]}}
+         data: [{yAxis: c.facts.limit}]})}
     ];
     Object.keys(c.parts || {}).forEach(function (part) {
       series.push({type: 'line', name: name + ' ' + part, data: pairs(c.b, c.parts[part]), symbol: 'none',
@@ -171,16 +181,16 @@
     return {type: 'scatter', name: 'suspect', data: data, symbol: 'triangle', symbolSize: 11, color: '#d00000',
             tooltip: {formatter: function (p) { return p.data.reason; }}};
   }
-  function factsLine(entries) {
-    return entries.map(function (entry) {
+  function factsList(entries) {
+    return el('ul', {className: 'facts'}, entries.map(function (entry) {
       var f = curves[entry.id].facts;
       var text = entry.label + ': large ' + fmtRate(f.large) + ' GB/s';
       if (f.fraction !== undefined) {
         text += ' (' + Math.round(100 * f.fraction) + '% of ' + fmtRate(f.limit) + (f.limit_what ? ' ' + f.limit_what : '') + ')';
       }
       if (f.best !== undefined) text += ', best ' + fmtRate(f.best) + ' at ' + fmtBytes(f.best_bytes) + (f.cache ? ' (cache)' : '');
-      return text;
-    }).join(' \u00b7 ');
+      return el('li', {textContent: text});
+    }));
   }
   // One tooltip per size: the median of every curve (bands and parts left out).
   function tooltip() {
@@ -196,22 +206,25 @@
     model.groups.forEach(function (group) {
       var ids = group.curves.map(function (e) { return e.id; });
       var range = extent(ids, function (c) { return c.b; });
-      var series = [];
+      var series = [], limitsDrawn = {};
       group.curves.forEach(function (entry, i) {
-        series = series.concat(bandwidthSeries(entry, palette[i % palette.length], i));
+        series = series.concat(bandwidthSeries(entry, palette[i % palette.length], i, limitsDrawn));
       });
       var suspects = suspectSeries(group.curves);
       if (suspects.data.length) series.push(suspects);
       var option = {
         color: palette, tooltip: tooltip(),
         legend: {type: 'scroll', top: 0, data: group.curves.map(function (e) { return e.label; })},
-        grid: {left: 56, right: 24, top: 34, bottom: 44},
+        grid: {left: 64, right: 24, top: 34, bottom: 44},
         xAxis: sizeAxis(range[0], range[1]),
-        yAxis: {type: 'value', name: 'GB/s', min: 0, splitLine: {lineStyle: {color: '#eee'}}},
+        yAxis: {type: 'value', name: 'GB/s', nameLocation: 'middle', nameGap: 40, min: 0,
+                max: function (v) { return Math.max(v.max, limitTop(group.curves) * 1.05); },
+                axisLabel: {formatter: function (v) { return Math.round(v * 100) / 100; }},
+                splitLine: {lineStyle: {color: '#eee'}}},
         series: series
       };
       var made = addChart(container, 'bandwidth', group.title, group.caption, option);
-      made.figure.appendChild(el('p', {className: 'facts', textContent: factsLine(group.curves)}));
+      made.figure.appendChild(factsList(group.curves));
     });
   }
 
@@ -232,9 +245,10 @@
           return list.length ? fmtBytes(list[0].value[0]) + list.map(function (p) {
             return '<br>' + p.marker + p.seriesName + ': ' + p.value[1].toPrecision(3) + ' \u00b5s'; }).join('') : ''; }},
         legend: {type: 'scroll', top: 0},
-        grid: {left: 60, right: 24, top: 34, bottom: 44},
+        grid: {left: 68, right: 24, top: 34, bottom: 44},
         xAxis: sizeAxis(range[0], range[1]),
-        yAxis: {type: 'log', name: '\u00b5s per transfer', splitLine: {lineStyle: {color: '#eee'}}},
+        yAxis: {type: 'log', name: '\u00b5s per transfer', nameLocation: 'middle', nameGap: 44,
+                splitLine: {lineStyle: {color: '#eee'}}},
         series: series
       };
       addChart(container, 'small', group.title, 'time per transfer', option, [], 'small');
@@ -263,7 +277,8 @@
       yAxis: {type: 'category', data: map.rows, name: 'src', inverse: true, splitArea: {show: true}},
       visualMap: {min: 0, max: top || 1, calculable: true, orient: 'vertical', right: 0, top: 'middle',
                   text: ['GB/s', ''], inRange: {color: ['#f7fbff', '#6baed6', '#08306b']}},
-      series: [{type: 'heatmap', data: data, label: {show: true, fontSize: 11}}]
+      series: [{type: 'heatmap', data: data,
+                label: {show: true, fontSize: 11, color: '#000', textBorderColor: '#fff', textBorderWidth: 2}}]
     };
   }
   function drawHeatmaps() {

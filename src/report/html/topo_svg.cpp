@@ -116,6 +116,9 @@ std::string topology_svg(const Graph& graph, const std::map<std::size_t, EdgeMea
         << "<g transform=\"translate(" << kMargin << ',' << top << ")\">";
 
     const auto& edges = graph.edges();
+    std::map<std::string, int> cross_links;  // links drawn outside the tree, per vertex
+    for (std::size_t e = 0; e < edges.size(); ++e)
+        if (!layout.edge_in_tree[e]) ++cross_links[edges[e].a], ++cross_links[edges[e].b];
     std::ostringstream labels;  // drawn after lines and boxes so nothing covers them
     for (std::size_t e = 0; e < edges.size(); ++e) {
         const auto a = box_of.find(edges[e].a), b = box_of.find(edges[e].b);
@@ -149,11 +152,13 @@ std::string topology_svg(const Graph& graph, const std::map<std::size_t, EdgeMea
             const NodeBox& lower = p.row < c.row ? c : p;
             const double x1 = upper.x + w / 2, y1 = upper.y + h, x2 = lower.x + w / 2, y2 = lower.y;
             d = "M" + fixed(x1, 1) + ',' + fixed(y1, 1) + "L" + fixed(x2, 1) + ',' + fixed(y2, 1);
-            // Label in the gap below the upper box (never on a box), on the outer
-            // side, so links that fan out keep their labels apart.
-            ly = y1 + 0.8 * TopoLayout::kGapY;
-            lx = x1 + (x2 - x1) * (ly - y1) / (y2 - y1) + (x2 >= x1 ? 4 : -4);
-            anchor = x2 >= x1 ? "start" : "end";
+            // Label at the end that has this link to itself (a GPU, not the
+            // switch or package its siblings share), so fanned links keep their
+            // labels apart; left of the line, clear of the tree edge's label.
+            const bool at_upper = cross_links[upper.id] <= cross_links[lower.id];
+            ly = at_upper ? y1 + 14 : y2 - 26;
+            lx = x1 + (x2 - x1) * (ly - y1) / (y2 - y1) + (at_upper ? 0 : -5);
+            anchor = at_upper ? "middle" : "end";
         }
         out << "<path class=\"edge\" data-kind=\"" << to_string(edges[e].kind) << "\" d=\"" << d
             << "\" fill=\"none\" stroke=\"" << style.colour << "\" stroke-width=\"" << fixed(style.width, 1) << '"';
