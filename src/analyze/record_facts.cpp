@@ -93,6 +93,8 @@ std::string describe_edge(const Edge& e) {
                       e.nvlink->links);
         return buf;
     }
+    if (e.kind == EdgeKind::Pcie) return "PCIe link";
+    if (e.kind == EdgeKind::NvLink) return "NVLink";
     return std::string(to_string(e.kind)) + " link";
 }
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <utility>
 #include <map>
 #include <sstream>
 
@@ -26,6 +27,9 @@ SummaryRow summarize(const Record& record, const Graph* topology, const CurveOpt
     row.src = record.src;
     row.dst = record.dst;
     row.params = params_text(record.params);
+    // numa is left out where it names an endpoint; a peer-off copy's binding is not one.
+    if (record.params.count("numa") && record.src.rfind("numa", 0) != 0 && record.dst.rfind("numa", 0) != 0)
+        row.params += (row.params.empty() ? "" : " ") + std::string("numa=") + record.params.at("numa");
     if (record.context.is_object() && record.context.contains("timing_mode") &&
         record.context["timing_mode"].is_string())
         row.timing = record.context["timing_mode"].get<std::string>();
@@ -136,6 +140,14 @@ std::string compact_params(const std::string& params) {
     return out;
 }
 
+// "PCIe 5.0 x16" -> "PCIe5x16", "2 x NVLink 4.0 x18" -> "2xNV4x18", "staged: " dropped.
+std::string compact_link(std::string what) {
+    for (const auto& [from, to] : std::vector<std::pair<std::string, std::string>>{
+             {"staged: ", ""}, {"PCIe link", "PCIe"}, {"NVLink ", "NV"}, {".0", ""}, {" x", "x"}, {"2 x", "2x"}, {"PCIe ", "PCIe"}})
+        for (std::size_t at; (at = what.find(from)) != std::string::npos;) what.replace(at, from.size(), to);
+    return what;
+}
+
 std::string status_of(const SummaryRow& r) {
     std::string s = r.status.rfind("error:", 0) == 0 ? "error" : r.status;
     std::size_t suspects = 0;
@@ -152,24 +164,23 @@ std::string format_summary_table(const std::vector<SummaryRow>& rows) {
     bool sources = false;
     for (const SummaryRow& r : rows) sources = sources || !r.source.empty();
     std::vector<std::vector<std::string>> lines;
-    lines.push_back({"source", "method", "src->dst", "params", "large GB/s", "best GB/s @size", "% of link",
-                     "small xfer", "status"});
+    lines.push_back({"source", "method", "src->dst", "params", "large", "best @size", "% link", "small", "status"});
     for (const SummaryRow& r : rows) {
         const CurveMetrics& m = r.metrics;
         std::string large = m.large ? fixed(m.large->gbps, 1) + (m.large->last_octave ? "^" : "") : "-";
         std::string best = "-";
         if (m.best) best = fixed(m.best->gbps, 1) + " @" + short_bytes(m.best->bytes) + (m.best->cache_resident ? " c" : "");
         std::string link = "-";
-        if (m.fraction_of_limit) {
-            std::string what = m.limit->what;
-            for (const char* drop : {"staged: ", ".0"})
-                for (std::size_t at; (at = what.find(drop)) != std::string::npos;) what.erase(at, std::string(drop).size());
-            link = fixed(*m.fraction_of_limit * 100, 0) + "% " + what;
+        if (m.fraction_of_limit) link = fixed(*m.fraction_of_limit * 100, 0) + "% " + compact_link(m.limit->what);
+        std::string small = "-";
+        if (m.small) {
+            small = format_time(m.small->seconds) + "@" + short_bytes(m.small->bytes) + "B";
+            small.erase(std::remove(small.begin(), small.end(), ' '), small.end());
         }
-        std::string small = m.small ? format_time(m.small->seconds) + " @" + format_bytes(m.small->bytes) : "-";
+        const std::string params = compact_params(r.params);
         lines.push_back({clip(r.source, 12), clip(r.method, 16), clip(r.src + "->" + r.dst, 13),
-                         clip(compact_params(r.params).empty() ? "-" : compact_params(r.params), 18), large, best,
-                         clip(link, 17), small, clip(status_of(r), 20)});
+                         clip(params.empty() ? "-" : params, 16), large, best, clip(link, 13), small,
+                         clip(status_of(r), 16)});
     }
     const std::size_t cols = lines.front().size();
     std::vector<std::size_t> w(cols, 0);
@@ -184,10 +195,11 @@ std::string format_summary_table(const std::vector<SummaryRow>& rows) {
         }
         out << line << "\n";
     }
-    out << "GB/s = 1e9 B/s. large = median bandwidth at sizes >= 64 MiB (^: of the last octave measured);\n"
-           "best @size: c = working set fits the cache (CPU LLC / GPU L2) and beats the large-transfer rate;\n"
-           "% of link = large / the path's theoretical bottleneck; small xfer = time per transfer at the smallest\n"
-           "size, launch overhead included (GPU paths only).\n";
+    out << "GB/s = 1e9 B/s. large = large-transfer GB/s: median of the sizes >= 64 MiB on the final plateau\n"
+           "(^: of the last octave measured); best @size: c = the working set fits the cache (CPU LLC / GPU L2)\n"
+           "and beats the large-transfer rate; % link = large / the path's theoretical bottleneck (staged for\n"
+           "peer-off copies); small = time per transfer at the smallest size, launch overhead included (GPU\n"
+           "paths only).\n";
     std::vector<std::string> notes;
     for (const SummaryRow& r : rows) {
         const std::string who = "  " + (r.source.empty() ? "" : r.source + ": ") + r.key;

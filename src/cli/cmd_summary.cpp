@@ -14,6 +14,7 @@
 #include "analyze/fidelity.hpp"
 #include "analyze/matrix.hpp"
 #include "analyze/summary.hpp"
+#include "analyze/results_reader.hpp"
 #include "cli/commands.hpp"
 #include "core/error.hpp"
 #include "io/results_file.hpp"
@@ -42,7 +43,7 @@ int run_summary(const SummaryArgs& a) {
     for (const auto& file : a.files) {
         ResultsFile one;
         try {
-            one = load_results_file(file);
+            one = analyze::load_results_any(file);
         } catch (const std::runtime_error& e) {
             throw UsageError("summary: " + file + ": " + e.what());
         }

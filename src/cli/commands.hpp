@@ -19,6 +19,9 @@ void add_run_command(CLI::App& app, Action& action);
 void add_export_command(CLI::App& app, Action& action);
 void add_summary_command(CLI::App& app, Action& action);
 void add_report_command(CLI::App& app, Action& action);
+void add_import_command(CLI::App& app, Action& action);
+void add_analyze_command(CLI::App& app, Action& action);
+void add_compare_command(CLI::App& app, Action& action);
 
 // Every method this build has: CPU ones always, CUDA ones when built with CUDA.
 Registry build_registry();

@@ -54,7 +54,7 @@ TEST(Summary, PeakIsTheBestMedianBandwidthAndLatencyTheSmallestSizesMedian) {
     EXPECT_NE(table.find("memcpy-peer"), std::string::npos);
     EXPECT_NE(table.find("gpu0->gpu1"), std::string::npos);
     EXPECT_NE(table.find("394.8 @1G"), std::string::npos);
-    EXPECT_NE(table.find("2 us @4 B"), std::string::npos);
+    EXPECT_NE(table.find("2us@4B"), std::string::npos);
 }
 
 TEST(Summary, FailedPointsAndRecordErrorsShowInStatusAndNumaIsNotRepeated) {

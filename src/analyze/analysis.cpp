@@ -1,0 +1,27 @@
+// analyze_results: series, cells, efficiency and anomalies of several files.
+#include "analyze/study.hpp"
+
+namespace hwcomm::analyze {
+
+Analysis analyze_results(const std::vector<NamedResults>& files, const VerdictRule& rule) {
+    validate(rule);
+    Analysis a;
+    a.rule = rule;
+    for (const NamedResults& f : files) a.inputs.push_back(f.name);
+    a.series = build_series(files, rule, a.notes);
+    a.cells = study_cells(a.series, rule);
+    // Efficiency of every record whose path states a limit, not only the study's series.
+    for (const NamedResults& f : files) {
+        const auto topology = topology_of(f.file);
+        if (!topology) continue;
+        for (const Record& r : f.file.records) {
+            const CurveMetrics m = curve_metrics(r, &*topology);
+            if (!m.fraction_of_limit) continue;
+            a.efficiency.push_back({r.key, m.large->gbps, m.limit->gbps, *m.fraction_of_limit, m.limit->what});
+        }
+    }
+    a.anomalies = find_anomalies(a.series, a.cells, rule);
+    return a;
+}
+
+}  // namespace hwcomm::analyze

@@ -1,0 +1,163 @@
+// The analysis as JSON (schema hwcomm.analyze/v1), Markdown and plain text.
+#include <cstdio>
+#include <map>
+#include <sstream>
+
+#include "analyze/study.hpp"
+#include "analyze/summary.hpp"
+
+namespace hwcomm::analyze {
+
+using nlohmann::json;
+
+namespace {
+
+json verdict_json(const std::string& v) {
+    if (v == "true") return true;
+    if (v == "false") return false;
+    return v;
+}
+
+json opt(const std::string& s) { return s.empty() ? json(nullptr) : json(s); }
+
+std::string effect_text(const Cell& c) {
+    if (!c.effect) return "-";
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%+.1f%%", *c.effect * 100);
+    return buf;
+}
+
+std::string verdict_mark(const std::string& v) {
+    if (v == "true") return "yes";
+    if (v == "false") return "no";
+    return v;
+}
+
+std::string rule_text(const VerdictRule& r) {
+    std::ostringstream out;
+    out << "series compared size by size at sizes >= " << format_bytes(r.min_bytes);
+    if (r.max_bytes) out << " and <= " << format_bytes(r.max_bytes);
+    out << ", relative difference reduced by its " << r.statistic << " over sizes; an effect is above "
+        << r.threshold * 100 << "%";
+    return out.str();
+}
+
+}  // namespace
+
+json analysis_to_json(const Analysis& a) {
+    json doc = {{"schema", kAnalyzeSchema},
+                {"rule",
+                 {{"statistic", a.rule.statistic},
+                  {"min_bytes", a.rule.min_bytes},
+                  {"max_bytes", a.rule.max_bytes ? json(a.rule.max_bytes) : json(nullptr)},
+                  {"threshold", a.rule.threshold},
+                  {"text", rule_text(a.rule)}}},
+                {"inputs", a.inputs},
+                {"notes", a.notes}};
+    json cells = json::array();
+    for (const Cell& c : a.cells) {
+        json j = {{"table", c.table}, {"link", c.link}};
+        if (c.link == "cpu-gpu") {
+            j["host_alloc"] = c.host_alloc;
+            if (c.table == "anisotropy")
+                j["locality"] = c.locality;
+            else
+                j["direction"] = c.direction;
+        } else {
+            j["locality"] = c.locality;
+            if (c.table != "peer_effect") j["peer"] = c.peer;
+        }
+        j["key"] = c.key;
+        j["verdict"] = verdict_json(c.verdict);
+        j["effect"] = c.effect ? json(*c.effect) : json(nullptr);
+        j["evidence"] = c.evidence;
+        cells.push_back(std::move(j));
+    }
+    doc["cells"] = std::move(cells);
+    json series = json::array();
+    for (const Series& s : a.series) {
+        series.push_back({{"key", s.key},
+                          {"source", s.source},
+                          {"link", s.link},
+                          {"src", s.src},
+                          {"dst", s.dst},
+                          {"host_alloc", opt(s.host_alloc)},
+                          {"peer", opt(s.peer)},
+                          {"numa", s.numa ? json(*s.numa) : json(nullptr)},
+                          {"locality", opt(s.locality)},
+                          {"peak_gbps", s.peak_gbps},
+                          {"at_1GiB_gbps", s.at_1gib_gbps ? json(*s.at_1gib_gbps) : json(nullptr)},
+                          {"n_sizes", s.n_sizes},
+                          {"window_gbps", s.window_gbps ? json(*s.window_gbps) : json(nullptr)}});
+    }
+    doc["series"] = std::move(series);
+    json eff = json::array();
+    for (const Efficiency& e : a.efficiency)
+        eff.push_back({{"key", e.key}, {"large_gbps", e.large_gbps}, {"limit_gbps", e.limit_gbps},
+                       {"fraction", e.fraction}, {"link", e.link}});
+    doc["efficiency"] = std::move(eff);
+    json an = json::array();
+    for (const Anomaly& x : a.anomalies) an.push_back({{"kind", x.kind}, {"text", x.text}, {"series", x.series}});
+    doc["anomalies"] = std::move(an);
+    return doc;
+}
+
+std::string format_analysis_markdown(const Analysis& a) {
+    std::ostringstream out;
+    out << "# hwcomm analyze\n\nRule: " << rule_text(a.rule) << ".\n\n";
+    out << "| table | link | cell | verdict | effect | decided by |\n| --- | --- | --- | --- | --- | --- |\n";
+    for (const Cell& c : a.cells) {
+        const std::string what = c.evidence.contains("reason") ? c.evidence["reason"].get<std::string>()
+                                                               : c.evidence.value("comparison", std::string{});
+        out << "| " << c.table << " | " << c.link << " | " << c.key.substr(c.key.find('|', c.key.find('|') + 1) + 1)
+            << " | " << verdict_mark(c.verdict) << " | " << effect_text(c) << " | " << what << " |\n";
+    }
+    if (!a.efficiency.empty()) {
+        out << "\n## Efficiency against the bottleneck\n\n| record | large GB/s | limit | % |\n| --- | --- | --- | --- |\n";
+        for (const Efficiency& e : a.efficiency) {
+            char buf[160];
+            std::snprintf(buf, sizeof buf, "| %.2f | %s %.2f GB/s | %.0f%% |\n", e.large_gbps, e.link.c_str(),
+                          e.limit_gbps, e.fraction * 100);
+            out << "| " << e.key << " " << buf;
+        }
+    }
+    out << "\n## Anomalies\n\n";
+    if (a.anomalies.empty()) out << "none\n";
+    for (const Anomaly& x : a.anomalies) out << "- **" << x.kind << "**: " << x.text << "\n";
+    for (const std::string& n : a.notes) out << "\nNote: " << n << "\n";
+    return out.str();
+}
+
+std::string format_analysis_text(const Analysis& a) {
+    std::ostringstream out;
+    out << "rule: " << rule_text(a.rule) << "\n\n";
+    char line[256];
+    std::snprintf(line, sizeof line, "%-44s %-8s %8s  %s\n", "cell", "verdict", "effect", "decided by");
+    out << line;
+    for (const Cell& c : a.cells) {
+        std::string what = c.evidence.contains("reason") ? c.evidence["reason"].get<std::string>() : "";
+        if (what.empty() && c.evidence.contains("per_pair") && !c.evidence["per_pair"].empty())
+            what = std::to_string(c.evidence["per_pair"].size()) + " pairs";
+        if (what.empty() && c.evidence.contains("per_gpu")) what = std::to_string(c.evidence["per_gpu"].size()) + " GPUs";
+        if (what.empty() && c.evidence.contains("groups")) {
+            for (const auto& [name, g] : c.evidence["groups"].items())
+                what += (what.empty() ? "" : "; ") + name + ": " + std::to_string(g.value("n", 0)) + " links";
+        }
+        std::snprintf(line, sizeof line, "%-44s %-8s %8s  %s\n", c.key.c_str(), verdict_mark(c.verdict).c_str(),
+                      effect_text(c).c_str(), what.c_str());
+        out << line;
+    }
+    out << "\nanomalies:\n";
+    if (a.anomalies.empty()) out << "  none\n";
+    std::map<std::string, int> shown;
+    for (const Anomaly& x : a.anomalies) {
+        // A few of each kind on screen; --json and --markdown list them all.
+        if (++shown[x.kind] <= 3) out << "  " << x.kind << ": " << x.text << "\n";
+    }
+    for (const auto& [kind, n] : shown)
+        if (n > 3) out << "  " << kind << ": " << n - 3 << " more (see --json or --markdown)\n";
+    for (const std::string& n : a.notes) out << "note: " << n << "\n";
+    return out.str();
+}
+
+}  // namespace hwcomm::analyze

@@ -1,0 +1,130 @@
+#include "analyze/compare.hpp"
+
+#include <cmath>
+#include <cstdio>
+#include <map>
+#include <set>
+#include <sstream>
+
+#include "analyze/curve_metrics.hpp"
+#include "analyze/summary.hpp"
+
+namespace hwcomm::analyze {
+
+namespace {
+
+const Point* point_at(const Record& r, std::uint64_t bytes) {
+    for (const Point& p : r.points)
+        if (p.bytes == bytes && p.status == "ok") return &p;
+    return nullptr;
+}
+
+// Whether the 95% CIs of the median time at one size overlap.
+std::optional<bool> overlap(const Point* a, const Point* b) {
+    if (!a || !b) return std::nullopt;
+    const double al = a->stats.ci95_low, ah = a->stats.ci95_high, bl = b->stats.ci95_low, bh = b->stats.ci95_high;
+    if (std::isnan(al) || std::isnan(ah) || std::isnan(bl) || std::isnan(bh) || ah <= 0 || bh <= 0) return std::nullopt;
+    return al <= bh && bl <= ah;
+}
+
+std::string gpus_of(const ResultsFile& f) {
+    std::map<std::string, int> models;
+    if (f.topology.is_object() && f.topology.contains("vertices"))
+        for (const auto& v : f.topology["vertices"])
+            if (v.value("kind", "") == "gpu" && v.contains("gpu")) ++models[v["gpu"].value("model", "?")];
+    std::string out;
+    for (const auto& [m, n] : models) out += (out.empty() ? "" : ", ") + std::to_string(n) + "x " + m;
+    return out.empty() ? "none" : out;
+}
+
+std::string text_at(const nlohmann::json& j, const char* a, const char* b = nullptr) {
+    if (!j.is_object() || !j.contains(a)) return "";
+    const auto& v = b ? j[a] : j[a];
+    if (b) return v.is_object() && v.contains(b) && v[b].is_string() ? v[b].get<std::string>() : "";
+    return v.is_string() ? v.get<std::string>() : "";
+}
+
+}  // namespace
+
+Comparison2 compare_results(const ResultsFile& a, const ResultsFile& b, double threshold) {
+    Comparison2 c;
+    c.threshold = threshold;
+    const auto ta = topology_of(a), tb = topology_of(b);
+    std::set<std::string> keys_b;
+    for (const Record& r : b.records) keys_b.insert(r.key);
+    for (const Record& ra : a.records) {
+        const Record* rb = b.find(ra.key);
+        if (!rb) {
+            c.only_a.push_back(ra.key);
+            continue;
+        }
+        RecordChange rc;
+        rc.key = ra.key;
+        const CurveMetrics ma = curve_metrics(ra, ta ? &*ta : nullptr), mb = curve_metrics(*rb, tb ? &*tb : nullptr);
+        if (ma.large && mb.large && ma.large->gbps > 0) {
+            MetricChange m{ma.large->gbps, mb.large->gbps, mb.large->gbps / ma.large->gbps - 1.0};
+            m.bytes = std::min(ma.large->to_bytes, mb.large->to_bytes);
+            m.ci_overlap = overlap(point_at(ra, m.bytes), point_at(*rb, m.bytes));
+            rc.large = m;
+        }
+        if (ma.small && mb.small && ma.small->bytes == mb.small->bytes && ma.small->seconds > 0) {
+            MetricChange m{ma.small->seconds, mb.small->seconds, mb.small->seconds / ma.small->seconds - 1.0};
+            m.bytes = ma.small->bytes;
+            m.ci_overlap = overlap(point_at(ra, m.bytes), point_at(*rb, m.bytes));
+            rc.small = m;
+        }
+        rc.beyond = (rc.large && std::abs(rc.large->change) > threshold) ||
+                    (rc.small && std::abs(rc.small->change) > threshold);
+        c.beyond += rc.beyond;
+        c.common.push_back(rc);
+    }
+    for (const Record& rb : b.records)
+        if (!a.find(rb.key)) c.only_b.push_back(rb.key);
+    auto differ = [&](const std::string& what, const std::string& x, const std::string& y) {
+        if (x != y) c.machine_differences.push_back(what + ": " + (x.empty() ? "?" : x) + " vs " + (y.empty() ? "?" : y));
+    };
+    differ("GPUs", gpus_of(a), gpus_of(b));
+    differ("host", text_at(a.meta, "host"), text_at(b.meta, "host"));
+    differ("CPU", text_at(a.meta, "cpu_model"), text_at(b.meta, "cpu_model"));
+    differ("kernel", text_at(a.meta, "kernel"), text_at(b.meta, "kernel"));
+    differ("driver", text_at(a.topology, "provenance", "driver_version"), text_at(b.topology, "provenance", "driver_version"));
+    differ("hwcomm revision", text_at(a.meta, "git_revision"), text_at(b.meta, "git_revision"));
+    return c;
+}
+
+std::string format_comparison(const Comparison2& c, const std::string& name_a, const std::string& name_b) {
+    std::ostringstream out;
+    out << "A = " << name_a << "\nB = " << name_b << "\n";
+    if (c.machine_differences.empty()) out << "machines: no difference recorded\n";
+    for (const std::string& d : c.machine_differences) out << "machines differ in " << d << "\n";
+    char line[512];
+    out << "\n" << c.common.size() << " records in both (! = change beyond " << c.threshold * 100
+        << "%; ci: the 95% CIs of the deciding size overlap / differ / -):\n";
+    std::snprintf(line, sizeof line, "%-52s %18s %8s %6s %22s %8s %6s\n", "record", "large GB/s A -> B", "change", "ci",
+                  "small A -> B", "change", "ci");
+    out << line;
+    auto ci = [](const std::optional<bool>& o) { return !o ? "-" : *o ? "same" : "differ"; };
+    for (const RecordChange& r : c.common) {
+        char large[64] = "-", lchg[16] = "-", small[64] = "-", schg[16] = "-";
+        if (r.large) {
+            std::snprintf(large, sizeof large, "%.1f -> %.1f", r.large->a, r.large->b);
+            std::snprintf(lchg, sizeof lchg, "%+.1f%%", r.large->change * 100);
+        }
+        if (r.small) {
+            std::snprintf(small, sizeof small, "%s -> %s", format_time(r.small->a).c_str(), format_time(r.small->b).c_str());
+            std::snprintf(schg, sizeof schg, "%+.1f%%", r.small->change * 100);
+        }
+        std::snprintf(line, sizeof line, "%c %-50s %18s %8s %6s %22s %8s %6s\n", r.beyond ? '!' : ' ', r.key.c_str(),
+                      large, lchg, r.large ? ci(r.large->ci_overlap) : "-", small, schg,
+                      r.small ? ci(r.small->ci_overlap) : "-");
+        out << line;
+    }
+    out << "\n" << c.only_a.size() << " records only in A\n";
+    for (const auto& k : c.only_a) out << "  " << k << "\n";
+    out << c.only_b.size() << " records only in B\n";
+    for (const auto& k : c.only_b) out << "  " << k << "\n";
+    out << "\n" << c.beyond << " records change beyond " << c.threshold * 100 << "%\n";
+    return out.str();
+}
+
+}  // namespace hwcomm::analyze

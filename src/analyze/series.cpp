@@ -1,0 +1,178 @@
+// Records seen as the study's series: endpoints named by socket and CUDA
+// index, host allocation, peer state, NUMA binding, locality from the
+// topology, and the verdict rule's one number per curve.
+#include <algorithm>
+#include <map>
+#include <set>
+#include <stdexcept>
+
+#include "analyze/record_facts.hpp"
+#include "analyze/study.hpp"
+#include "core/paths.hpp"
+
+namespace hwcomm::analyze {
+
+namespace {
+
+std::optional<double> window_statistic(const std::vector<CurvePoint>& pts, const VerdictRule& rule) {
+    std::vector<double> v;
+    for (const CurvePoint& p : pts)
+        if (p.bytes >= rule.min_bytes && (rule.max_bytes == 0 || p.bytes <= rule.max_bytes)) v.push_back(p.gbps);
+    if (v.empty()) return std::nullopt;
+    std::sort(v.begin(), v.end());
+    if (rule.statistic == "max") return v.back();
+    if (rule.statistic == "mean") {
+        double s = 0;
+        for (double x : v) s += x;
+        return s / static_cast<double>(v.size());
+    }
+    const std::size_t n = v.size();
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+// "cpu<socket os index>" of a NUMA node through the topology's package
+// membership; without a topology, the node's rank among the nodes the data names.
+std::string cpu_name(const std::string& numa_id, const Graph* g, const std::set<int>& numa_seen) {
+    if (g) {
+        for (const Edge* e : g->edges_of(numa_id))
+            if (e->kind == EdgeKind::Membership && e->b == numa_id)
+                if (const Vertex* p = g->find(e->a); p && p->kind == VertexKind::Package)
+                    return "cpu" + std::to_string(p->os_index);
+    }
+    const int id = id_index(numa_id);
+    const auto it = numa_seen.find(id);
+    if (it == numa_seen.end()) return numa_id;
+    return "cpu" + std::to_string(std::distance(numa_seen.begin(), it));
+}
+
+std::string gpu_name(const std::string& gpu_id, const Graph* g) {
+    if (g)
+        if (const Vertex* v = g->find(gpu_id); v && v->gpu && v->gpu->cuda_ordinal >= 0)
+            return "gpu" + std::to_string(v->gpu->cuda_ordinal);
+    return gpu_id;
+}
+
+bool nvlink_connected(const Graph& g, const std::string& a, const std::string& b) {
+    if (!g.find(a) || !g.find(b)) return false;
+    return classify_path(g, a, b).kind == PathClass::NvLink;
+}
+
+// Peer access: the topology's own statement when discovery recorded one
+// (attrs peer_access_to_cudaN), else NVLink or PCIe below one host CPU: yes;
+// across the SMP interconnect (SYS): no, as NVIDIA does not support P2P over
+// it on x86 machines (docs/analysis.md).
+std::optional<bool> peer_possible(const Graph& g, const std::string& a, const std::string& b) {
+    const Vertex* va = g.find(a);
+    const Vertex* vb = g.find(b);
+    if (!va || !vb) return std::nullopt;
+    if (vb->gpu && vb->gpu->cuda_ordinal >= 0) {
+        const auto it = va->attrs.find("peer_access_to_cuda" + std::to_string(vb->gpu->cuda_ordinal));
+        if (it != va->attrs.end()) return it->second == "yes";
+    }
+    return classify_path(g, a, b).kind != PathClass::Sys;
+}
+
+std::optional<int> numa_param(const Record& r) {
+    const auto it = r.params.find("numa");
+    if (it == r.params.end()) return std::nullopt;
+    try {
+        return std::stoi(it->second);
+    } catch (const std::exception&) {
+        return std::nullopt;
+    }
+}
+
+}  // namespace
+
+void validate(const VerdictRule& rule) {
+    if (rule.statistic != "median" && rule.statistic != "mean" && rule.statistic != "max")
+        throw std::invalid_argument("statistic must be median, mean or max");
+    if (!(rule.threshold > 0 && rule.threshold < 10)) throw std::invalid_argument("threshold must be in (0, 10)");
+    if (rule.max_bytes && rule.max_bytes < rule.min_bytes)
+        throw std::invalid_argument("the size window's upper bound is below its lower bound");
+}
+
+std::vector<Series> build_series(const std::vector<NamedResults>& files, const VerdictRule& rule,
+                                 std::vector<std::string>& notes) {
+    std::vector<Series> out;
+    for (const NamedResults& nf : files) {
+        const auto topology = topology_of(nf.file);
+        const Graph* g = topology ? &*topology : nullptr;
+        if (!g)
+            notes.push_back(nf.name + ": no topology: sockets are named by NUMA rank, locality, peer-access "
+                                      "possibility and link limits are unknown (import with --topology)");
+        std::set<int> numa_seen;
+        bool has_peer_method = false;
+        for (const Record& r : nf.file.records) {
+            for (const std::string& id : {r.src, r.dst})
+                if (is_numa_id(id)) numa_seen.insert(id_index(id));
+            has_peer_method = has_peer_method || r.method == "memcpy-peer";
+        }
+        for (const Record& r : nf.file.records) {
+            Series s;
+            s.key = r.key;
+            s.source = nf.name;
+            s.method = r.method;
+            s.src_id = r.src;
+            s.dst_id = r.dst;
+            const std::string alloc = host_alloc_of(r);
+            const bool h2d = r.method == "memcpy-h2d" && is_gpu_id(r.dst);
+            const bool d2h = r.method == "memcpy-d2h" && is_gpu_id(r.src);
+            const bool gpu_pair = is_gpu_id(r.src) && is_gpu_id(r.dst) && r.src != r.dst &&
+                                  (r.method == "memcpy-peer" || (!has_peer_method && r.method == "memcpy-d2d"));
+            const bool staging = r.method == "memcpy-h2h" && r.params.count("src_mem") &&
+                                 r.params.at("src_mem") == "pageable";
+            if ((h2d || d2h) && (alloc == "pageable" || alloc == "pinned" || alloc == "wc")) {
+                s.link = "cpu-gpu";
+                s.host_alloc = alloc;
+                s.direction = h2d ? "h2d" : "d2h";
+                const std::string numa_id = h2d ? r.src : r.dst;
+                const std::string gpu_id = h2d ? r.dst : r.src;
+                s.numa = numa_param(r);
+                if (!s.numa && is_numa_id(numa_id)) s.numa = id_index(numa_id);
+                s.src = h2d ? cpu_name(numa_id, g, numa_seen) : gpu_name(gpu_id, g);
+                s.dst = h2d ? gpu_name(gpu_id, g) : cpu_name(numa_id, g, numa_seen);
+                if (g && g->find(numa_id) && g->find(gpu_id)) {
+                    const auto local = numa_nodes_of(*g, gpu_id);
+                    s.locality = std::count(local.begin(), local.end(), numa_id) ? "local" : "remote";
+                }
+            } else if (gpu_pair) {
+                s.link = "gpu-gpu";
+                s.peer = peer_of(r);
+                s.numa = numa_param(r);
+                s.src = gpu_name(r.src, g);
+                s.dst = gpu_name(r.dst, g);
+                if (g && g->find(r.src) && g->find(r.dst)) {
+                    s.locality = nvlink_connected(*g, r.src, r.dst) ? "local" : "remote";
+                    s.peer_possible = peer_possible(*g, r.src, r.dst);
+                    s.path_class = classify_path(*g, r.src, r.dst).label();
+                    const auto nodes = numa_nodes_of(*g, r.src);
+                    if (!nodes.empty()) s.src_gpu_numa = id_index(nodes.front());
+                }
+            } else if (staging) {
+                s.link = "cpu-cpu";
+                s.host_alloc = "pageable-to-pinned";
+                s.numa = is_numa_id(r.src) ? std::optional<int>(id_index(r.src)) : std::nullopt;
+                s.src = cpu_name(r.src, g, numa_seen);
+                s.dst = cpu_name(r.dst, g, numa_seen);
+            } else {
+                continue;
+            }
+            const auto pts = curve_points(r);
+            s.metrics = curve_metrics(r, g);
+            s.n_sizes = pts.size();
+            for (const CurvePoint& p : pts) {
+                s.peak_gbps = std::max(s.peak_gbps, p.gbps);
+                if (p.bytes == (1ull << 30)) s.at_1gib_gbps = p.gbps;
+            }
+            s.window_gbps = window_statistic(pts, rule);
+            for (const CurvePoint& p : pts)
+                if (p.bytes >= rule.min_bytes && (rule.max_bytes == 0 || p.bytes <= rule.max_bytes))
+                    s.window_points[p.bytes] = p.gbps;
+            out.push_back(std::move(s));
+        }
+    }
+    return out;
+}
+
+}  // namespace hwcomm::analyze

@@ -1,0 +1,260 @@
+// The six tables of the study as cells. Every verdict compares the rule's one
+// number per series (a statistic over the bandwidth-dominated size window);
+// docs/analysis.md gives the rule and why.
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+#include "analyze/study_internal.hpp"
+
+namespace hwcomm::analyze {
+
+using nlohmann::json;
+
+namespace {
+
+double median(std::vector<double> v) {
+    std::sort(v.begin(), v.end());
+    const std::size_t n = v.size();
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+json window_json(const VerdictRule& rule) {
+    return {{"statistic", rule.statistic},
+            {"min_bytes", rule.min_bytes},
+            {"max_bytes", rule.max_bytes ? json(rule.max_bytes) : json(nullptr)},
+            {"threshold", rule.threshold}};
+}
+
+Cell make_cell(const std::string& table, const std::string& link, const std::string& a, const std::string& b) {
+    Cell c;
+    c.table = table;
+    c.link = link;
+    c.key = table + "|" + link + (a.empty() ? "" : "|" + a) + "|" + b;
+    return c;
+}
+
+void decide(Cell& c, const std::vector<double>& effects, double effect, const VerdictRule& rule) {
+    if (effects.empty()) return;
+    c.effect = effect;
+    c.verdict = std::abs(effect) > rule.threshold ? "true" : "false";
+}
+
+void no_data(Cell& c, const std::string& why) {
+    c.verdict = "no-data";
+    c.evidence["reason"] = why;
+}
+
+std::string binding_text(const Series& s) { return s.numa ? "numa" + std::to_string(*s.numa) : "unbound"; }
+
+// Series usable for a verdict: the rule's window has points.
+std::vector<const Series*> usable(const std::vector<Series>& all, const std::string& link) {
+    std::vector<const Series*> out;
+    for (const Series& s : all)
+        if (s.link == link && s.window_gbps) out.push_back(&s);
+    return out;
+}
+
+// For peer-off copies, one binding per pair: the NUMA node local to the
+// source GPU when measured, else an unbound run, else the lowest node.
+std::map<std::pair<std::string, std::string>, const Series*> gpu_pairs(const std::vector<const Series*>& ss,
+                                                                       const std::string& peer) {
+    std::map<std::pair<std::string, std::string>, const Series*> out;
+    auto rank = [](const Series* s) {
+        if (s->numa && s->src_gpu_numa && *s->numa == *s->src_gpu_numa) return 0;
+        if (!s->numa) return 1;
+        return 2 + *s->numa;
+    };
+    for (const Series* s : ss) {
+        if (s->peer != peer) continue;
+        auto& slot = out[{s->src, s->dst}];
+        if (!slot || rank(s) < rank(slot)) slot = s;
+    }
+    return out;
+}
+
+void cpu_gpu_cells(const std::vector<Series>& all, const VerdictRule& rule, std::vector<Cell>& cells) {
+    const auto ss = usable(all, "cpu-gpu");
+    for (const char* alloc : {"pageable", "pinned", "wc"}) {
+        std::vector<const Series*> mine;
+        for (const Series* s : ss)
+            if (s->host_alloc == alloc) mine.push_back(s);
+        const bool located = std::all_of(mine.begin(), mine.end(), [](const Series* s) { return !s->locality.empty(); });
+        // Affinity and identical links, per direction.
+        for (const char* dir : {"h2d", "d2h"}) {
+            Cell aff = make_cell("affinity", "cpu-gpu", alloc, dir);
+            Cell same = make_cell("identical_links", "cpu-gpu", alloc, dir);
+            aff.host_alloc = same.host_alloc = alloc;
+            aff.direction = same.direction = dir;
+            std::map<std::string, std::vector<const Series*>> by_gpu;                 // gpu -> series
+            std::map<std::string, std::vector<const Series*>> by_locality;
+            for (const Series* s : mine)
+                if (s->direction == dir) {
+                    by_gpu[s->direction == "h2d" ? s->dst : s->src].push_back(s);
+                    by_locality[s->locality].push_back(s);
+                }
+            aff.evidence = same.evidence = {{"window", window_json(rule)}};
+            if (by_gpu.empty() || !located) {
+                const char* why = by_gpu.empty() ? "no series of this host allocation and direction"
+                                                 : "locality unknown (no topology)";
+                no_data(aff, why);
+                no_data(same, why);
+                cells.push_back(aff);
+                cells.push_back(same);
+                continue;
+            }
+            std::vector<double> effects;
+            json per_gpu = json::object();
+            for (const auto& [gpu, list] : by_gpu) {
+                const Series *local = nullptr, *remote = nullptr;
+                for (const Series* s : list) {
+                    // The first of each kind (one each on two-socket machines).
+                    if (s->locality == "local" && !local) local = s;
+                    if (s->locality == "remote" && !remote) remote = s;
+                }
+                if (!local || !remote) continue;
+                const auto diff = paired_difference(*local, *remote, rule);
+                if (!diff) continue;
+                const double e = *diff;
+                effects.push_back(e);
+                per_gpu[gpu] = {{"local", local->key}, {"local_gbps", *local->window_gbps},
+                                {"remote", remote->key}, {"remote_gbps", *remote->window_gbps}, {"effect", e}};
+            }
+            aff.evidence["comparison"] = "for each GPU: host buffer on the GPU's own socket (local) vs the other "
+                                         "socket (remote), (local - remote) / remote; effect = median over GPUs";
+            aff.evidence["per_gpu"] = per_gpu;
+            if (effects.empty()) no_data(aff, "no GPU measured from both a local and a remote NUMA node");
+            decide(aff, effects, effects.empty() ? 0 : median(effects), rule);
+            cells.push_back(aff);
+
+            std::vector<double> spreads;
+            json groups = json::object();
+            for (const auto& [loc, list] : by_locality) {
+                if (list.size() < 2) continue;
+                const auto [lo, hi] = std::minmax_element(list.begin(), list.end(), [](const Series* a, const Series* b) {
+                    return *a->window_gbps < *b->window_gbps;
+                });
+                const auto measured = group_spread(list, rule);
+                if (!measured) continue;
+                const double spread = *measured;
+                spreads.push_back(spread);
+                groups[loc] = {{"n", list.size()}, {"slowest", (*lo)->key}, {"slowest_gbps", *(*lo)->window_gbps},
+                               {"fastest", (*hi)->key}, {"fastest_gbps", *(*hi)->window_gbps}, {"spread", spread}};
+            }
+            same.evidence["comparison"] = "transfers of one locality class (all local, all remote) are identical "
+                                          "links; spread = fastest / slowest - 1; effect = the largest spread";
+            same.evidence["groups"] = groups;
+            if (spreads.empty()) no_data(same, "fewer than two identical links measured");
+            decide(same, spreads, spreads.empty() ? 0 : *std::max_element(spreads.begin(), spreads.end()), rule);
+            cells.push_back(same);
+        }
+        // Anisotropy, per locality: h2d vs d2h of one (NUMA node, GPU) pair.
+        for (const char* loc : {"local", "remote"}) {
+            Cell an = make_cell("anisotropy", "cpu-gpu", alloc, loc);
+            an.host_alloc = alloc;
+            an.locality = loc;
+            an.evidence = {{"window", window_json(rule)},
+                           {"comparison", "for each NUMA node and GPU: (host-to-device - device-to-host) / "
+                                          "device-to-host; effect = median over pairs"}};
+            if (!located || mine.empty()) {
+                no_data(an, mine.empty() ? "no series of this host allocation" : "locality unknown (no topology)");
+                cells.push_back(an);
+                continue;
+            }
+            std::map<std::pair<std::optional<int>, std::string>, std::pair<const Series*, const Series*>> pairs;
+            for (const Series* s : mine) {
+                if (s->locality != loc) continue;
+                auto& p = pairs[{s->numa, s->direction == "h2d" ? s->dst : s->src}];
+                (s->direction == "h2d" ? p.first : p.second) = s;
+            }
+            std::vector<double> effects;
+            json per_pair = json::array();
+            for (const auto& [k, p] : pairs) {
+                if (!p.first || !p.second) continue;
+                const auto diff = paired_difference(*p.first, *p.second, rule);
+                if (!diff) continue;
+                const double e = *diff;
+                effects.push_back(e);
+                per_pair.push_back({{"h2d", p.first->key}, {"h2d_gbps", *p.first->window_gbps}, {"d2h", p.second->key},
+                                    {"d2h_gbps", *p.second->window_gbps}, {"effect", e}});
+            }
+            an.evidence["per_pair"] = per_pair;
+            if (effects.empty()) no_data(an, "no pair measured in both directions");
+            decide(an, effects, effects.empty() ? 0 : median(effects), rule);
+            cells.push_back(an);
+        }
+    }
+}
+
+}  // namespace
+
+namespace {
+
+double reduce(std::vector<double> v, const std::string& statistic) {
+    if (statistic == "max") return *std::max_element(v.begin(), v.end(), [](double a, double b) {
+        return std::abs(a) < std::abs(b);
+    });
+    if (statistic == "mean") {
+        double sum = 0;
+        for (double x : v) sum += x;
+        return sum / static_cast<double>(v.size());
+    }
+    return median(std::move(v));
+}
+
+}  // namespace
+
+std::optional<double> paired_difference(const Series& a, const Series& b, const VerdictRule& rule) {
+    std::vector<double> d;
+    for (const auto& [bytes, ga] : a.window_points) {
+        const auto it = b.window_points.find(bytes);
+        if (it != b.window_points.end() && it->second > 0) d.push_back(ga / it->second - 1.0);
+    }
+    if (d.empty()) return std::nullopt;
+    return reduce(std::move(d), rule.statistic);
+}
+
+std::optional<double> group_spread(const std::vector<const Series*>& group, const VerdictRule& rule) {
+    if (group.size() < 2) return std::nullopt;
+    std::vector<double> d;
+    for (const auto& [bytes, g0] : group.front()->window_points) {
+        double lo = g0, hi = g0;
+        bool everywhere = true;
+        for (const Series* s : group) {
+            const auto it = s->window_points.find(bytes);
+            if (it == s->window_points.end()) {
+                everywhere = false;
+                break;
+            }
+            lo = std::min(lo, it->second);
+            hi = std::max(hi, it->second);
+        }
+        if (everywhere && lo > 0) d.push_back(hi / lo - 1.0);
+    }
+    if (d.empty()) return std::nullopt;
+    return reduce(std::move(d), rule.statistic);
+}
+
+std::vector<Cell> study_cells(const std::vector<Series>& series, const VerdictRule& rule) {
+    std::vector<Cell> cells;
+    cpu_gpu_cells(series, rule, cells);
+    gpu_gpu_cells(series, rule, cells);
+    return cells;
+}
+
+std::map<std::pair<std::string, std::string>, const Series*> peer_series_by_pair(const std::vector<Series>& all,
+                                                                                 const std::string& peer) {
+    return gpu_pairs(usable(all, "gpu-gpu"), peer);
+}
+json verdict_window_json(const VerdictRule& rule) { return window_json(rule); }
+std::string series_binding(const Series& s) { return binding_text(s); }
+void decide_cell(Cell& c, const std::vector<double>& effects, double effect, const VerdictRule& rule) {
+    decide(c, effects, effect, rule);
+}
+void no_data_cell(Cell& c, const std::string& why) { no_data(c, why); }
+Cell new_cell(const std::string& table, const std::string& link, const std::string& a, const std::string& b) {
+    return make_cell(table, link, a, b);
+}
+double median_of_values(std::vector<double> v) { return median(std::move(v)); }
+
+}  // namespace hwcomm::analyze

@@ -1,0 +1,83 @@
+// hwcomm analyze FILES... [--json | --markdown] [--min-size SIZE] [--max-size SIZE]
+// [--threshold FRACTION] [--statistic median|mean|max] [-o FILE]: the study's
+// six tables as cells with verdicts, efficiency and anomalies (docs/analysis.md).
+#include <filesystem>
+#include <iostream>
+#include <memory>
+#include <stdexcept>
+
+#include "analyze/matrix.hpp"
+#include "analyze/study.hpp"
+#include "analyze/results_reader.hpp"
+#include "cli/commands.hpp"
+#include "core/error.hpp"
+#include "core/results.hpp"
+#include "platform/atomic_file.hpp"
+
+namespace hwcomm::cli {
+
+namespace {
+
+struct AnalyzeArgs {
+    std::vector<std::string> files;
+    bool json = false, markdown = false, force = false;
+    std::string min_size = "64M", max_size, statistic = "median", output;
+    double threshold = 0.05;
+};
+
+int run_analyze(const AnalyzeArgs& a) {
+    if (!a.output.empty() && std::filesystem::exists(a.output) && !a.force)
+        throw UsageError("analyze: " + a.output + " exists; use --force to overwrite it");
+    analyze::VerdictRule rule;
+    try {
+        rule.min_bytes = analyze::parse_size(a.min_size);
+        if (!a.max_size.empty()) rule.max_bytes = analyze::parse_size(a.max_size);
+        rule.threshold = a.threshold;
+        rule.statistic = a.statistic;
+        analyze::validate(rule);
+    } catch (const std::exception& e) {
+        throw UsageError(std::string("analyze: ") + e.what());
+    }
+    std::vector<analyze::NamedResults> inputs;
+    for (const auto& f : a.files) {
+        try {
+            inputs.push_back({f, analyze::load_results_any(f)});
+        } catch (const std::runtime_error& e) {
+            throw UsageError("analyze: " + f + ": " + e.what());
+        }
+    }
+    const analyze::Analysis result = analyze::analyze_results(inputs, rule);
+    const std::string text = a.json       ? analyze::analysis_to_json(result).dump(1) + "\n"
+                             : a.markdown ? analyze::format_analysis_markdown(result)
+                                          : analyze::format_analysis_text(result);
+    if (a.output.empty()) {
+        std::cout << text;
+        return 0;
+    }
+    try {
+        write_file_atomically(a.output, text);
+    } catch (const std::exception& e) {
+        throw UsageError(std::string("analyze: ") + e.what());
+    }
+    return 0;
+}
+
+}  // namespace
+
+void add_analyze_command(CLI::App& app, Action& action) {
+    auto args = std::make_shared<AnalyzeArgs>();
+    auto* sub = app.add_subcommand("analyze", "The study's conclusions (affinity, anisotropy, identical links, "
+                                              "peer effect) with verdicts, efficiency and anomalies");
+    sub->add_option("files", args->files, "results files (measured or imported)")->required();
+    auto* json = sub->add_flag("--json", args->json, "write schema hwcomm.analyze/v1");
+    sub->add_flag("--markdown", args->markdown, "write Markdown tables")->excludes(json);
+    sub->add_option("--min-size", args->min_size, "smallest size that decides a verdict (default 64M)");
+    sub->add_option("--max-size", args->max_size, "largest size that decides a verdict (default: none)");
+    sub->add_option("--threshold", args->threshold, "relative difference that counts as an effect (default 0.05)");
+    sub->add_option("--statistic", args->statistic, "median (default), mean or max over the size window");
+    sub->add_option("-o,--output", args->output, "file to write instead of standard output");
+    sub->add_flag("--force", args->force, "overwrite an existing -o file");
+    sub->callback([&action, args] { action = [args] { return run_analyze(*args); }; });
+}
+
+}  // namespace hwcomm::cli
