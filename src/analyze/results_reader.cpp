@@ -1,5 +1,7 @@
 #include "analyze/results_reader.hpp"
 
+#include "io/results_json.hpp"
+
 #include <zlib.h>
 
 #include <fstream>

@@ -13,6 +13,7 @@
 
 #include "cli/commands.hpp"
 #include "core/error.hpp"
+#include "io/results_json.hpp"
 #include "core/graph_json.hpp"
 #include "core/results.hpp"
 #include "discover/discover.hpp"

@@ -41,6 +41,8 @@ def check_dom(path, expects, max_ms):
             fail("no %s chart in the model" % kind)
         if drawn != expected:
             fail("%d of %d %s charts drawn" % (drawn, expected, kind))
+    if result.get("analysis_cells", 1) == 0:
+        fail("the analysis section has no table rows")
     if result["drawn"]["nodes"] != result["expected"]["vertices"] or not result["drawn"]["nodes"]:
         fail("topology nodes %s, vertices %s" % (result["drawn"]["nodes"], result["expected"]["vertices"]))
     for kind, number in expects.items():

@@ -54,6 +54,20 @@ TEST(ReportModel, OneCurvePerRecordAndTheStudysGroups) {
               std::string::npos);
 }
 
+TEST(ReportModel, AnalysisCellsLinkToTheirCurves) {
+    const auto model = report_model({h200x2()}, {});
+    const auto& analysis = model["analysis"];
+    ASSERT_FALSE(analysis.contains("error")) << analysis["error"];
+    EXPECT_EQ(analysis["cells"].size(), 28u);  // the study's 24 plus write-combined host memory
+    std::size_t linked = 0;
+    for (const auto& cell : analysis["cells"]) {
+        linked += !cell["curves"].empty();
+        for (const auto& id : cell["curves"]) EXPECT_LT(id.get<std::size_t>(), model["curves"].size());
+    }
+    EXPECT_GT(linked, 0u);
+    for (const auto& e : analysis["efficiency"]) EXPECT_EQ(e["curves"].size(), 1u) << e["key"];
+}
+
 TEST(ReportModel, BandsHoldTheMedianAndDuplexKeepsEachDirection) {
     const auto model = report_model({h200x2()}, {});
     std::size_t with_parts = 0;

@@ -76,10 +76,15 @@ std::string render_report_html(const std::vector<ReportInput>& inputs, const Rep
             "the large-transfer bandwidth of each pair (or the bandwidth at the size chosen), as NVIDIA's "
             "bandwidth tools print them: look for pairs that differ from their peers.</p>"
             "<div id=\"heatmaps\" class=\"grid\"></div></section>\n"
+         << "<section id=\"analysis\"><h2>Analysis</h2><p class=\"caption\">The study's questions answered "
+            "from these curves by an explicit rule (as <code>hwcomm analyze</code> prints them): each cell's "
+            "verdict and effect, with links to the charts that decided it; then each path's efficiency against its "
+            "bottleneck, and anomalies.</p><div id=\"analysis-tables\"></div></section>\n"
          << "<footer>Made by hwcomm " << HWCOMM_VERSION << " (" << HWCOMM_GIT_REVISION
          << "). Charts: Apache ECharts 5.6.0 (Apache-2.0).</footer>\n"
          << "<script id=\"hwcomm-data\" type=\"application/json\">" << script_safe_json(report_model(inputs, options))
          << "</script>\n<script>" << embedded_asset("echarts.min.js") << "</script>\n<script>"
+         << embedded_asset("report_analysis.js") << "</script>\n<script>"
          << embedded_asset("report.js") << "</script>\n</body></html>\n";
     return page.str();
 }

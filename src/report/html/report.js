@@ -61,10 +61,14 @@
   // right away, the others when they come near the viewport or, in the
   // background, a few at a time, so the page is usable at once however many
   // curves it holds.
-  var pending = [];
+  var pending = [], sizeOf = {};
   function drawEntry(entry) {
     if (entry.chart) return entry.chart;
-    entry.chart = echarts.init(entry.holder, null, {renderer: 'svg'});
+    // Sizes from the layout, read once per kind: measuring each holder would
+    // force a layout of the whole page per chart.
+    if (!sizeOf[entry.kind]) sizeOf[entry.kind] = [entry.holder.clientWidth, entry.holder.clientHeight];
+    var height = parseInt(entry.holder.style.height, 10) || sizeOf[entry.kind][1];
+    entry.chart = echarts.init(entry.holder, null, {renderer: 'svg', width: sizeOf[entry.kind][0], height: height});
     entry.option.animation = false;
     entry.chart.setOption(entry.option);
     entry.option = null;
@@ -338,6 +342,7 @@
     var result = {
       errors: window.hwcommErrors, blocked: window.hwcommBlocked,
       resources: performance.getEntriesByType('resource').map(function (r) { return r.name; }),
+      analysis_cells: document.querySelectorAll('table.analysis tr').length,
       expected: {bandwidth: model.groups.length, small: model.small.length, heatmap: model.heatmaps.length,
                  vertices: model.files.map(function (f) { return f.vertices; })},
       drawn: {bandwidth: count('bandwidth'), small: count('small'), heatmap: count('heatmap'),
@@ -357,6 +362,7 @@
     drawGroups();
     drawSmall();
     drawHeatmaps();
+    window.hwcommDrawAnalysis(model, {el: el, fmtRate: fmtRate});
     drawFirstScreen();
     firstScreenMs = Math.round(performance.now() - started);
     document.body.dataset.firstScreenMs = firstScreenMs;
@@ -365,5 +371,7 @@
   }
   if (drawAllNow) selfCheck(firstScreenMs);
   else setTimeout(function () { drainInBackground(function () { selfCheck(firstScreenMs); }); }, 0);
-  window.addEventListener('resize', function () { drawn.forEach(function (d) { if (d.chart) d.chart.resize(); }); });
+  window.addEventListener('resize', function () {
+    drawn.forEach(function (d) { if (d.chart) d.chart.resize({width: 'auto', height: 'auto'}); });
+  });
 })();

@@ -238,6 +238,7 @@ json report_model(const std::vector<ReportInput>& inputs, const ReportOptions& o
     model["groups"] = std::move(groups);
     model["small"] = std::move(small);
     model["heatmaps"] = heatmaps(model["curves"], inputs);
+    model["analysis"] = analysis_json(inputs, model["curves"]);
     model["raw"] = options.raw;
     return model;
 }

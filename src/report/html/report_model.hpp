@@ -34,5 +34,7 @@ nlohmann::json curve_json(const Record& record, const Graph& graph, bool raw);
 nlohmann::json comparison_groups(const nlohmann::json& curves, std::size_t file_count);
 nlohmann::json small_transfer_charts(const nlohmann::json& curves);
 nlohmann::json heatmaps(const nlohmann::json& curves, const std::vector<ReportInput>& inputs);
+// The study's tables, efficiencies and anomalies (src/analyze), with curve ids.
+nlohmann::json analysis_json(const std::vector<ReportInput>& inputs, const nlohmann::json& curves);
 
 }  // namespace hwcomm::report_html

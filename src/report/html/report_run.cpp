@@ -2,6 +2,7 @@
 // options, date, and every other fact the results' meta carries (load
 // average, skipped work...), so nothing recorded is hidden from the reader.
 #include <algorithm>
+#include <cmath>
 #include <set>
 #include <string>
 
@@ -54,6 +55,18 @@ json run_rows(const ResultsFile& results, const Graph& graph) {
     add("Revision", "git_revision");
     add("Date (UTC)", "date_utc");
     add("Load average", "load_average");
+    // Schema 2 keeps the run's state, load average included, under meta.run.
+    if (meta.contains("run") && meta["run"].is_object()) {
+        const json& run = meta["run"];
+        if (run.contains("load_average") && run["load_average"].is_array()) {
+            std::string load;
+            for (const auto& v : run["load_average"]) load += (load.empty() ? "" : " ") + json(std::round(v.get<double>() * 100) / 100).dump();
+            if (run.contains("logical_cpus")) load += " (" + run["logical_cpus"].dump() + " logical CPUs)";
+            rows.push_back({"Load average", load});
+        }
+        if (run.contains("finished") && run["finished"] == false) rows.push_back({"Run", "not finished: " + run.dump()});
+        shown.insert("run");
+    }
     add("Command", "command_line");
     add("Options", "options");
     add("Skipped", "skipped");
