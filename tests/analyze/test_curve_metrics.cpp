@@ -5,6 +5,7 @@
 
 #include "analyze/curve_metrics.hpp"
 #include "analyze/summary.hpp"
+#include "io/results_file.hpp"
 
 using namespace hwcomm;
 using namespace hwcomm::analyze;
