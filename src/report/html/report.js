@@ -138,6 +138,12 @@
   }
 
   // ---- bandwidth against size ----
+  // 66.2 -> 70, 478 -> 500: a round top for the GB/s axis.
+  function niceCeil(x) {
+    if (!(x > 0)) return 1;
+    var step = Math.pow(10, Math.floor(Math.log10(x))) / 2;
+    return Math.ceil(x / step) * step;
+  }
   function limitTop(entries) {
     return Math.max.apply(null, [0].concat(entries.map(function (e) { return curves[e.id].facts.limit || 0; })));
   }
@@ -155,7 +161,7 @@
                  style: {fill: colour, opacity: 0.2}};
        }},
       {type: 'line', id: 'main-' + index, name: name, data: pairs(c.b, c.bw), showSymbol: false, color: colour,
-       lineStyle: {width: 2},
+       lineStyle: {width: 2, type: ['solid', 'dashed', 'dotted'][c.file % 3]},  // files overlaid: one dash each
        markLine: c.facts.limit === undefined || limitsDrawn[c.facts.limit] ? undefined : (limitsDrawn[c.facts.limit] = {
          symbol: 'none', silent: true, lineStyle: {type: 'dashed', color: '#555'},
          label: {formatter: (c.facts.limit_what || 'limit') + ' ' + fmtRate(c.facts.limit) + ' GB/s', position: 'insideEndTop'},
@@ -222,7 +228,7 @@
         grid: {left: 64, right: 24, top: 34, bottom: 44},
         xAxis: sizeAxis(range[0], range[1]),
         yAxis: {type: 'value', name: 'GB/s', nameLocation: 'middle', nameGap: 40, min: 0,
-                max: function (v) { return Math.max(v.max, limitTop(group.curves) * 1.05); },
+                max: function (v) { return niceCeil(Math.max(v.max, limitTop(group.curves) * 1.05)); },
                 axisLabel: {formatter: function (v) { return Math.round(v * 100) / 100; }},
                 splitLine: {lineStyle: {color: '#eee'}}},
         series: series

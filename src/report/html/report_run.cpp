@@ -21,6 +21,16 @@ std::string text_of(const json& value) {
         for (const auto& v : value) joined += (joined.empty() ? "" : " ") + v.get<std::string>();
         return joined;
     }
+    // Long number lists (the size sweep): ends and count, not every value.
+    if (value.is_array() && value.size() > 6 && std::all_of(value.begin(), value.end(), [](const json& v) { return v.is_number(); }))
+        return value.front().dump() + ", " + value[1].dump() + ", \xE2\x80\xA6, " + value.back().dump() + " (" +
+               std::to_string(value.size()) + " values)";
+    // Objects (options): one "key = value" per line.
+    if (value.is_object()) {
+        std::string lines;
+        for (const auto& [key, v] : value.items()) lines += (lines.empty() ? "" : "\n") + key + " = " + text_of(v);
+        return lines;
+    }
     return value.dump();
 }
 
