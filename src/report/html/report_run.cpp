@@ -18,7 +18,10 @@ std::string text_of(const json& value) {
     if (value.is_string()) return value.get<std::string>();
     if (value.is_array() && std::all_of(value.begin(), value.end(), [](const json& v) { return v.is_string(); })) {
         std::string joined;
-        for (const auto& v : value) joined += (joined.empty() ? "" : " ") + v.get<std::string>();
+        for (const auto& v : value) {
+            if (!joined.empty()) joined += ' ';
+            joined += v.get<std::string>();
+        }
         return joined;
     }
     // Long number lists (the size sweep): ends and count, not every value.
@@ -55,7 +58,10 @@ json run_rows(const ResultsFile& results, const Graph& graph) {
     add("Host", "host");
     add("CPU", "cpu_model");
     std::string gpus;
-    for (const Vertex* v : graph.of_kind(VertexKind::Gpu)) gpus += (gpus.empty() ? "" : "\n") + gpu_line(*v);
+    for (const Vertex* v : graph.of_kind(VertexKind::Gpu)) {
+        if (!gpus.empty()) gpus += '\n';
+        gpus += gpu_line(*v);
+    }
     if (!gpus.empty()) rows.push_back({"GPUs", gpus});
     for (const auto& [label, key] : {std::pair{"NVIDIA driver", "driver_version"}, {"CUDA driver", "cuda_driver_version"},
                                      {"CUDA runtime", "cuda_runtime_version"}, {"NVML", "nvml_version"}, {"hwloc", "hwloc_api_version"}})
