@@ -7,6 +7,10 @@ set -euo pipefail
 packages=(build-essential cmake ninja-build pkg-config git
           libhwloc-dev libcli11-dev nlohmann-json3-dev libgtest-dev
           zlib1g-dev)
+# Optional, for CI: Debian's chromium runs the browser test of `hwcomm report`
+# (scripts/ci-browser.sh asks for it with HWCOMM_DEPS_OPTIONAL=1).
+optional_packages=(chromium)
+if [ "${HWCOMM_DEPS_OPTIONAL:-0}" = 1 ]; then packages+=("${optional_packages[@]}"); fi
 
 missing=()
 for p in "${packages[@]}"; do

@@ -7,3 +7,4 @@ here=$(cd "$(dirname "$0")/.." && pwd)
 "$here/scripts/build.sh"
 cd "${BUILD_DIR:-$here/build}"
 ctest -LE gpu --output-on-failure -j "$(nproc)"
+"$here/scripts/ci-browser.sh"

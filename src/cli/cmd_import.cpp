@@ -15,6 +15,7 @@
 #include "io/results_file.hpp"
 #include "io/results_json.hpp"
 #include "core/error.hpp"
+#include "io/results_json.hpp"
 #include "core/graph_json.hpp"
 #include "core/results.hpp"
 #include "discover/discover.hpp"

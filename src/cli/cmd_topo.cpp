@@ -12,6 +12,7 @@
 #include "discover/discover.hpp"
 #include "discover/nvml_api.hpp"
 #include "platform/atomic_file.hpp"
+#include "report/html/topo_svg.hpp"
 #include "report/topo_render.hpp"
 
 namespace hwcomm::cli {
@@ -25,6 +26,7 @@ struct TopoOptions {
     std::string output;
     bool force = false;
     std::string record_nvml;
+    std::string svg;  // the report's topology picture, alone
 };
 
 void write_output(const std::string& path, const std::string& text) {
@@ -58,6 +60,7 @@ int run_topo(TopoOptions options) {
     if (!options.output.empty() && !options.force && std::filesystem::exists(options.output))
         throw UsageError(options.output + " exists; give --force to overwrite it");
     const Graph graph = discover_machine(options.discover);
+    if (!options.svg.empty()) write_output(options.svg, report_html::topology_svg(graph, {}) + "\n");
     const std::string text = render_topology(graph, options.view);
     if (options.output.empty()) std::cout << text << std::flush;
     else write_output(options.output, text);
@@ -88,6 +91,7 @@ void add_topo_command(CLI::App& app, Action& action) {
         path->excludes(format);
     }
     device->excludes(path);
+    sub->add_option("--svg", options->svg, "Also draw the graph as a picture into FILE (SVG, as in hwcomm report)");
     sub->add_option("--output,-o", options->output, "Write to FILE (atomically) instead of standard output");
     sub->add_flag("--force", options->force, "Let --output replace an existing file");
     sub->add_flag("--all", options->view.all, "Tree: also show PCI functions that carry nothing");

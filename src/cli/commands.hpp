@@ -18,6 +18,7 @@ void add_list_command(CLI::App& app, Action& action);
 void add_run_command(CLI::App& app, Action& action);
 void add_export_command(CLI::App& app, Action& action);
 void add_summary_command(CLI::App& app, Action& action);
+void add_report_command(CLI::App& app, Action& action);
 void add_import_command(CLI::App& app, Action& action);
 void add_analyze_command(CLI::App& app, Action& action);
 void add_compare_command(CLI::App& app, Action& action);

@@ -19,6 +19,7 @@ int main(int argc, char** argv) {
     cli::add_run_command(app, action);
     cli::add_export_command(app, action);
     cli::add_summary_command(app, action);
+    cli::add_report_command(app, action);
     cli::add_import_command(app, action);
     cli::add_analyze_command(app, action);
     cli::add_compare_command(app, action);

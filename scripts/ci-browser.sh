@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# Browser test of `hwcomm report` (docs/report.md): renders the report of a
+# committed example in headless Chromium from file:// with every host name
+# unresolvable, and asserts from the DOM what the page drew (no script error,
+# no request, every chart, heatmap and topology node) and that a screenshot is
+# not blank. Installs Debian's chromium when missing (scripts/deps.sh, optional list).
+# Needs the built binary: BUILD_DIR (default build/) as scripts/test.sh builds it.
+set -euo pipefail
+here=$(cd "$(dirname "$0")/.." && pwd)
+build=${BUILD_DIR:-$here/build}
+start=$(date +%s)
+
+if ! command -v chromium >/dev/null 2>&1; then
+  HWCOMM_DEPS_OPTIONAL=1 "$here/scripts/deps.sh"
+fi
+command -v chromium >/dev/null 2>&1 || { echo "ci-browser: chromium is not installed" >&2; exit 2; }
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+example="$here/docs/examples/h200x4/results-default.json.gz"  # 137 records, the size/speed target
+"$build/src/cli/hwcomm" report "$example" -o "$work/report.html"
+
+# --no-sandbox: CI runs as root, which Chromium's sandbox refuses. The page is
+# our own file, opened offline.
+browser() {
+  chromium --headless --no-sandbox --disable-gpu --no-first-run --disable-background-networking \
+    --disable-component-update --disable-sync --user-data-dir="$work/profile" \
+    --host-resolver-rules="MAP * ~NOTFOUND" "$@" 2>>"$work/chromium.log"
+}
+check() { python3 "$here/tests/report_html/check_report.py" "$@"; }
+
+# 1. Every chart drawn before load ends (#draw-all): counts, errors, requests, time.
+browser --dump-dom "file://$work/report.html#draw-all" >"$work/all.html"
+check dom "$work/all.html" --expect bandwidth=36 --expect small=14 --expect heatmap=19 --expect nodes=17 --max-ms 10000
+# 2. As a reader opens it: first screen at once, the rest drawn in the background.
+browser --virtual-time-budget=30000 --dump-dom "file://$work/report.html" >"$work/lazy.html"
+check dom "$work/lazy.html"
+# 3. What it looks like: a screenshot whose pixels are not blank.
+browser --hide-scrollbars --window-size=1280,1600 --screenshot="$work/report.png" "file://$work/report.html" >/dev/null
+check png "$work/report.png"
+
+echo "ci-browser: passed in $(( $(date +%s) - start )) s"

@@ -1,0 +1,42 @@
+#include "report/html/edge_measures.hpp"
+
+#include <stdexcept>
+
+#include "core/paths.hpp"
+#include "report/html/curve_facts.hpp"
+
+namespace hwcomm::report_html {
+
+namespace {
+
+bool is_multi_stream(const Record& record) {
+    if (record.lanes.size() > 1 || record.method.rfind("duplex", 0) == 0) return true;
+    for (const Point& p : record.points)
+        if (!p.lanes.empty() || p.extras.count("fwd_gbps")) return true;
+    return false;
+}
+
+}  // namespace
+
+std::map<std::size_t, EdgeMeasure> measured_edges(const Graph& graph, const ResultsFile& results) {
+    std::map<std::size_t, EdgeMeasure> best;
+    for (const Record& record : results.records) {
+        if (record.status != "ok" || is_multi_stream(record)) continue;
+        const CurveFacts facts = curve_facts(record, graph);
+        if (!facts.large_gbps) continue;
+        std::optional<Path> path;
+        try {
+            path = find_path(graph, record.src, record.dst);
+        } catch (const std::invalid_argument&) {
+            continue;  // an endpoint this topology does not have
+        }
+        if (!path) continue;
+        for (std::size_t e : path->edges) {
+            auto [it, inserted] = best.try_emplace(e, EdgeMeasure{*facts.large_gbps, record.key});
+            if (!inserted && *facts.large_gbps > it->second.gbps) it->second = {*facts.large_gbps, record.key};
+        }
+    }
+    return best;
+}
+
+}  // namespace hwcomm::report_html

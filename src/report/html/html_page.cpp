@@ -1,0 +1,92 @@
+#include "report/html/html_page.hpp"
+
+#include <sstream>
+
+#include "report/html/edge_measures.hpp"
+#include "report/html/embedded_assets.hpp"
+#include "report/html/topo_svg.hpp"
+
+namespace hwcomm::report_html {
+
+namespace {
+
+std::string html_escape(const std::string& text) {
+    std::string out;
+    for (char c : text) {
+        if (c == '&') out += "&amp;";
+        else if (c == '<') out += "&lt;";
+        else if (c == '>') out += "&gt;";
+        else out += c;
+    }
+    return out;
+}
+
+// Scripts and styles inline, images from data: and blob: (the PNG export):
+// anything else the page might try is refused by the browser.
+constexpr const char* kPolicy =
+    "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data: blob:";
+
+}  // namespace
+
+std::string script_safe_json(const nlohmann::json& value) {
+    std::string text = value.dump();
+    std::string out;
+    out.reserve(text.size());
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        if (text[i] == '<') out += "\\u003c";  // only ever inside JSON strings
+        else out += text[i];
+    }
+    return out;
+}
+
+std::string render_report_html(const std::vector<ReportInput>& inputs, const ReportOptions& options) {
+    std::ostringstream page;
+    std::string title = "hwcomm report";
+    if (!inputs.empty()) title += ": " + inputs.front().name + (inputs.size() > 1 ? " and others" : "");
+    page << "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+         << "<meta http-equiv=\"Content-Security-Policy\" content=\"" << kPolicy << "\">"
+         << "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
+         << "<title>" << html_escape(title) << "</title>"
+         // First script: catch errors and refused requests before anything else runs.
+         << "<script>window.hwcommErrors=[];window.hwcommBlocked=[];"
+            "window.addEventListener('error',function(e){hwcommErrors.push(String(e.message||e.type))},true);"
+            "document.addEventListener('securitypolicyviolation',function(e){hwcommBlocked.push(e.blockedURI)});</script>"
+         << "<style>" << embedded_asset("report.css") << "</style></head><body>\n"
+         << "<header><h1>" << html_escape(title) << "</h1><nav id=\"toc\"></nav></header>\n"
+         << "<section id=\"run\"><h2>The run</h2><p class=\"caption\">Where and how the numbers were taken; "
+            "check versions, options and load before comparing files.</p><div id=\"run-tables\"></div></section>\n"
+         << "<section id=\"machine\"><h2>The machine</h2><p class=\"caption\">One box per vertex of the topology. "
+            "Edges show the theoretical rate per direction and, where a curve crossed them, the best large-transfer "
+            "bandwidth and its fraction of that rate, coloured red (far) to green (at the limit).</p>";
+    for (std::size_t i = 0; i < inputs.size(); ++i) {
+        const auto& input = inputs[i];
+        page << "<figure class=\"topology-figure\" id=\"topology-" << i << "\" data-file=\"" << html_escape(input.name) << "\"><figcaption>"
+             << html_escape(input.name) << "</figcaption><div class=\"topo-holder\">"
+             << topology_svg(input.graph, measured_edges(input.graph, input.results)) << "</div></figure>";
+    }
+    page << "</section>\n"
+         << "<section id=\"bandwidth\"><h2>Bandwidth against transfer size</h2><p class=\"caption\">Median bandwidth "
+            "per size (bytes over median time); the shaded band is the interquartile range of the samples, the dashed "
+            "line the path's theoretical limit, red triangles suspect points. Curves that the study compares share a "
+            "chart.</p><div id=\"groups\" class=\"grid\"></div></section>\n"
+         << "<section id=\"small\"><h2>Small-transfer time</h2><p class=\"caption\">Median time per transfer up to "
+            "1 MiB, per method: the fixed cost of one transfer (launch, synchronisation, doorbells) before bandwidth "
+            "matters.</p><div id=\"small-charts\" class=\"grid\"></div></section>\n"
+         << "<section id=\"matrices\"><h2>Source \xC3\x97 destination matrices</h2><p class=\"caption\">Per method, "
+            "the large-transfer bandwidth of each pair (or the bandwidth at the size chosen), as NVIDIA's "
+            "bandwidth tools print them: look for pairs that differ from their peers.</p>"
+            "<div id=\"heatmaps\" class=\"grid\"></div></section>\n"
+         << "<section id=\"analysis\"><h2>Analysis</h2><p class=\"caption\">The study's questions answered "
+            "from these curves by an explicit rule (as <code>hwcomm analyze</code> prints them): each cell's "
+            "verdict and effect, with links to the charts that decided it; then each path's efficiency against its "
+            "bottleneck, and anomalies.</p><div id=\"analysis-tables\"></div></section>\n"
+         << "<footer>Made by hwcomm " << HWCOMM_VERSION << " (" << HWCOMM_GIT_REVISION
+         << "). Charts: Apache ECharts 5.6.0 (Apache-2.0).</footer>\n"
+         << "<script id=\"hwcomm-data\" type=\"application/json\">" << script_safe_json(report_model(inputs, options))
+         << "</script>\n<script>" << embedded_asset("echarts.min.js") << "</script>\n<script>"
+         << embedded_asset("report_analysis.js") << "</script>\n<script>"
+         << embedded_asset("report.js") << "</script>\n</body></html>\n";
+    return page.str();
+}
+
+}  // namespace hwcomm::report_html

@@ -1,0 +1,17 @@
+#pragma once
+// The report as one HTML document: style, the charting library, the page
+// script and the data inline; no request leaves the page (a Content Security
+// Policy forbids any).
+#include <string>
+#include <vector>
+
+#include "report/html/report_model.hpp"
+
+namespace hwcomm::report_html {
+
+std::string render_report_html(const std::vector<ReportInput>& inputs, const ReportOptions& options);
+
+// Makes JSON safe inside <script>: no "</" can close the element early.
+std::string script_safe_json(const nlohmann::json& value);
+
+}  // namespace hwcomm::report_html
