@@ -13,7 +13,7 @@ nvidia-smi --query-gpu=index,name,pci.bus_id,driver_version,clocks.sm,clocks.mem
 nproc
 t0=$(date +%s)
 cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DHWCOMM_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES=90 >/dev/null &&
-  cmake --build "$build" -j "$(nproc)" >/dev/null || { echo "build FAILED"; cmake --build "$build" 2>&1 | grep -E "error" | head -20; exit 1; }
+  cmake --build "$build" -j "$(nproc)" >/dev/null || { echo "build FAILED"; cmake --build "$build" -k 0 2>&1 | grep -E "error:|required from here" | head -30; exit 1; }
 echo "build took $(( $(date +%s) - t0 )) s"
 (cd "$build" && timeout 300 ctest -L gpu --output-on-failure 2>&1 | tail -25)
 t0=$(date +%s)

@@ -191,16 +191,16 @@ json heatmaps(const json& curves, const std::vector<ReportInput>& inputs) {
         std::set<std::string> srcs, dsts;
         std::set<std::uint64_t> sizes;
         for (std::size_t id : ids) {
-            srcs.insert(curves[id]["src"]);
-            dsts.insert(curves[id]["dst"]);
+            srcs.insert(curves[id]["src"].get<std::string>());
+            dsts.insert(curves[id]["dst"].get<std::string>());
             for (const auto& b : curves[id]["b"]) sizes.insert(b.get<std::uint64_t>());
         }
         if (ids.size() < 2) continue;  // one cell is not a matrix
         const std::vector<std::string> rows(srcs.begin(), srcs.end()), cols(dsts.begin(), dsts.end());
         json cells = json::array();
         for (std::size_t id : ids) {
-            const auto r = std::find(rows.begin(), rows.end(), curves[id]["src"]) - rows.begin();
-            const auto k = std::find(cols.begin(), cols.end(), curves[id]["dst"]) - cols.begin();
+            const auto r = std::find(rows.begin(), rows.end(), curves[id]["src"].get<std::string>()) - rows.begin();
+            const auto k = std::find(cols.begin(), cols.end(), curves[id]["dst"].get<std::string>()) - cols.begin();
             cells.push_back({r, k, id});
         }
         const json& first = curves[ids.front()];
