@@ -2,6 +2,7 @@
 // machine into a results file, written atomically after each record.
 #include <unistd.h>
 
+#include <cmath>
 #include <filesystem>
 #include <iostream>
 #include <memory>
@@ -21,7 +22,7 @@ namespace hwcomm::cli {
 namespace {
 
 struct RunArgs {
-    std::string output = "hwcomm-results.json";
+    std::string output;  // empty: hwcomm-results.json
     bool force = false;
     std::string resume;
     std::string input;
@@ -57,7 +58,8 @@ RunOptions options_from_args(const RunArgs& a) {
     if (a.points_per_octave) o.sweep.points_per_octave = a.points_per_octave;
     if (a.min_samples) o.stopping.min_samples = a.min_samples;
     if (!a.max_noise.empty()) o.stopping.max_noise = parse_noise(a.max_noise);
-    if (a.time_budget < 0) throw UsageError("--time-budget must be positive (seconds)");
+    if (!(a.time_budget >= 0 && std::isfinite(a.time_budget)))  // nan and inf too
+        throw UsageError("--time-budget must be a positive number of seconds");
     if (a.time_budget > 0) o.stopping.time_budget_s = a.time_budget;
     if (a.max_workers) o.method.max_workers = a.max_workers;
     if (!a.timing.empty()) {
@@ -70,6 +72,7 @@ RunOptions options_from_args(const RunArgs& a) {
     const std::uint64_t avail = available_memory_bytes();
     o.sizes = sweep_sizes(o.sweep);
     if (avail > 0) o.sizes = cap_sizes(o.sizes, avail / 4);
+    validate_run_options(o);  // the limits a resumed file must meet too
     return o;
 }
 
@@ -79,10 +82,13 @@ bool measurement_options_given(const RunArgs& a) {
 }
 
 void check_output(const std::string& path, bool force) {
-    if (std::filesystem::exists(path) && !force)
+    const OutputTarget target = inspect_output(path);  // refuses directories, sockets, links out of the directory
+    if (target.kind == OutputKind::InPlace)
+        throw UsageError("cannot write " + path + ": not a regular file (a run rewrites its file after every record)");
+    if (target.kind == OutputKind::RegularFile && !force)
         throw UsageError(path + " exists; use --force to overwrite it or --resume " + path + " to complete it");
     std::string why;
-    if (!directory_writable_for(path, &why)) throw UsageError("cannot write " + path + ": " + why);
+    if (!directory_writable_for(path, &why)) throw UsageError(why);
 }
 
 int run_command(const RunArgs& a) {
@@ -91,14 +97,15 @@ int run_command(const RunArgs& a) {
     const bool resuming = !a.resume.empty();
     if (resuming && measurement_options_given(a))
         throw UsageError("--resume takes the sweep, sampling and filter options from the file; drop the others");
-    std::string path = resuming ? a.resume : a.output;
+    if (resuming && !a.output.empty())
+        throw UsageError("--resume writes back to " + a.resume + "; drop -o (copy the file first to keep the original)");
+    std::string path = resuming ? a.resume : (a.output.empty() ? "hwcomm-results.json" : a.output);
     ResultsFile results;
     RunOptions options;
     if (resuming) {
         results = load_for_resume(a.resume, read_host_info().hostname);
         options = run_options_from_json(results.meta.at("options"));
-        std::string why;
-        if (!directory_writable_for(path, &why)) throw UsageError("cannot write " + path + ": " + why);
+        check_output(path, true);
     } else {
         options = options_from_args(a);
         check_output(path, a.force);
@@ -131,30 +138,37 @@ int run_command(const RunArgs& a) {
     return 0;
 }
 
+// CLI11 accepts '' for a string option; an empty value is a mistake, not "use the default".
+CLI::Validator non_empty() {
+    return CLI::Validator([](std::string& v) { return v.empty() ? std::string("empty value") : std::string(); },
+                          "NONEMPTY");
+}
+
 }  // namespace
 
 void add_run_command(CLI::App& app, Action& action) {
     auto args = std::make_shared<RunArgs>();
     auto* sub = app.add_subcommand("run", "measure bandwidth against size for every method and endpoint pair");
-    sub->add_option("-o,--output", args->output, "results file to write (default hwcomm-results.json)");
+    sub->add_option("-o,--output", args->output, "results file to write (default hwcomm-results.json)")->check(non_empty());
     sub->add_flag("--force", args->force, "overwrite an existing --output file");
-    sub->add_option("--resume", args->resume, "complete an interrupted results file (measures only missing records)");
+    sub->add_option("--resume", args->resume, "complete an interrupted results file (measures only missing records)")->check(non_empty());
     sub->add_option("--input", args->input, "hwloc XML of another machine: refused (run measures this machine)");
     sub->add_flag("--quick", args->quick, "coarse first look: 4 KiB..64 MiB every 4x, 3 samples, short budgets, <= 3 worker counts");
-    sub->add_option("--min-size", args->min_size, "smallest transfer (1, 4K, 64MiB, 1G; default 1)");
-    sub->add_option("--max-size", args->max_size, "largest transfer (default 1GiB, capped by free memory)");
+    sub->add_option("--min-size", args->min_size, "smallest transfer (1, 4K, 64MiB, 1G; default 1)")->check(non_empty());
+    sub->add_option("--max-size", args->max_size, "largest transfer (default 1GiB, capped by free memory)")->check(non_empty());
     sub->add_option("--points-per-octave", args->points_per_octave, "1 (powers of two) or 3")->check(CLI::IsMember({1, 3}));
     sub->add_option("--min-samples", args->min_samples, "samples per size before convergence is judged (default 5)")
         ->check(CLI::PositiveNumber);
-    sub->add_option("--max-noise", args->max_noise, "stop when the median's 95% CI half-width is within this (default 1%)");
+    sub->add_option("--max-noise", args->max_noise, "stop when the median's 95% CI half-width is within this (default 1%)")->check(non_empty());
     sub->add_option("--time-budget", args->time_budget, "sampling seconds per size and variant (default 0.2, quick 0.05)");
     sub->add_option("--max-workers", args->max_workers, "cap on worker threads of the CPU methods (default: all cores)")
         ->check(CLI::PositiveNumber);
-    sub->add_option("--timing", args->timing, "CUDA methods: event (default) or wall");
+    sub->add_option("--timing", args->timing, "CUDA methods: event (default) or wall")->check(non_empty());
     sub->add_flag("--pool-half-gpu-memory", args->pool_half_gpu_memory,
                   "CUDA methods: size device buffers at half the GPU's memory, as the original study did");
     sub->add_option("--filter", args->filters,
-                    "KEY=PATTERN, KEY method|src|dst, PATTERN a name or glob; repeatable (same key: OR, keys: AND)");
+                    "KEY=PATTERN, KEY method|src|dst, PATTERN a name or glob; repeatable (same key: OR, keys: AND)")
+        ->check(non_empty());
     sub->callback([&action, args] { action = [args] { return run_command(*args); }; });
 }
 

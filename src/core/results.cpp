@@ -1,7 +1,8 @@
 #include "core/results.hpp"
 
-#include <fstream>
 #include <stdexcept>
+
+#include "core/json_parse.hpp"
 
 namespace hwcomm {
 
@@ -217,14 +218,7 @@ ResultsFile results_from_json(const json& doc) {
 }
 
 ResultsFile load_results_file(const std::string& path) {
-    std::ifstream in(path);
-    if (!in) throw std::runtime_error("cannot read " + path);
-    json doc;
-    try {
-        doc = json::parse(in);
-    } catch (const json::exception& e) {
-        throw std::runtime_error(path + " is not valid JSON (" + std::string(e.what()) + ")");
-    }
+    const json doc = parse_json_file(path, "results file");  // depth-limited, never blocks on a pipe
     try {
         return results_from_json(doc);
     } catch (const std::exception& e) {

@@ -41,6 +41,9 @@ ResultsFile load_for_resume(const std::string& path, const std::string& this_hos
     } catch (const std::exception& e) {
         throw UsageError(std::string("--resume: ") + e.what());
     }
+    // A hand-edited or corrupted meta (an array, null, a number as host) is bad input, not an internal error.
+    if (!file.meta.is_object() || !file.meta.value("host", nlohmann::json("")).is_string())
+        throw UsageError("--resume: " + path + ": meta must be an object with a string host");
     const std::string host = file.meta.value("host", "");
     if (host != this_host)
         throw UsageError("--resume: " + path + " was measured on host '" + host + "', this is '" + this_host + "'");
