@@ -5,7 +5,10 @@
 set -euo pipefail
 
 packages=(build-essential cmake ninja-build pkg-config git
-          libhwloc-dev libcli11-dev nlohmann-json3-dev libgtest-dev)
+          libhwloc-dev libcli11-dev nlohmann-json3-dev libgtest-dev
+          # clang with its sanitizer/libFuzzer runtimes and OpenMP: only for
+          # scripts/ci-sanitize.sh and ci-fuzz.sh (the main build stays g++).
+          clang libclang-rt-dev libomp-dev)
 
 missing=()
 for p in "${packages[@]}"; do

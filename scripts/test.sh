@@ -7,3 +7,7 @@ here=$(cd "$(dirname "$0")/.." && pwd)
 "$here/scripts/build.sh"
 cd "${BUILD_DIR:-$here/build}"
 ctest -LE gpu --output-on-failure -j "$(nproc)"
+# Issue 16: the CPU suite under ASan/UBSan/LSan, then each fuzz target for a
+# bounded time, in their own instrumented build (build-sanitize, clang, no CUDA).
+"$here/scripts/ci-sanitize.sh"
+"$here/scripts/ci-fuzz.sh"

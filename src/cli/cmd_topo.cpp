@@ -22,6 +22,7 @@ struct TopoOptions {
     TopoView view;
     bool json = false, dot = false, matrix = false;
     std::string output;
+    bool force = false;
     std::string record_nvml;
 };
 
@@ -53,6 +54,9 @@ int run_topo(TopoOptions options) {
                         : options.dot ? TopoFormat::Dot
                         : options.matrix ? TopoFormat::Matrix
                                          : TopoFormat::Tree;
+    // Like run and export: an existing file is replaced only when asked (devices and pipes are written in place).
+    if (!options.output.empty() && !options.force && inspect_output(options.output).kind == OutputKind::RegularFile)
+        throw UsageError(options.output + " exists; use --force to overwrite it");
     const Graph graph = discover_machine(options.discover);
     const std::string text = render_topology(graph, options.view);
     if (options.output.empty()) std::cout << text << std::flush;
@@ -85,6 +89,7 @@ void add_topo_command(CLI::App& app, Action& action) {
     }
     device->excludes(path);
     sub->add_option("--output,-o", options->output, "Write to FILE (atomically) instead of standard output");
+    sub->add_flag("--force", options->force, "Overwrite an existing --output file");
     sub->callback([&action, options] { action = [options] { return run_topo(*options); }; });
 }
 

@@ -100,3 +100,13 @@ TEST(CliHostile, TopologyToDevNullLeavesTheDevice) {
     ASSERT_EQ(::stat("/dev/null", &st), 0);
     EXPECT_TRUE(S_ISCHR(st.st_mode));
 }
+
+TEST(CliHostile, TopologyOutputIsReplacedOnlyWithForce) {
+    Scratch s("hostile-topo-force");
+    const std::string xml = fixture("hwloc/24em64t-2n6c2t-pci.xml");
+    std::ofstream(s / "t.json") << "mine";
+    expect_usage_error(run_hwcomm(s, "topo --input '" + xml + "' --json -o t.json"), "t.json exists; use --force");
+    EXPECT_EQ(slurp(s / "t.json"), "mine");
+    EXPECT_EQ(run_hwcomm(s, "topo --input '" + xml + "' --json -o t.json --force").code, 0);
+    EXPECT_EQ(read_json(s / "t.json").at("schema"), "hwcomm-topology");
+}
