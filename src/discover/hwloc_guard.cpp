@@ -5,10 +5,12 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
 #include <optional>
+#include <set>
 #include <thread>
 #include <utility>
 #include <vector>
@@ -47,9 +49,18 @@ private:
 
 bool has_sets(hwloc_obj_t o) { return o->cpuset && o->complete_cpuset && o->nodeset && o->complete_nodeset; }
 
+// Packages and NUMA nodes become vertices "package<N>" and "numa<N>": N must be unique per type.
+bool unique_indexes(hwloc_topology_t topology, hwloc_obj_type_t type) {
+    std::set<unsigned> seen;
+    for (hwloc_obj_t o = nullptr; (o = hwloc_get_next_obj_by_type(topology, type, o));)
+        if (!seen.insert(o->os_index == HWLOC_UNKNOWN_INDEX ? o->logical_index : o->os_index).second) return false;
+    return true;
+}
+
 // The invariants our graph builder relies on, checked iteratively so a deep
 // tree cannot overflow this stack.
 bool consistent(hwloc_topology_t topology) {
+    if (!unique_indexes(topology, HWLOC_OBJ_PACKAGE) || !unique_indexes(topology, HWLOC_OBJ_NUMANODE)) return false;
     std::vector<std::pair<hwloc_obj_t, int>> todo{{hwloc_get_root_obj(topology), 0}};
     while (!todo.empty()) {
         auto [obj, depth] = todo.back();

@@ -46,6 +46,12 @@ TEST(HwlocGuard, CrashingExportsAreRefusedInOneLine) {
     }
 }
 
+TEST(HwlocGuard, ExportHwlocAcceptsButOurIdsCannotHoldIsRefused) {
+    // Package os_index "zz" reads as 0: two "package0" vertices (exit 1 "duplicate vertex id" before).
+    const std::string path = test::fixture("fuzz/hwloc-duplicate-package-index.xml");
+    EXPECT_EQ(usage_error(path), path + " is a malformed hwloc XML export (its objects break hwloc's invariants)");
+}
+
 TEST(HwlocGuard, ExportHwlocRefusesWithABannerIsOneLine) {
     const std::string path = test::fixture("fuzz/hwloc-banner-out-of-order.xml");
     EXPECT_EQ(usage_error(path), path + " is not an hwloc XML export (hwloc cannot parse it)");
