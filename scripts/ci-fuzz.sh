@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # CI: runs each libFuzzer target of fuzz/ for a bounded time (FUZZ_SECONDS,
-# default 40 s each) from the seed corpora; any finding (crash, sanitizer
+# default 30 s each) from the seed corpora; any finding (crash, sanitizer
 # report, hang over 10 s, leak) fails CI and the minimised input is printed.
 # Uses the instrumented build of scripts/ci-sanitize.sh (build-sanitize).
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 build=${SANITIZE_BUILD_DIR:-$here/build-sanitize}
-seconds=${FUZZ_SECONDS:-40}
+seconds=${FUZZ_SECONDS:-30}
 # shellcheck source=scripts/sanitizer-env.sh
 source "$here/scripts/sanitizer-env.sh"
 source "$here/scripts/fuzz-common.sh"

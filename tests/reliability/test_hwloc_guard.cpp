@@ -34,6 +34,20 @@ std::string read(const std::string& path) {
     return ss.str();
 }
 
+// Release: under 2 s on the 2-core dev VM (the quadratic search took 23 s for
+// 3,000 copies). AddressSanitizer at -O0 is about 10x slower.
+#if defined(__SANITIZE_ADDRESS__)
+constexpr double kCpuBudgetSeconds = 30;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+constexpr double kCpuBudgetSeconds = 30;
+#else
+constexpr double kCpuBudgetSeconds = 5;
+#endif
+#else
+constexpr double kCpuBudgetSeconds = 5;
+#endif
+
 }  // namespace
 
 TEST(HwlocGuard, CrashingExportsAreRefusedInOneLine) {
@@ -122,7 +136,7 @@ TEST(HwlocGuard, PciAddressRepeatedThousandsOfTimesLoadsFast) {
     EXPECT_EQ(usage_error(dup_path).find(dup_path + " is a malformed hwloc XML export"), 0u);
     const std::clock_t start = std::clock();
     const Graph g = discover_machine({.input_xml = path, .use_nvml = false, .use_cuda = false});
-    EXPECT_LT(static_cast<double>(std::clock() - start) / CLOCKS_PER_SEC, 5.0);
+    EXPECT_LT(static_cast<double>(std::clock() - start) / CLOCKS_PER_SEC, kCpuBudgetSeconds);
     EXPECT_TRUE(g.find("pci:0000:04:00.0"));
     EXPECT_TRUE(g.find("pci:0000:04:00.0#1999"));
     EXPECT_FALSE(g.find("pci:0000:04:00.0#2000"));
