@@ -9,7 +9,9 @@ packages=(build-essential cmake ninja-build pkg-config git
           zlib1g-dev)
 # Optional, for CI: Debian's chromium runs the browser test of `hwcomm report`
 # (scripts/ci-browser.sh asks for it with HWCOMM_DEPS_OPTIONAL=1).
-optional_packages=(chromium)
+# clang with its sanitizer/libFuzzer runtimes: for scripts/ci-sanitize.sh and
+# ci-fuzz.sh only (the main build stays g++).
+optional_packages=(chromium clang libclang-rt-dev libomp-dev)
 if [ "${HWCOMM_DEPS_OPTIONAL:-0}" = 1 ]; then packages+=("${optional_packages[@]}"); fi
 
 missing=()

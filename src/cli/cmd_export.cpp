@@ -20,7 +20,7 @@ struct ExportArgs {
 };
 
 int export_command(const ExportArgs& a) {
-    if (!a.output.empty() && std::filesystem::exists(a.output) && !a.force)
+    if (!a.output.empty() && inspect_output(a.output).kind == OutputKind::RegularFile && !a.force)
         throw UsageError(a.output + " exists; use --force to overwrite it");
     ResultsFile file;
     try {

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <map>
 #include <iostream>
@@ -18,6 +19,7 @@
 #include "measure/sweep.hpp"
 #include "platform/atomic_file.hpp"
 #include "platform/host_info.hpp"
+#include "platform/interrupt.hpp"
 #include "run/device_state.hpp"
 #include "run/engine.hpp"
 #include "io/results_file.hpp"
@@ -30,7 +32,7 @@ namespace hwcomm::cli {
 namespace {
 
 struct RunArgs {
-    std::string output = "hwcomm-results.json";
+    std::string output;  // empty: hwcomm-results.json
     bool force = false;
     std::string resume;
     std::string input;
@@ -85,7 +87,8 @@ RunOptions options_from_args(const RunArgs& a) {
     if (a.points_per_octave) o.sweep.points_per_octave = a.points_per_octave;
     if (a.min_samples) o.stopping.min_samples = a.min_samples;
     if (!a.max_noise.empty()) o.stopping.max_noise = parse_noise(a.max_noise);
-    if (a.time_budget < 0) throw UsageError("--time-budget must be positive (seconds)");
+    if (!(a.time_budget >= 0 && std::isfinite(a.time_budget)))  // nan and inf too
+        throw UsageError("--time-budget must be a positive number of seconds");
     if (a.time_budget > 0) o.stopping.time_budget_s = a.time_budget;
     if (a.max_workers) o.method.max_workers = a.max_workers;
     o.method.smt = a.smt;
@@ -100,6 +103,7 @@ RunOptions options_from_args(const RunArgs& a) {
     const std::uint64_t avail = available_memory_bytes();
     o.sizes = sweep_sizes(o.sweep);
     if (avail > 0) o.sizes = cap_sizes(o.sizes, avail / 4);
+    validate_run_options(o);  // the limits a resumed file must meet too
     return o;
 }
 
@@ -111,10 +115,13 @@ bool measurement_options_given(const RunArgs& a) {
 }
 
 void check_output(const std::string& path, bool force) {
-    if (std::filesystem::exists(path) && !force)
+    const OutputTarget target = inspect_output(path);  // refuses directories, sockets, links out of the directory
+    if (target.kind == OutputKind::InPlace)
+        throw UsageError("cannot write " + path + ": not a regular file (a run rewrites its file after every record)");
+    if (target.kind == OutputKind::RegularFile && !force)
         throw UsageError(path + " exists; use --force to overwrite it or --resume " + path + " to complete it");
     std::string why;
-    if (!directory_writable_for(path, &why)) throw UsageError("cannot write " + path + ": " + why);
+    if (!directory_writable_for(path, &why)) throw UsageError(why);
 }
 
 // Why the CUDA methods measure nothing on this machine, or "" when they can.
@@ -162,7 +169,9 @@ int run_command(const RunArgs& a) {
     const bool resuming = !a.resume.empty();
     if (resuming && measurement_options_given(a))
         throw UsageError("--resume takes the sweep, sampling and filter options from the file; drop the others");
-    const std::string path = resuming ? a.resume : a.output;
+    if (resuming && !a.output.empty())
+        throw UsageError("--resume writes back to " + a.resume + "; drop -o (copy the file first to keep the original)");
+    const std::string path = resuming ? a.resume : (a.output.empty() ? "hwcomm-results.json" : a.output);
     RunOptions options;
     if (!resuming) {
         options = options_from_args(a);
@@ -201,7 +210,10 @@ int run_command(const RunArgs& a) {
     hooks.progress = tty;
     const DeviceStateProbe probe;
     hooks.device_state = [&probe](const Vertex& gpu) { return probe.snapshot(gpu); };
-    hooks.should_stop = [&] { return a.stop_after_records && measured_now >= a.stop_after_records; };
+    const InterruptHandlers interrupts;  // SIGINT/SIGTERM: stop at the next sample boundary, save, exit 4
+    hooks.should_stop = [&] {
+        return interrupt_requested() || (a.stop_after_records && measured_now >= a.stop_after_records);
+    };
     hooks.on_record = [&](const Record& record) {
         ++measured_now;
         stamp_measured_provenance(results.records.back());  // run_plan appended `record` there
@@ -224,32 +236,39 @@ int run_command(const RunArgs& a) {
     return code;
 }
 
+// CLI11 accepts '' for a string option; an empty value is a mistake, not "use the default".
+CLI::Validator non_empty() {
+    return CLI::Validator([](std::string& v) { return v.empty() ? std::string("empty value") : std::string(); },
+                          "NONEMPTY");
+}
+
 }  // namespace
 
 void add_run_command(CLI::App& app, Action& action) {
     auto args = std::make_shared<RunArgs>();
     auto* sub = app.add_subcommand("run", "measure bandwidth against size for every method and endpoint pair");
-    sub->add_option("-o,--output", args->output, "results file to write (default hwcomm-results.json)");
+    sub->add_option("-o,--output", args->output, "results file to write (default hwcomm-results.json)")->check(non_empty());
     sub->add_flag("--force", args->force, "overwrite an existing --output file");
-    sub->add_option("--resume", args->resume, "complete an interrupted results file (measures only missing records)");
+    sub->add_option("--resume", args->resume, "complete an interrupted results file (measures only missing records)")->check(non_empty());
     sub->add_option("--input", args->input, "hwloc XML of another machine: refused (run measures this machine)");
     sub->add_flag("--quick", args->quick, "coarse first look: 4 KiB..64 MiB every 4x, 3 samples, short budgets, <= 3 worker counts");
-    sub->add_option("--min-size", args->min_size, "smallest transfer in bytes; K/M/G (or KiB/MiB/GiB, any case) are binary: 4K = 4096 (default 1)");
-    sub->add_option("--max-size", args->max_size, "largest transfer, same units: 64M, 1G (default 1G, capped by free memory)");
+    sub->add_option("--min-size", args->min_size, "smallest transfer in bytes; K/M/G (or KiB/MiB/GiB, any case) are binary: 4K = 4096 (default 1)")->check(non_empty());
+    sub->add_option("--max-size", args->max_size, "largest transfer, same units: 64M, 1G (default 1G, capped by free memory)")->check(non_empty());
     sub->add_option("--points-per-octave", args->points_per_octave, "1 (powers of two) or 3")->check(CLI::IsMember({1, 3}));
     sub->add_option("--min-samples", args->min_samples, "samples per size before convergence is judged (default 5)")
         ->check(CLI::PositiveNumber);
-    sub->add_option("--max-noise", args->max_noise, "stop when the median's 95% CI half-width is within this (default 1%)");
+    sub->add_option("--max-noise", args->max_noise, "stop when the median's 95% CI half-width is within this (default 1%)")->check(non_empty());
     sub->add_option("--time-budget", args->time_budget, "sampling seconds per size and variant (default 0.2, quick 0.05)");
     sub->add_option("--max-workers", args->max_workers, "cap on worker threads of the CPU methods (default: all cores)")
         ->check(CLI::PositiveNumber);
     sub->add_flag("--smt", args->smt,
                   "CPU methods: after one worker per physical core, also use the SMT siblings (default: one per core)");
-    sub->add_option("--timing", args->timing, "CUDA methods: event (default) or wall");
+    sub->add_option("--timing", args->timing, "CUDA methods: event (default) or wall")->check(non_empty());
     sub->add_flag("--pool-half-gpu-memory", args->pool_half_gpu_memory,
                   "CUDA methods: size device buffers at half the GPU's memory, as the original study did");
     sub->add_option("--filter", args->filters,
-                    "KEY=PATTERN, KEY method|src|dst, PATTERN a name or glob; repeatable (same key: OR, keys: AND)");
+                    "KEY=PATTERN, KEY method|src|dst, PATTERN a name or glob; repeatable (same key: OR, keys: AND)")
+        ->check(non_empty());
     // Test hook, hidden from --help: stop after N records as an interrupt would.
     sub->add_option("--stop-after-records", args->stop_after_records)->group("");
     // The methods' own options, declared once by each method.

@@ -57,8 +57,9 @@ int run_topo(TopoOptions options) {
                         : options.dot ? TopoFormat::Dot
                         : options.matrix ? TopoFormat::Matrix
                                          : TopoFormat::Tree;
-    if (!options.output.empty() && !options.force && std::filesystem::exists(options.output))
-        throw UsageError(options.output + " exists; give --force to overwrite it");
+    // Like run and export: an existing file is replaced only when asked (devices and pipes are written in place).
+    if (!options.output.empty() && !options.force && inspect_output(options.output).kind == OutputKind::RegularFile)
+        throw UsageError(options.output + " exists; use --force to overwrite it");
     const Graph graph = discover_machine(options.discover);
     if (!options.svg.empty()) write_output(options.svg, report_html::topology_svg(graph, {}) + "\n");
     const std::string text = render_topology(graph, options.view);
@@ -93,7 +94,7 @@ void add_topo_command(CLI::App& app, Action& action) {
     device->excludes(path);
     sub->add_option("--svg", options->svg, "Also draw the graph as a picture into FILE (SVG, as in hwcomm report)");
     sub->add_option("--output,-o", options->output, "Write to FILE (atomically) instead of standard output");
-    sub->add_flag("--force", options->force, "Let --output replace an existing file");
+    sub->add_flag("--force", options->force, "Overwrite an existing --output file");
     sub->add_flag("--all", options->view.all, "Tree: also show PCI functions that carry nothing");
     sub->callback([&action, options] { action = [options] { return run_topo(*options); }; });
 }

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -38,13 +39,6 @@ std::string hex4(unsigned v) {
     return buf;
 }
 
-// Ids must be unique even when an export lists one PCI address twice.
-std::string unique_id(const Graph& graph, const std::string& base) {
-    if (!graph.find(base)) return base;
-    for (int n = 1;; ++n)
-        if (!graph.find(base + "#" + std::to_string(n))) return base + "#" + std::to_string(n);
-}
-
 PciAddress pci_of(hwloc_obj_t obj) {
     const auto& p = obj->attr->pcidev;
     return PciAddress{static_cast<std::uint32_t>(p.domain), p.bus, p.dev, p.func};
@@ -70,6 +64,17 @@ private:
     hwloc_topology_t topo_;
     Graph graph_;
     HwlocObjectIds ids_;
+    std::map<std::string, int> next_suffix_;  // per base id: where unique_id resumes its search
+
+    // Ids must be unique even when an export lists one PCI address many times;
+    // resuming the search keeps that linear (issue 16: 3,000 repeats took 23 s).
+    std::string unique_id(const std::string& base) {
+        if (!graph_.find(base)) return base;
+        for (int& n = next_suffix_[base];;) {
+            const std::string id = base + "#" + std::to_string(++n);
+            if (!graph_.find(id)) return id;
+        }
+    }
 
     static int index_of(hwloc_obj_t obj) {
         return obj->os_index == HWLOC_UNKNOWN_INDEX ? static_cast<int>(obj->logical_index)
@@ -130,7 +135,7 @@ private:
         std::snprintf(buses, sizeof buses, "%04x:[%02x-%02x]", static_cast<unsigned>(down.domain),
                       down.secondary_bus, down.subordinate_bus);
         // Named like the kernel's root bus directory (/sys/devices/pci0000:00).
-        Vertex v{.id = unique_id(graph_, "pci" + hex4(down.domain) + ":" + std::string(buses).substr(6, 2)),
+        Vertex v{.id = unique_id("pci" + hex4(down.domain) + ":" + std::string(buses).substr(6, 2)),
                  .kind = VertexKind::HostBridge};
         v.name = std::string("Host bridge ") + buses;
         v.attrs["buses"] = buses;
@@ -209,7 +214,7 @@ private:
 
     void add_pci_bridge(hwloc_obj_t b, const std::string& parent_id, const std::string& parent_port) {
         if (b->attr->bridge.upstream_type != HWLOC_OBJ_BRIDGE_PCI) return;
-        Vertex v{.id = unique_id(graph_, "pci:" + pci_of(b).to_string()), .kind = VertexKind::PciBridge};
+        Vertex v{.id = unique_id("pci:" + pci_of(b).to_string()), .kind = VertexKind::PciBridge};
         add_pci_common(b, v);
         v.name = label_of(b, "PCI bridge");
         // root port below the host bridge; a switch is an upstream port whose
@@ -294,7 +299,7 @@ private:
     }
 
     void add_pci_device(hwloc_obj_t d, const std::string& parent_id) {
-        Vertex v{.id = unique_id(graph_, "pci:" + pci_of(d).to_string()), .kind = VertexKind::PciDevice};
+        Vertex v{.id = unique_id("pci:" + pci_of(d).to_string()), .kind = VertexKind::PciDevice};
         add_pci_common(d, v);
         v.name = label_of(d, "PCI device");
         if (is_nvidia_gpu(d)) {
@@ -330,9 +335,9 @@ private:
         const auto type = o->attr->osdev.type;
         Vertex v;
         if (type == HWLOC_OBJ_OSDEV_BLOCK) {
-            v = Vertex{.id = unique_id(graph_, std::string("disk:") + o->name), .kind = VertexKind::BlockDevice};
+            v = Vertex{.id = unique_id(std::string("disk:") + o->name), .kind = VertexKind::BlockDevice};
         } else if (type == HWLOC_OBJ_OSDEV_NETWORK || type == HWLOC_OBJ_OSDEV_OPENFABRICS) {
-            v = Vertex{.id = unique_id(graph_, std::string("net:") + o->name), .kind = VertexKind::NetworkInterface};
+            v = Vertex{.id = unique_id(std::string("net:") + o->name), .kind = VertexKind::NetworkInterface};
             // RDMA devices (mlx5_0) are the NICs nvidia-smi topo -m lists.
             if (type == HWLOC_OBJ_OSDEV_OPENFABRICS) v.attrs["rdma"] = "true";
             if (const std::string addr = info(o, "Address"); !addr.empty()) v.attrs["address"] = addr;

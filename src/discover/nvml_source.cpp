@@ -169,7 +169,8 @@ void add_nvlinks(Graph& graph, const std::string& gpu_id, const nvml::DeviceInfo
         const double gbps = facts.per_link_gbps * bond.links;
         // The peer GPU reports the same bond: keep one edge, NVML's facts win over hwloc's.
         auto& edges = graph.mutable_edges();
-        auto same = std::find_if(edges.begin(), edges.end(), [&](const Edge& e) {
+        // target captured by name: clang 14 (the sanitizer/fuzz build) cannot capture a structured binding.
+        auto same = std::find_if(edges.begin(), edges.end(), [&, &target = target](const Edge& e) {
             return e.kind == EdgeKind::NvLink && ((e.a == gpu_id && e.b == target) || (e.a == target && e.b == gpu_id));
         });
         if (same != edges.end()) {

@@ -10,9 +10,9 @@ namespace hwcomm {
 
 namespace {
 
-// RFC 4180: quote fields holding a comma, quote or newline.
+// RFC 4180: quote fields holding a comma, quote or line break.
 std::string csv_field(const std::string& s) {
-    if (s.find_first_of(",\"\n") == std::string::npos) return s;
+    if (s.find_first_of(",\"\r\n") == std::string::npos) return s;
     std::string out = "\"";
     for (char c : s) {
         if (c == '"') out += '"';
@@ -41,8 +41,8 @@ std::string results_to_csv(const ResultsFile& file) {
         for (const auto& p : r.points) {
             const auto& s = p.stats;
             out << csv_field(r.method) << ',' << csv_field(r.src) << ',' << csv_field(r.dst) << ','
-                << csv_field(params) << ',' << p.bytes << ',' << p.status << ',' << (p.verified ? "true" : "false")
-                << ',' << p.stop_reason << ',' << s.n;
+                << csv_field(params) << ',' << p.bytes << ',' << csv_field(p.status) << ',' << (p.verified ? "true" : "false")
+                << ',' << csv_field(p.stop_reason) << ',' << s.n;
             if (has_stats(s)) {
                 for (double v : {s.min, s.q1, s.median, s.q3, s.max, s.mean, s.stdev, s.cv, s.ci95_low, s.ci95_high,
                                  p.bytes_per_rep, p.bandwidth_gbps, p.peak_bandwidth_gbps})

@@ -1,5 +1,8 @@
 #include "io/results_file.hpp"
 
+#include "core/input_file.hpp"
+#include "core/json_parse.hpp"
+
 #ifdef HWCOMM_HAVE_ZLIB
 #include <zlib.h>
 #endif
@@ -31,14 +34,6 @@ std::string read_gzip(const std::string& path) {
 #endif
 }
 
-std::string read_plain(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw std::runtime_error("cannot read " + path);
-    std::ostringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
-}
-
 }  // namespace
 
 bool is_gzip_file(const std::string& path) {
@@ -48,13 +43,12 @@ bool is_gzip_file(const std::string& path) {
 }
 
 ResultsFile load_results_file(const std::string& path) {
-    const std::string text = is_gzip_file(path) ? read_gzip(path) : read_plain(path);
-    nlohmann::json doc;
-    try {
-        doc = nlohmann::json::parse(text);
-    } catch (const nlohmann::json::exception& e) {
-        throw std::runtime_error(path + " is not valid JSON (" + std::string(e.what()) + ")");
-    }
+    // A regular file only (a named pipe must not block us), then the JSON with a
+    // nesting limit (deeply nested input would exhaust the stack).
+    std::string text = read_regular_input_file(path, "results file", kMaxJsonFileBytes);
+    if (text.size() >= 2 && static_cast<unsigned char>(text[0]) == 0x1f && static_cast<unsigned char>(text[1]) == 0x8b)
+        text = read_gzip(path);
+    const nlohmann::json doc = parse_json_text(text, path);
     try {
         return results_from_json(doc);
     } catch (const std::exception& e) {

@@ -47,6 +47,8 @@ ResultsFile load_for_resume(const std::string& path, const nlohmann::json& this_
     } catch (const std::exception& e) {
         throw UsageError(std::string("--resume: ") + e.what());
     }
+    // A hand-edited or corrupted meta (an array, null) is bad input, not an internal error.
+    if (!file.meta.is_object()) throw UsageError("--resume: " + path + ": meta must be an object");
     if (!file.meta.contains("options") || !file.meta.at("options").is_object())
         throw UsageError("--resume: " + path + " has no meta.options to resume with");
     const std::string difference =

@@ -1,6 +1,10 @@
 #include "run/run_options.hpp"
 
-#include <stdexcept>
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+#include "core/error.hpp"
 
 namespace hwcomm {
 
@@ -46,22 +50,87 @@ nlohmann::json run_options_to_json(const RunOptions& o) {
             {"method_options", o.method.values.all()}};
 }
 
+namespace {
+
+// Typed reads that refuse what nlohmann would silently convert (-1 to 2^64-1,
+// 2.5 to 2, a string to nothing), naming the field.
+std::uint64_t unsigned_field(const nlohmann::json& j, const char* name) {
+    const auto& v = j.at(name);
+    if (!v.is_number_integer() || (!v.is_number_unsigned() && v.get<std::int64_t>() < 0)) throw UsageError(std::string(name) + " must be a non-negative integer, not " + v.dump());
+    return v.get<std::uint64_t>();
+}
+
+double number_field(const nlohmann::json& j, const char* name) {
+    const auto& v = j.at(name);
+    if (!v.is_number()) throw UsageError(std::string(name) + " must be a number, not " + v.dump());
+    return v.get<double>();
+}
+
+template <typename T>
+T bounded(const char* name, std::uint64_t v, std::uint64_t lo, std::uint64_t hi) {
+    if (v < lo || v > hi)
+        throw UsageError(std::string(name) + " " + std::to_string(v) + " is outside [" + std::to_string(lo) + ", " +
+                         std::to_string(hi) + "]");
+    return static_cast<T>(v);
+}
+
+void check_range(const char* name, double v, double lo_excl, double hi_incl) {
+    if (!(std::isfinite(v) && v > lo_excl && v <= hi_incl))
+        throw UsageError(std::string(name) + " " + std::to_string(v) + " is outside (" + std::to_string(lo_excl) +
+                         ", " + std::to_string(hi_incl) + "]");
+}
+
+}  // namespace
+
+void validate_run_options(const RunOptions& o) {
+    const auto& lim = kRunOptionLimits;
+    bounded<std::uint64_t>("min_size", o.sweep.min_bytes, 1, lim.max_size);
+    bounded<std::uint64_t>("max_size", o.sweep.max_bytes, o.sweep.min_bytes, lim.max_size);
+    if (o.sweep.points_per_octave != 1 && o.sweep.points_per_octave != 3)
+        throw UsageError("points_per_octave must be 1 or 3");
+    bounded<int>("octave_step", static_cast<std::uint64_t>(std::max(o.sweep.octave_step, 0)), 1, lim.max_octave_step);
+    bounded<std::size_t>("min_samples", o.stopping.min_samples, 1, lim.max_samples);
+    bounded<std::size_t>("max_samples", o.stopping.max_samples, o.stopping.min_samples, lim.max_samples);
+    check_range("max_noise", o.stopping.max_noise, 0, 1 - 1e-12);
+    check_range("time_budget_s", o.stopping.time_budget_s, 0, lim.max_time_budget_s);
+    check_range("min_samples_budget_factor", o.stopping.min_samples_budget_factor, 0, lim.max_budget_factor);
+    bounded<std::size_t>("warmup_runs", o.warmup_runs, 0, lim.max_warmup_runs);
+    bounded<std::size_t>("max_variants", o.max_variants, 0, lim.max_variants);
+    bounded<unsigned>("max_workers", o.method.max_workers, 0, lim.max_workers);
+    if (o.method.timing_mode != "wall" && o.method.timing_mode != "event")
+        throw UsageError("timing must be wall or event, not '" + o.method.timing_mode + "'");
+    if (o.sizes.empty() || o.sizes.size() > lim.max_sizes)
+        throw UsageError("sizes must list 1 to " + std::to_string(lim.max_sizes) + " transfer sizes");
+    for (std::size_t i = 0; i < o.sizes.size(); ++i) {
+        bounded<std::uint64_t>("a size in sizes", o.sizes[i], o.sweep.min_bytes, o.sweep.max_bytes);
+        if (i > 0 && o.sizes[i] <= o.sizes[i - 1]) throw UsageError("sizes must be ascending without repeats");
+    }
+}
+
 RunOptions run_options_from_json(const nlohmann::json& j) {
     try {
+        if (!j.is_object()) throw UsageError("must be an object, not " + std::string(j.type_name()));
+        const auto& lim = kRunOptionLimits;
         RunOptions o;
-        o.sweep.min_bytes = j.at("min_size").get<std::uint64_t>();
-        o.sweep.max_bytes = j.at("max_size").get<std::uint64_t>();
-        o.sweep.points_per_octave = j.at("points_per_octave").get<int>();
-        o.sweep.octave_step = j.at("octave_step").get<int>();
-        o.sizes = j.at("sizes").get<std::vector<std::uint64_t>>();
-        o.stopping.min_samples = j.at("min_samples").get<std::size_t>();
-        o.stopping.max_noise = j.at("max_noise").get<double>();
-        o.stopping.time_budget_s = j.at("time_budget_s").get<double>();
-        o.stopping.max_samples = j.at("max_samples").get<std::size_t>();
-        o.stopping.min_samples_budget_factor = j.value("min_samples_budget_factor", 5.0);
-        o.warmup_runs = j.at("warmup_runs").get<std::size_t>();
-        o.max_variants = j.at("max_variants").get<std::size_t>();
-        o.method.max_workers = j.at("max_workers").get<unsigned>();
+        o.sweep.min_bytes = unsigned_field(j, "min_size");
+        o.sweep.max_bytes = unsigned_field(j, "max_size");
+        o.sweep.points_per_octave = bounded<int>("points_per_octave", unsigned_field(j, "points_per_octave"), 1, 3);
+        o.sweep.octave_step = bounded<int>("octave_step", unsigned_field(j, "octave_step"), 1, lim.max_octave_step);
+        const auto& sizes = j.at("sizes");
+        if (!sizes.is_array()) throw UsageError("sizes must be an array");
+        for (const auto& s : sizes) {
+            if (!s.is_number_integer() || (!s.is_number_unsigned() && s.get<std::int64_t>() < 0)) throw UsageError("sizes must hold non-negative integers, not " + s.dump());
+            o.sizes.push_back(s.get<std::uint64_t>());
+        }
+        o.stopping.min_samples = unsigned_field(j, "min_samples");
+        o.stopping.max_noise = number_field(j, "max_noise");
+        o.stopping.time_budget_s = number_field(j, "time_budget_s");
+        o.stopping.max_samples = unsigned_field(j, "max_samples");
+        if (j.contains("min_samples_budget_factor"))
+            o.stopping.min_samples_budget_factor = number_field(j, "min_samples_budget_factor");
+        o.warmup_runs = unsigned_field(j, "warmup_runs");
+        o.max_variants = unsigned_field(j, "max_variants");
+        o.method.max_workers = bounded<unsigned>("max_workers", unsigned_field(j, "max_workers"), 0, lim.max_workers);
         o.method.smt = j.value("smt", false);
         o.method.timing_mode = j.at("timing").get<std::string>();
         o.method.pool_half_gpu_memory = j.value("pool_half_gpu_memory", false);
@@ -69,9 +138,12 @@ RunOptions run_options_from_json(const nlohmann::json& j) {
         o.filters = j.at("filters").get<std::vector<std::string>>();
         for (const auto& [name, value] : j.value("method_options", std::map<std::string, std::string>{}))
             o.method.values.set(name, value);
+        validate_run_options(o);
         return o;
     } catch (const nlohmann::json::exception& e) {
-        throw std::runtime_error(std::string("meta.options is malformed: ") + e.what());
+        throw UsageError(std::string("meta.options is malformed: ") + e.what());
+    } catch (const UsageError& e) {
+        throw UsageError(std::string("meta.options is malformed: ") + e.what());
     }
 }
 

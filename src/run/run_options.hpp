@@ -28,8 +28,28 @@ struct RunOptions {
 RunOptions default_run_options();
 RunOptions quick_run_options();
 
+// What a run may ask for, from the command line or a resumed file alike: a
+// stored warmup_runs of -1 must not become 2^64-1 warm-ups (issue 16).
+struct RunOptionLimits {
+    std::uint64_t max_size = std::uint64_t{1} << 40;  // 1 TiB
+    int max_octave_step = 8;
+    std::size_t max_sizes = 4096;
+    std::size_t max_samples = 10'000'000;
+    double max_time_budget_s = 3600;
+    double max_budget_factor = 1000;
+    std::size_t max_warmup_runs = 10'000;
+    std::size_t max_variants = 100'000;
+    unsigned max_workers = 1u << 16;
+};
+inline constexpr RunOptionLimits kRunOptionLimits{};
+
+// Throws UsageError naming the first option outside kRunOptionLimits (or
+// inconsistent: max below min, sizes not ascending within [min, max]).
+void validate_run_options(const RunOptions& options);
+
 nlohmann::json run_options_to_json(const RunOptions& options);
-// Throws std::runtime_error when a field is missing or malformed.
+// Throws UsageError "meta.options is malformed: ..." when a field is
+// missing, of the wrong type or outside the limits above.
 RunOptions run_options_from_json(const nlohmann::json& j);
 
 }  // namespace hwcomm

@@ -12,21 +12,22 @@ static_assert(std::endian::native == std::endian::little, "the pattern layout as
 namespace hwcomm::cuda {
 
 namespace {
-// Below this one thread is quicker than starting several. Fills and checks run
-// around every sample, so large pageable buffers use every core; the threads
-// end with the call (no pool spinning beside the next timed copy).
+// Fills run before every sample on the calling thread, as an application
+// writes its data before it copies it, and as the pattern was written before
+// fills moved into every sample (docs/measurement-core.md has the pageable
+// A/B). Checks only read after the sample, so large ones use several threads
+// (started and ended with the call: no pool spinning beside the next timed
+// copy).
 constexpr std::size_t kParallelBytes = 4u << 20;
 }  // namespace
 
 void fill_pattern_host(std::byte* data, std::size_t bytes, std::uint64_t seed, bool invert) {
     const std::uint64_t flip = invert ? ~0ull : 0ull;
     const std::size_t words = bytes / 8;
-    for_each_chunk(words, bytes >= kParallelBytes, [&](std::size_t begin, std::size_t end) {
-        for (std::size_t w = begin; w < end; ++w) {
-            const std::uint64_t v = pattern_word(w, seed) ^ flip;
-            std::memcpy(data + w * 8, &v, 8);
-        }
-    });
+    for (std::size_t w = 0; w < words; ++w) {
+        const std::uint64_t v = pattern_word(w, seed) ^ flip;
+        std::memcpy(data + w * 8, &v, 8);
+    }
     for (std::size_t i = words * 8; i < bytes; ++i)
         data[i] = static_cast<std::byte>(pattern_byte(i, seed) ^ static_cast<std::uint8_t>(flip));
 }
