@@ -230,6 +230,8 @@ int run_command(const RunArgs& a) {
     std::size_t errors = 0;
     for (const auto& r : results.records) errors += r.status != "ok";
     const int code = run_exit_code(results);
+    if (code == kExitInterrupted)  // also on stderr: a batch job's stdout may go nowhere
+        std::cerr << "hwcomm: interrupted; complete the file with: hwcomm run --resume " << path << "\n";
     std::cout << "hwcomm run: " << measured_now << " record(s) measured, " << results.records.size() << " of "
               << plan.size() << " in " << path << (errors ? ", " + std::to_string(errors) + " with errors" : std::string())
               << (code == kExitInterrupted ? "; interrupted: complete it with --resume " + path : std::string()) << "\n";

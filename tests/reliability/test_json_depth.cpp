@@ -6,6 +6,7 @@
 
 #include <fstream>
 
+#include "io/results_file.hpp"
 #include "core/error.hpp"
 #include "core/json_parse.hpp"
 #include "core/results.hpp"

@@ -82,7 +82,7 @@ TEST(TopoCli, OutputRefusesToOverwriteWithoutForce) {
     const std::string target = dir.file("kept.txt", "keep me\n");
     Result r = run("topo --input " + hwcomm::test::minsky_xml() + " --matrix -o " + target);
     EXPECT_EQ(r.code, 2);
-    EXPECT_EQ(r.out, "hwcomm: error: " + target + " exists; give --force to overwrite it\n");
+    EXPECT_EQ(r.out, "hwcomm: error: " + target + " exists; use --force to overwrite it\n");
     EXPECT_EQ(slurp(target), "keep me\n");
     r = run("topo --input " + hwcomm::test::minsky_xml() + " --matrix --force -o " + target);
     EXPECT_EQ(r.code, 0) << r.out;
