@@ -21,16 +21,21 @@ if [[ ${#methods[@]} -eq 0 ]]; then
   mapfile -t methods < <(build-base/src/cli/hwcomm list | grep -E '^[a-z0-9-]+: ' | cut -d: -f1)
 fi
 total_new=0
+rounds=${AB_ROUNDS:-1}  # each method this many times per side, alternating
 for m in "${methods[@]}"; do
+  for round in $(seq "$rounds"); do
   for side in base new; do
     t0=$(date +%s%N)
-    "build-$side/src/cli/hwcomm" run --filter "method=$m" -o "$out/ab/$side-$m.json" --force 2>/dev/null
+    tag=$side; ((round > 1)) && tag=$side$round
+    "build-$side/src/cli/hwcomm" run --filter "method=$m" -o "$out/ab/$tag-$m.json" --force 2>/dev/null
     rc=$?
     ms=$(( ($(date +%s%N) - t0) / 1000000 ))
     [[ $side == new ]] && total_new=$((total_new + ms))
-    printf '%-20s %-4s exit %d  %7d ms\n' "$m" "$side" "$rc" "$ms"
+    printf '%-20s %-4s exit %d  %7d ms\n' "$m" "$tag" "$rc" "$ms"
+  done
   done
 done
+[[ ${AB_ONLY_LISTED:-0} = 1 ]] && { echo "this tree, listed methods: $((total_new / 1000)) s"; (cd "$out" && tar czf ab.tgz ab && rm -rf ab); exit 0; }
 # Methods only this tree has.
 mapfile -t only_new < <(build-new/src/cli/hwcomm list | grep -E '^[a-z0-9-]+: ' | cut -d: -f1)
 for m in "${only_new[@]}"; do
