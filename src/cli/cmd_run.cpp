@@ -42,7 +42,6 @@ struct RunArgs {
     std::size_t min_samples = 0;
     double time_budget = 0;
     unsigned max_workers = 0;
-    bool smt = false;
     std::string timing;
     bool pool_half_gpu_memory = false;
     std::vector<std::string> filters;
@@ -91,7 +90,6 @@ RunOptions options_from_args(const RunArgs& a) {
         throw UsageError("--time-budget must be a positive number of seconds");
     if (a.time_budget > 0) o.stopping.time_budget_s = a.time_budget;
     if (a.max_workers) o.method.max_workers = a.max_workers;
-    o.method.smt = a.smt;
     if (!a.timing.empty()) {
         if (a.timing != "wall" && a.timing != "event") throw UsageError("--timing must be wall or event");
         o.method.timing_mode = a.timing;
@@ -109,7 +107,7 @@ RunOptions options_from_args(const RunArgs& a) {
 
 bool measurement_options_given(const RunArgs& a) {
     return a.quick || !a.min_size.empty() || !a.max_size.empty() || a.points_per_octave || a.min_samples ||
-           !a.max_noise.empty() || a.time_budget != 0 || a.max_workers || a.smt || !a.timing.empty() || a.pool_half_gpu_memory || !a.filters.empty() ||
+           !a.max_noise.empty() || a.time_budget != 0 || a.max_workers || !a.timing.empty() || a.pool_half_gpu_memory || !a.filters.empty() ||
            std::any_of(a.declared.begin(), a.declared.end(), [](const auto& kv) { return !kv.second.empty(); }) ||
            std::any_of(a.declared_flags.begin(), a.declared_flags.end(), [](const auto& kv) { return kv.second; });
 }
@@ -263,8 +261,6 @@ void add_run_command(CLI::App& app, Action& action) {
     sub->add_option("--time-budget", args->time_budget, "sampling seconds per size and variant (default 0.2, quick 0.05)");
     sub->add_option("--max-workers", args->max_workers, "cap on worker threads of the CPU methods (default: all cores)")
         ->check(CLI::PositiveNumber);
-    sub->add_flag("--smt", args->smt,
-                  "CPU methods: after one worker per physical core, also use the SMT siblings (default: one per core)");
     sub->add_option("--timing", args->timing, "CUDA methods: event (default) or wall")->check(non_empty());
     sub->add_flag("--pool-half-gpu-memory", args->pool_half_gpu_memory,
                   "CUDA methods: size device buffers at half the GPU's memory, as the original study did");

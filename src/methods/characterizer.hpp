@@ -32,7 +32,6 @@ struct Applicability {
 struct MethodOptions {
     std::string timing_mode = "event";  // CUDA methods: "event" or "wall"
     unsigned max_workers = 0;           // CPU methods: 0 = all cores of the node
-    bool smt = false;                   // CPU methods: workers on SMT siblings too (after one per core)
     bool pool_half_gpu_memory = false;  // size pools at half the GPU's memory
     OptionValues values;                // the options methods declare (Characterizer::options)
 };

@@ -42,7 +42,6 @@ nlohmann::json run_options_to_json(const RunOptions& o) {
             {"warmup_runs", o.warmup_runs},
             {"max_variants", o.max_variants},
             {"max_workers", o.method.max_workers},
-            {"smt", o.method.smt},
             {"timing", o.method.timing_mode},
             {"pool_half_gpu_memory", o.method.pool_half_gpu_memory},
             {"quick", o.quick},
@@ -131,7 +130,7 @@ RunOptions run_options_from_json(const nlohmann::json& j) {
         o.warmup_runs = unsigned_field(j, "warmup_runs");
         o.max_variants = unsigned_field(j, "max_variants");
         o.method.max_workers = bounded<unsigned>("max_workers", unsigned_field(j, "max_workers"), 0, lim.max_workers);
-        o.method.smt = j.value("smt", false);
+        if (j.value("smt", false)) o.method.values.set("smt", "true");  // files written before --smt was a method option
         o.method.timing_mode = j.at("timing").get<std::string>();
         o.method.pool_half_gpu_memory = j.value("pool_half_gpu_memory", false);
         o.quick = j.at("quick").get<bool>();

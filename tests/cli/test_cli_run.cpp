@@ -74,3 +74,21 @@ TEST(CliExport, CsvHasOneRowPerPoint) {
     EXPECT_EQ(again.code, 2);
     EXPECT_EQ(slurp(s / "r.csv"), csv);
 }
+
+// --smt is a method option the CPU methods declare once: run and list take it
+// from there, the results file keeps it, the sessions see it.
+TEST(CliRun, ADeclaredMethodOptionReachesHelpListFileAndSession) {
+    Scratch s("declared");
+    const Result help = run_hwcomm(s, "run --help");
+    EXPECT_NE(help.out.find("Method options:"), std::string::npos) << help.out;
+    const Result list = run_hwcomm(s, "list");
+    const auto at = list.out.find("memcpy:");
+    ASSERT_NE(at, std::string::npos);
+    EXPECT_LT(list.out.find("option --smt (flag)", at), list.out.find("applies to", at));
+    const Result r = run_hwcomm(s, "run --quick --max-size 64K --smt --filter method=memcpy -o out.json");
+    ASSERT_EQ(r.code, 0) << r.err;
+    const auto doc = read_json(s / "out.json");
+    EXPECT_EQ(doc.at("meta").at("options").at("method_options").at("smt"), "true");
+    EXPECT_EQ(doc.at("records").at(0).at("context").at("binding").at("smt"), true);
+    EXPECT_EQ(run_hwcomm(s, "run --quick --smt=maybe -o bad.json").code, 2);
+}

@@ -16,7 +16,7 @@
 namespace hwcomm {
 
 MemcpySession::MemcpySession(int src, int dst, std::size_t max_bytes, bool multi, const MethodOptions& options)
-    : CpuSession(max_bytes, src, options.smt), src_(topo_, src, max_bytes), dst_(topo_, dst, max_bytes), workers_(1) {
+    : CpuSession(max_bytes, src, options.values.flag("smt")), src_(topo_, src, max_bytes), dst_(topo_, dst, max_bytes), workers_(1) {
     if (multi) workers_ = worker_counts(slot_count(), options.max_workers).back();
     write_pattern(max_bytes, seed());
     note_buffer("src_buffer", src_);
@@ -60,7 +60,7 @@ public:
     }
     std::vector<ParamSet> parameter_sets(const Graph&, const Vertex& src, const Vertex&,
                                          const MethodOptions& options) const override {
-        const bool one_core = (src.numa && src.numa->cores == 1 && !options.smt) || options.max_workers == 1;
+        const bool one_core = (src.numa && src.numa->cores == 1 && !options.values.flag("smt")) || options.max_workers == 1;
         if (one_core) return {ParamSet{{"threads", "single"}}};
         return {ParamSet{{"threads", "single"}}, ParamSet{{"threads", "multi"}}};
     }

@@ -30,7 +30,7 @@ std::uint64_t sum_words(const std::uint64_t* p, std::size_t n) {
 class ReadSession : public CpuSession {
 public:
     ReadSession(int src, int dst, std::size_t max_bytes, const MethodOptions& options)
-        : CpuSession(max_bytes, dst, options.smt), buffer_(topo_, src, max_bytes) {
+        : CpuSession(max_bytes, dst, options.values.flag("smt")), buffer_(topo_, src, max_bytes) {
         fill_pattern(buffer_.data(), buffer_.size(), seed());
         sweep_worker_counts(options.max_workers);
         note_buffer("src_buffer", buffer_);

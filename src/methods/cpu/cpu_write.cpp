@@ -23,7 +23,7 @@ void write_words(std::uint64_t* p, std::size_t begin, std::size_t end, std::uint
 class WriteSession : public CpuSession {
 public:
     WriteSession(int src, int dst, std::size_t max_bytes, const MethodOptions& options)
-        : CpuSession(max_bytes, src, options.smt), buffer_(topo_, dst, max_bytes) {
+        : CpuSession(max_bytes, src, options.values.flag("smt")), buffer_(topo_, dst, max_bytes) {
         sweep_worker_counts(options.max_workers);
         note_buffer("dst_buffer", buffer_);
     }

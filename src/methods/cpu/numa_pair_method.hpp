@@ -23,6 +23,12 @@ public:
     std::vector<ParamSet> parameter_sets(const Graph&, const Vertex&, const Vertex&, const MethodOptions&) const override {
         return {ParamSet{}};
     }
+    // Every CPU method declares --smt (a method option: one place, see method_options.hpp).
+    std::vector<OptionSpec> options() const override {
+        return {{"smt", OptionType::Flag, "",
+                 "CPU methods: after one worker per physical core, also use the SMT siblings (default: one per core)",
+                 {}}};
+    }
 
 protected:
     virtual CpuEnd cpu_end() const = 0;
