@@ -108,7 +108,8 @@ TEST(Importer, TheMeanIsTheCurveMedianAndStddevAreKeptBadInputIsCounted) {
 TEST(Importer, AggregatesWithoutRepetitionsLeaveTheOtherStatisticsAbsent) {
     Importer imp;
     imp.add_document({{"benchmarks", {entry("CUDA_Memcpy_GPUToGPU/20/0/1/manual_time_mean", 60000.0, 1 << 20)}}}, "x");
-    const Point& p = imp.finish().records.at(0).points.at(0);
+    const ResultsFile results = imp.finish();  // keep the file: the point lives in it
+    const Point& p = results.records.at(0).points.at(0);
     EXPECT_TRUE(std::isnan(p.stats.min));
     EXPECT_TRUE(std::isnan(p.stats.ci95_low));
     EXPECT_NEAR(p.bandwidth_gbps, (1 << 20) / 60000e-9 / 1e9, 1e-9);
