@@ -9,6 +9,10 @@ here=$(cd "$(dirname "$0")/.." && pwd)
 hwcomm="${BUILD_DIR:-$here/build}/src/cli/hwcomm"
 out=${1:-hwcomm-results-$(hostname -s)-$(date -u +%Y%m%dT%H%M%SZ).json}
 "$hwcomm" topo
-"$hwcomm" run --output "$out"
+rc=0
+"$hwcomm" run --output "$out" || rc=$?
+# 3: finished with error records (kept in the file, shown by the summary).
+if [ "$rc" -ne 0 ] && [ "$rc" -ne 3 ]; then exit "$rc"; fi
 if "$hwcomm" summary --help >/dev/null 2>&1; then "$hwcomm" summary "$out"; fi
 echo "results: $out"
+if [ "$rc" -eq 3 ]; then echo "some records failed: see their errors in the summary above"; fi
