@@ -1,5 +1,6 @@
 #include "methods/cuda/graph_queries.hpp"
 
+#include <algorithm>
 #include <set>
 
 #include "core/error.hpp"
@@ -18,6 +19,14 @@ std::string why_not_cuda_gpu(const Vertex& v) {
         return v.id + " is an " + vendor->second + " GPU: not measurable: no CUDA";
     if (cuda_ordinal(v) < 0) return v.id + " has no CUDA ordinal (CUDA did not report it)";
     return {};
+}
+
+std::vector<const Vertex*> cuda_gpus(const Graph& graph) {
+    std::vector<const Vertex*> out;
+    for (const Vertex* v : graph.of_kind(VertexKind::Gpu))
+        if (why_not_cuda_gpu(*v).empty()) out.push_back(v);
+    std::sort(out.begin(), out.end(), [](const Vertex* a, const Vertex* b) { return cuda_ordinal(*a) < cuda_ordinal(*b); });
+    return out;
 }
 
 std::string why_not_host_node(const Vertex& v) {

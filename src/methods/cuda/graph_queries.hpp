@@ -16,6 +16,8 @@ namespace hwcomm::cuda {
 int cuda_ordinal(const Vertex& v);
 // "" when `v` is a GPU visible to CUDA, else why not.
 std::string why_not_cuda_gpu(const Vertex& v);
+// Every GPU visible to CUDA, in CUDA ordinal order.
+std::vector<const Vertex*> cuda_gpus(const Graph& graph);
 // "" when `v` is a NUMA node with memory, else why not.
 std::string why_not_host_node(const Vertex& v);
 

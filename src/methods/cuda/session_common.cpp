@@ -48,10 +48,8 @@ nlohmann::json base_context(const Graph& graph, const std::vector<const Vertex*>
 }
 
 const Vertex* first_cuda_gpu(const Graph& graph) {
-    const Vertex* best = nullptr;
-    for (const Vertex* v : graph.of_kind(VertexKind::Gpu))
-        if (cuda_ordinal(*v) >= 0 && (!best || cuda_ordinal(*v) < cuda_ordinal(*best))) best = v;
-    return best;
+    const auto gpus = cuda_gpus(graph);
+    return gpus.empty() ? nullptr : gpus.front();
 }
 
 }  // namespace hwcomm::cuda

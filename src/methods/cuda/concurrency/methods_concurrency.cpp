@@ -21,14 +21,6 @@ namespace hwcomm::cuda {
 
 namespace {
 
-std::vector<const Vertex*> cuda_gpus(const Graph& graph) {
-    std::vector<const Vertex*> out;
-    for (const Vertex* v : graph.of_kind(VertexKind::Gpu))
-        if (why_not_cuda_gpu(*v).empty()) out.push_back(v);
-    std::sort(out.begin(), out.end(), [](const Vertex* a, const Vertex* b) { return cuda_ordinal(*a) < cuda_ordinal(*b); });
-    return out;
-}
-
 std::vector<const Vertex*> host_nodes(const Graph& graph) {
     std::vector<const Vertex*> out;
     for (const Vertex* v : graph.of_kind(VertexKind::NumaNode))
@@ -45,7 +37,9 @@ const std::vector<std::string>& copy_modes() {
 class ConcurrencyMethod : public GroupCharacterizer {
 public:
     std::vector<ParamSet> set_parameter_sets(const Graph&, const EndpointSet&, const MethodOptions&) const override {
-        return {{{"mode", "ce"}}, {{"mode", "sm"}}};
+        std::vector<ParamSet> sets;
+        for (const auto& mode : copy_modes()) sets.push_back({{"mode", mode}});
+        return sets;
     }
     std::map<std::string, std::string> parameter_docs() const override {
         return {{"mode", "ce: copy engines (cudaMemcpyAsync / cudaMemcpyPeerAsync); sm: copy kernels through peer "
