@@ -12,6 +12,7 @@
 #include <optional>
 #include <set>
 #include <thread>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -57,6 +58,29 @@ bool unique_indexes(hwloc_topology_t topology, hwloc_obj_type_t type) {
     return true;
 }
 
+// An enum's stored value, read without loading it as the enum type: hwloc's
+// XML reader stores whatever integer the file holds (a bridge type of 2, say),
+// and loading an out-of-range enum is undefined behaviour.
+template <typename Enum>
+long long stored_value(const Enum& field) {
+    std::underlying_type_t<Enum> raw{};
+    std::memcpy(&raw, &field, sizeof raw);
+    return static_cast<long long>(raw);
+}
+
+// Enum attributes inside the range this hwloc defines.
+bool valid_enums(hwloc_obj_t obj) {
+    auto in = [](long long v, long long lo, long long hi) { return v >= lo && v <= hi; };
+    if (obj->type == HWLOC_OBJ_BRIDGE)
+        return in(stored_value(obj->attr->bridge.upstream_type), HWLOC_OBJ_BRIDGE_HOST, HWLOC_OBJ_BRIDGE_PCI) &&
+               in(stored_value(obj->attr->bridge.downstream_type), HWLOC_OBJ_BRIDGE_HOST, HWLOC_OBJ_BRIDGE_PCI);
+    if (obj->type == HWLOC_OBJ_OS_DEVICE)
+        return in(stored_value(obj->attr->osdev.type), HWLOC_OBJ_OSDEV_BLOCK, HWLOC_OBJ_OSDEV_COPROC);
+    if (hwloc_obj_type_is_cache(obj->type))
+        return in(stored_value(obj->attr->cache.type), HWLOC_OBJ_CACHE_UNIFIED, HWLOC_OBJ_CACHE_INSTRUCTION);
+    return true;
+}
+
 // The invariants our graph builder relies on, checked iteratively so a deep
 // tree cannot overflow this stack.
 bool consistent(hwloc_topology_t topology) {
@@ -74,6 +98,7 @@ bool consistent(hwloc_topology_t topology) {
             (obj->os_index == HWLOC_UNKNOWN_INDEX || !hwloc_bitmap_isset(obj->nodeset, obj->os_index)))
             return false;
         if ((obj->type == HWLOC_OBJ_PCI_DEVICE || obj->type == HWLOC_OBJ_BRIDGE) && !obj->attr) return false;
+        if (obj->attr && !valid_enums(obj)) return false;
         for (hwloc_obj_t c = nullptr; (c = hwloc_get_next_child(topology, obj, c));) todo.emplace_back(c, depth + 1);
     }
     return true;

@@ -67,6 +67,12 @@ TEST(HwlocGuard, ExportHwlocAcceptsButOurIdsCannotHoldIsRefused) {
     EXPECT_EQ(usage_error(path), path + " is a malformed hwloc XML export (its objects break hwloc's invariants)");
 }
 
+TEST(HwlocGuard, EnumAttributeOutsideHwlocsRangeIsRefused) {
+    // bridge_type "2-1": hwloc keeps 2 in hwloc_obj_bridge_type_t (0 or 1); reading it was a UBSan finding.
+    const std::string path = test::fixture("fuzz/hwloc-ubsan-bridge-type-2.xml");
+    EXPECT_EQ(usage_error(path), path + " is a malformed hwloc XML export (its objects break hwloc's invariants)");
+}
+
 TEST(HwlocGuard, ExportHwlocRefusesWithABannerIsOneLine) {
     const std::string path = test::fixture("fuzz/hwloc-banner-out-of-order.xml");
     EXPECT_EQ(usage_error(path), path + " is not an hwloc XML export (hwloc cannot parse it)");
