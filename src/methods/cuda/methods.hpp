@@ -28,5 +28,11 @@ std::unique_ptr<Characterizer> make_host_to_all();
 std::unique_ptr<Characterizer> make_all_to_one();
 std::unique_ptr<Characterizer> make_one_to_all();
 std::unique_ptr<Characterizer> make_pairs_sharing_a_link();
+// zerocopy/methods_zero_copy.cpp
+std::unique_ptr<Characterizer> make_zero_copy_read();
+std::unique_ptr<Characterizer> make_zero_copy_write();
+// um/methods_um_prefetch.cpp, um/methods_um_demand.cpp
+std::unique_ptr<Characterizer> make_um_prefetch();
+std::unique_ptr<Characterizer> make_um_demand();
 
 }  // namespace hwcomm::cuda

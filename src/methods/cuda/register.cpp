@@ -22,6 +22,10 @@ void register_cuda_methods(Registry& registry) {
     registry.add(make_all_to_one());
     registry.add(make_one_to_all());
     registry.add(make_pairs_sharing_a_link());
+    registry.add(make_zero_copy_read());
+    registry.add(make_zero_copy_write());
+    registry.add(make_um_prefetch());
+    registry.add(make_um_demand());
 }
 
 }  // namespace hwcomm

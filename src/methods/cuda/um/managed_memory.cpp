@@ -1,0 +1,97 @@
+#include "methods/cuda/um/managed_memory.hpp"
+
+#include "core/error.hpp"
+#include "methods/cuda/cuda_check.hpp"
+#include "methods/cuda/cuda_handles.hpp"
+#include "platform/page_placement.hpp"
+
+namespace hwcomm::cuda {
+
+namespace {
+
+int attribute(cudaDeviceAttr attr, int ordinal) {
+    int value = 0;
+    HWCOMM_CUDA_CHECK(cudaDeviceGetAttribute(&value, attr, ordinal));
+    return value;
+}
+
+}  // namespace
+
+ManagedBuffer::ManagedBuffer(std::size_t bytes) : bytes_(bytes) {
+    void* p = nullptr;
+    HWCOMM_CUDA_CHECK(cudaMallocManaged(&p, bytes == 0 ? 1 : bytes, cudaMemAttachGlobal));
+    data_ = static_cast<std::byte*>(p);
+}
+
+ManagedBuffer::~ManagedBuffer() {
+    if (data_) HWCOMM_CUDA_WARN(cudaFree(data_));
+}
+
+PageHome gpu_home(int ordinal) {
+    PageHome h;
+    h.location.type = cudaMemLocationTypeDevice;
+    h.location.id = ordinal;
+    h.name = "gpu" + std::to_string(ordinal);
+    return h;
+}
+
+PageHome host_home(int numa, const ManagedBuffer& probe) {
+    PageHome h;
+    h.numa = numa;
+    h.location.type = cudaMemLocationTypeHostNuma;
+    h.location.id = numa;
+    h.name = "host numa " + std::to_string(numa);
+    // A one-page prefetch tells whether the driver takes a NUMA location.
+    cudaError_t err = cudaMemPrefetchAsync(probe.data(), 1, h.location, 0, nullptr);
+    if (err == cudaSuccess) err = cudaDeviceSynchronize();
+    if (err == cudaSuccess) return h;
+    (void)cudaGetLastError();
+    h.location.type = cudaMemLocationTypeHost;
+    h.location.id = 0;
+    h.name = "host (numa " + std::to_string(numa) + " refused: " + std::string(cudaGetErrorName(err)) + ")";
+    return h;
+}
+
+void prefetch(const ManagedBuffer& buffer, std::size_t bytes, const PageHome& to, cudaStream_t stream) {
+    if (bytes == 0) return;
+    HWCOMM_CUDA_CHECK(cudaMemPrefetchAsync(buffer.data(), bytes, to.location, 0, stream));
+}
+
+nlohmann::json managed_attributes(int ordinal) {
+    return {{"managed_memory", attribute(cudaDevAttrManagedMemory, ordinal)},
+            {"concurrent_managed_access", attribute(cudaDevAttrConcurrentManagedAccess, ordinal)},
+            {"pageable_memory_access", attribute(cudaDevAttrPageableMemoryAccess, ordinal)},
+            {"pageable_memory_access_uses_host_page_tables",
+             attribute(cudaDevAttrPageableMemoryAccessUsesHostPageTables, ordinal)},
+            {"direct_managed_mem_access_from_host", attribute(cudaDevAttrDirectManagedMemAccessFromHost, ordinal)},
+            {"host_native_atomic_supported", attribute(cudaDevAttrHostNativeAtomicSupported, ordinal)},
+            {"can_use_host_pointer_for_registered_mem",
+             attribute(cudaDevAttrCanUseHostPointerForRegisteredMem, ordinal)},
+            {"host_numa_id", attribute(cudaDevAttrHostNumaId, ordinal)}};
+}
+
+std::string why_no_managed_support(int ordinal) {
+    if (!attribute(cudaDevAttrManagedMemory, ordinal))
+        return "gpu" + std::to_string(ordinal) + " cannot allocate managed memory (cudaDevAttrManagedMemory = 0)";
+    // Without concurrent access the CPU may not touch managed memory while any
+    // kernel runs and pages do not migrate on GPU faults: nothing to measure.
+    if (!attribute(cudaDevAttrConcurrentManagedAccess, ordinal))
+        return "gpu" + std::to_string(ordinal) +
+               " has no concurrent managed access (cudaDevAttrConcurrentManagedAccess = 0): pages do not migrate "
+               "on demand";
+    return {};
+}
+
+nlohmann::json managed_context(const std::vector<int>& ordinals) {
+    nlohmann::json j;
+    j["page_size_bytes"] = page_size();
+    j["advice"] = "none (no cudaMemAdvise): the driver's default migration policy";
+    j["gpus"] = nlohmann::json::object();
+    for (int o : ordinals) j["gpus"]["gpu" + std::to_string(o)] = managed_attributes(o);
+    if (ordinals.size() == 2 && ordinals[0] != ordinals[1])
+        j["peer_capable"] = {{"a_to_b", can_access_peer(ordinals[0], ordinals[1])},
+                             {"b_to_a", can_access_peer(ordinals[1], ordinals[0])}};
+    return j;
+}
+
+}  // namespace hwcomm::cuda

@@ -1,0 +1,112 @@
+// um-prefetch: cudaMemPrefetchAsync of managed memory from where its pages
+// are to the destination: host NUMA node -> GPU, GPU -> host NUMA node,
+// GPU -> GPU. Before every sample (untimed) the pages get a fresh pattern and
+// are put back on the source; after it the destination checks the data in
+// place (a kernel on the destination GPU, or the CPU for a host destination).
+#include <memory>
+
+#include "methods/cuda/graph_queries.hpp"
+#include "methods/cuda/methods.hpp"
+#include "methods/cuda/pattern_ops.hpp"
+#include "methods/cuda/session_common.hpp"
+#include "methods/cuda/um/managed_memory.hpp"
+#include "methods/cuda/um/single_shot_session.hpp"
+#include "methods/cuda/um/um_plan.hpp"
+
+namespace hwcomm::cuda {
+
+namespace {
+
+// The GPU end that queues and times the prefetch: the destination GPU, or
+// the source GPU when the pages go to the host.
+int stream_gpu(const Vertex& src, const Vertex& dst) {
+    return dst.kind == VertexKind::Gpu ? cuda_ordinal(dst) : cuda_ordinal(src);
+}
+
+class PrefetchSession final : public SingleShotSession {
+public:
+    PrefetchSession(const Graph& graph, const Vertex& src, const Vertex& dst, const ManagedCap& cap,
+                    const MethodOptions& options)
+        : SingleShotSession(stream_gpu(src, dst), timing_mode_from_string(options.timing_mode), cap.max_bytes),
+          // A GPU end fills the pattern: the source GPU, or the destination when the pages start on the host.
+          filler_(src.kind == VertexKind::Gpu ? cuda_ordinal(src) : cuda_ordinal(dst)),
+          buffer_(cap.max_bytes),
+          from_(src.kind == VertexKind::Gpu ? gpu_home(cuda_ordinal(src)) : host_home(src.os_index, buffer_)),
+          to_(dst.kind == VertexKind::Gpu ? gpu_home(cuda_ordinal(dst)) : host_home(dst.os_index, buffer_)) {
+        std::vector<const Vertex*> gpus;
+        std::vector<int> ordinals;
+        for (const Vertex* v : {&src, &dst})
+            if (v->kind == VertexKind::Gpu) {
+                gpus.push_back(v);
+                ordinals.push_back(cuda_ordinal(*v));
+            }
+        context_.update(base_context(graph, gpus, SizeCap{cap.max_bytes, 0, cap.max_bytes, cap.limited_by}, options));
+        context_["managed"] = managed_context(ordinals);
+        context_["managed"]["buffer_bytes"] = cap.max_bytes;
+        context_["managed"]["cap"] = "at most half the free memory of every GPU involved and half the host's "
+                                     "available memory; limited by " + cap.limited_by;
+        context_["prefetch"] = {{"from", from_.name}, {"to", to_.name}, {"call", "cudaMemPrefetchAsync(ptr, bytes, location, 0, stream)"}};
+        context_["reset"] = "pattern written by a kernel on gpu" + std::to_string(filler_) + ", then prefetched to " +
+                            from_.name + " and synchronized";
+        context_["verify"] = to_.is_host() ? "the CPU checks the pattern in place after every sample"
+                                           : "a kernel on the destination GPU checks the pattern in place after every sample";
+    }
+
+private:
+    void put_back(std::size_t bytes, std::uint64_t seed) override {
+        patterns_.fill(BufferRef{nullptr, buffer_.data(), filler_, false}, bytes, seed, false);
+        ScopedDevice on(stream().device());
+        prefetch(buffer_, bytes, from_, stream().get());
+        stream().synchronize();
+    }
+    void enqueue_transfer(std::size_t bytes, cudaStream_t s) override { prefetch(buffer_, bytes, to_, s); }
+    std::string check_after(std::size_t bytes, std::uint64_t seed) override {
+        if (to_.is_host()) return patterns_.check(BufferRef{buffer_.data(), nullptr, -1, false}, bytes, seed);
+        return patterns_.check(BufferRef{nullptr, buffer_.data(), to_.location.id, false}, bytes, seed);
+    }
+    const void* pages() const override { return buffer_.data(); }
+
+    int filler_;
+    ManagedBuffer buffer_;
+    PageHome from_, to_;
+    PatternOps patterns_;
+};
+
+class UmPrefetch final : public Characterizer {
+public:
+    std::string name() const override { return "um-prefetch"; }
+    std::string description() const override {
+        return "cudaMemPrefetchAsync of managed memory: host NUMA node to GPU, GPU to host NUMA node, GPU to GPU "
+               "(pages put back on the source before every sample)";
+    }
+    std::vector<VertexKind> src_kinds() const override { return {VertexKind::NumaNode, VertexKind::Gpu}; }
+    std::vector<VertexKind> dst_kinds() const override { return {VertexKind::Gpu, VertexKind::NumaNode}; }
+    Applicability applicable(const Graph&, const Vertex& src, const Vertex& dst) const override {
+        return um_pair_applicable(src, dst);
+    }
+    std::vector<ParamSet> parameter_sets(const Graph&, const Vertex& src, const Vertex& dst,
+                                         const MethodOptions&) const override {
+        return um_parameter_sets(src, dst);
+    }
+    std::map<std::string, std::string> parameter_docs() const override {
+        return {{"numa", "OS index of the host NUMA node the pages start on or are prefetched to"}};
+    }
+    SizePolicy size_policy() const override { return um_size_policy(); }
+    std::unique_ptr<TransferSession> prepare(const Graph& graph, const Vertex& src, const Vertex& dst,
+                                             const ParamSet&, std::size_t max_bytes,
+                                             const MethodOptions& options) const override {
+        return prepare_guarded(name(), [&]() -> std::unique_ptr<TransferSession> {
+            std::vector<int> ordinals;
+            for (const Vertex* v : {&src, &dst})
+                if (v->kind == VertexKind::Gpu) ordinals.push_back(cuda_ordinal(*v));
+            const ManagedCap cap = plan_managed(max_bytes, ordinals);
+            return std::make_unique<PrefetchSession>(graph, src, dst, cap, options);
+        });
+    }
+};
+
+}  // namespace
+
+std::unique_ptr<Characterizer> make_um_prefetch() { return std::make_unique<UmPrefetch>(); }
+
+}  // namespace hwcomm::cuda

@@ -1,0 +1,48 @@
+#include "methods/cuda/um/um_plan.hpp"
+
+#include "core/error.hpp"
+#include "methods/cuda/device_info.hpp"
+#include "methods/cuda/graph_queries.hpp"
+#include "methods/cuda/um/managed_memory.hpp"
+#include "platform/host_info.hpp"
+
+namespace hwcomm::cuda {
+
+Applicability um_pair_applicable(const Vertex& src, const Vertex& dst) {
+    const bool src_host = src.kind == VertexKind::NumaNode;
+    const bool dst_host = dst.kind == VertexKind::NumaNode;
+    if (src_host && dst_host) return Applicability::no("host to host: no GPU for managed pages to visit");
+    for (const Vertex* v : {&src, &dst}) {
+        const std::string why = v->kind == VertexKind::NumaNode ? why_not_host_node(*v) : why_not_cuda_gpu(*v);
+        if (!why.empty()) return Applicability::no(why);
+    }
+    if (src.id == dst.id) return Applicability::no("same GPU: the pages would not move");
+    return Applicability::yes();
+}
+
+std::vector<ParamSet> um_parameter_sets(const Vertex& src, const Vertex& dst) {
+    if (src.kind == VertexKind::NumaNode) return {{{"numa", std::to_string(src.os_index)}}};
+    if (dst.kind == VertexKind::NumaNode) return {{{"numa", std::to_string(dst.os_index)}}};
+    return {{}};
+}
+
+ManagedCap plan_managed(std::size_t asked, const std::vector<int>& ordinals) {
+    std::vector<ManagedGpuFree> gpus;
+    for (int o : ordinals) {
+        if (const std::string why = why_no_managed_support(o); !why.empty())
+            throw MeasurementError("not applicable: " + why);
+        gpus.push_back({o, device_memory(o).free_bytes});
+    }
+    const ManagedCap cap = cap_managed_bytes(asked, gpus, available_memory_bytes());
+    if (cap.max_bytes == 0) throw MeasurementError("no room for managed memory (limited by " + cap.limited_by + ")");
+    return cap;
+}
+
+SizePolicy um_size_policy() {
+    SizePolicy p;
+    p.alignment = 4096;
+    p.min_bytes = 4096;
+    return p;
+}
+
+}  // namespace hwcomm::cuda

@@ -1,0 +1,28 @@
+#pragma once
+// What the um-* methods share in planning and preparing: which pairs they
+// take (a host NUMA node with memory and a GPU, either way; two distinct
+// GPUs), their parameter sets, and the managed buffer's size under the cap.
+#include <cstddef>
+#include <vector>
+
+#include "core/graph.hpp"
+#include "methods/characterizer.hpp"
+#include "methods/cuda/um/managed_caps.hpp"
+
+namespace hwcomm::cuda {
+
+// From the graph alone: numaN -> gpu, gpu -> numaN, gpuA -> gpuB (A != B).
+Applicability um_pair_applicable(const Vertex& src, const Vertex& dst);
+// {"numa": N} when one end is a host node, else one empty set.
+std::vector<ParamSet> um_parameter_sets(const Vertex& src, const Vertex& dst);
+
+// Prepare time: every GPU in `ordinals` supports managed memory with
+// concurrent access (else MeasurementError "not applicable: ..."), and the
+// buffer fits half the free memory of each and half the host's available
+// memory (MeasurementError when nothing fits).
+ManagedCap plan_managed(std::size_t asked, const std::vector<int>& ordinals);
+
+// Whole pages only: a transfer of less still moves a page.
+SizePolicy um_size_policy();
+
+}  // namespace hwcomm::cuda

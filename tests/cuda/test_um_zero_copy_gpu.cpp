@@ -1,0 +1,204 @@
+// GPU tests (label "gpu") of um-prefetch, um-demand, zero-copy-read and
+// zero-copy-write: bandwidths a link of the lent machines must reach, data
+// verified, pages where the reset and the transfer put them, the managed
+// cap, and the read-check kernel finding wrong data and a kernel that did not run.
+#include <gtest/gtest.h>
+
+#include <cuda_runtime_api.h>
+
+#include "gpu_test_support.hpp"
+#include "methods/cuda/device_info.hpp"
+#include "methods/cuda/pattern.hpp"
+#include "methods/cuda/pattern_ops.hpp"
+#include "methods/cuda/register.hpp"
+#include "methods/cuda/zerocopy/touch_kernels.hpp"
+#include "methods/cuda/zerocopy/touch_slots.hpp"
+
+using namespace hwcomm;
+using namespace hwcomm::cuda;
+
+namespace {
+
+struct Measured {
+    double gbps = 0;
+    Sample sample;
+    std::string verify;
+    nlohmann::json context;
+};
+
+// As the engine does it: warm-up, then reset -> measure -> verify.
+Measured measure_once(const char* name, const Graph& g, const Vertex& src, const Vertex& dst, std::size_t bytes,
+                      ParamSet params = {}) {
+    Registry r;
+    register_cuda_methods(r);
+    const Characterizer* m = r.find(name);
+    EXPECT_NE(m, nullptr) << name;
+    if (params.empty()) params = m->parameter_sets(g, src, dst, MethodOptions{}).front();
+    auto session = m->prepare(g, src, dst, params, bytes, MethodOptions{});
+    session->warmup(bytes, "");
+    session->reset(bytes, "");
+    Measured out;
+    out.sample = session->measure(bytes, "");
+    out.verify = session->verify(bytes, "");
+    out.context = session->context();
+    out.gbps = out.sample.bytes_per_rep * static_cast<double>(out.sample.repetitions) / out.sample.seconds / 1e9;
+    return out;
+}
+
+const Vertex& first_numa(const Graph& g) { return *g.of_kind(VertexKind::NumaNode).front(); }
+
+const nlohmann::json& residency(const Measured& m, std::size_t bytes) {
+    return m.context.at("residency").at(std::to_string(bytes));
+}
+
+constexpr std::size_t kMiB = 1u << 20;
+
+}  // namespace
+
+TEST(UmGpu, PrefetchHostToGpuIsFastVerifiedAndMovesEveryPageOffTheHost) {
+    REQUIRE_GPUS(1);
+    const Graph g = live_graph();
+    const std::size_t bytes = 256 * kMiB;
+    const Measured m = measure_once("um-prefetch", g, first_numa(g), *g.find("gpu0"), bytes);
+    EXPECT_EQ(m.verify, "");
+    EXPECT_GT(m.gbps, 10.0);
+    const auto& r = residency(m, bytes);
+    EXPECT_EQ(r.at("on_host_after_reset").get<std::size_t>(), r.at("pages").get<std::size_t>());
+    EXPECT_EQ(r.at("on_host_after_transfer").get<std::size_t>(), 0u);
+    EXPECT_EQ(m.context.at("timing_mode").get<std::string>(), "event");
+    EXPECT_EQ(m.context.at("managed").at("gpus").at("gpu0").at("concurrent_managed_access").get<int>(), 1);
+}
+
+TEST(UmGpu, PrefetchGpuToHostPutsEveryPageOnTheHost) {
+    REQUIRE_GPUS(1);
+    const Graph g = live_graph();
+    const std::size_t bytes = 64 * kMiB;
+    const Measured m = measure_once("um-prefetch", g, *g.find("gpu0"), first_numa(g), bytes);
+    EXPECT_EQ(m.verify, "");
+    EXPECT_GT(m.gbps, 5.0);
+    const auto& r = residency(m, bytes);
+    EXPECT_EQ(r.at("on_host_after_reset").get<std::size_t>(), 0u);
+    EXPECT_EQ(r.at("on_host_after_transfer").get<std::size_t>(), r.at("pages").get<std::size_t>());
+}
+
+TEST(UmGpu, PrefetchGpuToGpu) {
+    REQUIRE_GPUS(2);
+    const Graph g = live_graph();
+    const Measured m = measure_once("um-prefetch", g, *g.find("gpu0"), *g.find("gpu1"), 256 * kMiB);
+    EXPECT_EQ(m.verify, "");
+    EXPECT_GT(m.gbps, 10.0);
+}
+
+TEST(UmGpu, DemandGpuReadOfHostPagesAndFirstTouchCost) {
+    REQUIRE_GPUS(1);
+    const Graph g = live_graph();
+    const Measured big = measure_once("um-demand", g, first_numa(g), *g.find("gpu0"), 64 * kMiB);
+    EXPECT_EQ(big.verify, "");
+    EXPECT_GT(big.gbps, 1.0);
+    EXPECT_EQ(residency(big, 64 * kMiB).at("on_host_after_transfer").get<std::size_t>(), 0u);
+    const Measured page = measure_once("um-demand", g, first_numa(g), *g.find("gpu0"), 4096);
+    EXPECT_EQ(page.verify, "");
+    // One page's first touch: a GPU fault serviced by the driver, microseconds.
+    const double us = page.sample.metrics.at("time_per_page").value;
+    EXPECT_GT(us, 1.0);
+    EXPECT_LT(us, 10000.0);
+}
+
+TEST(UmGpu, DemandCpuReadOfGpuPagesIsWallTimedAndBringsThemHome) {
+    REQUIRE_GPUS(1);
+    const Graph g = live_graph();
+    const std::size_t bytes = 16 * kMiB;
+    const Measured m = measure_once("um-demand", g, *g.find("gpu0"), first_numa(g), bytes);
+    EXPECT_EQ(m.verify, "");
+    EXPECT_EQ(m.context.at("timing_mode").get<std::string>(), "wall");
+    EXPECT_GT(m.gbps, 0.1);
+    const auto& r = residency(m, bytes);
+    EXPECT_EQ(r.at("on_host_after_reset").get<std::size_t>(), 0u);
+    EXPECT_EQ(r.at("on_host_after_transfer").get<std::size_t>(), r.at("pages").get<std::size_t>());
+}
+
+TEST(UmGpu, DemandGpuToGpu) {
+    REQUIRE_GPUS(2);
+    const Graph g = live_graph();
+    const Measured m = measure_once("um-demand", g, *g.find("gpu1"), *g.find("gpu0"), 64 * kMiB);
+    EXPECT_EQ(m.verify, "");
+    EXPECT_GT(m.gbps, 1.0);
+}
+
+TEST(UmGpu, ManagedBufferIsCappedAtHalfTheFreeGpuMemory) {
+    REQUIRE_GPUS(1);
+    const Graph g = live_graph();
+    const std::size_t free0 = free_device_memory().at(0);
+    Registry r;
+    register_cuda_methods(r);
+    auto session = r.find("um-prefetch")
+                       ->prepare(g, first_numa(g), *g.find("gpu0"), {{"numa", std::to_string(first_numa(g).os_index)}},
+                                 std::size_t{1} << 40, MethodOptions{});
+    EXPECT_LE(session->max_bytes(), free0 / 2);
+    EXPECT_GT(session->max_bytes(), 0u);
+    EXPECT_NE(session->context().at("managed").at("cap").get<std::string>().find("limited by half of"),
+              std::string::npos);
+}
+
+TEST(UmGpu, SampleWithoutTransferFailsVerification) {
+    REQUIRE_GPUS(1);
+    const Graph g = live_graph();
+    Registry r;
+    register_cuda_methods(r);
+    auto session = r.find("um-prefetch")->prepare(g, *g.find("gpu0"), first_numa(g),
+                                                  {{"numa", std::to_string(first_numa(g).os_index)}}, kMiB, {});
+    session->reset(kMiB, "");
+    EXPECT_NE(session->verify(kMiB, ""), "");
+}
+
+TEST(ZeroCopyGpu, HostReadAndWriteOverPcie) {
+    REQUIRE_GPUS(1);
+    const Graph g = live_graph();
+    const Vertex& numa = first_numa(g);
+    const std::string node = std::to_string(numa.os_index);
+    for (const char* kind : {"pinned", "registered"}) {
+        SCOPED_TRACE(kind);
+        const ParamSet params{{"host_mem", kind}, {"numa", node}};
+        const Measured read = measure_once("zero-copy-read", g, numa, *g.find("gpu0"), 256 * kMiB, params);
+        EXPECT_EQ(read.verify, "");
+        EXPECT_GT(read.gbps, 10.0);
+        const Measured write = measure_once("zero-copy-write", g, *g.find("gpu0"), numa, 256 * kMiB, params);
+        EXPECT_EQ(write.verify, "");
+        EXPECT_GT(write.gbps, 10.0);
+    }
+}
+
+TEST(ZeroCopyGpu, PeerPullAndPush) {
+    REQUIRE_GPUS(2);
+    if (!can_access_peer(0, 1) || !can_access_peer(1, 0)) GTEST_SKIP() << "no peer access between gpu0 and gpu1";
+    const Graph g = live_graph();
+    const Measured pull = measure_once("zero-copy-read", g, *g.find("gpu1"), *g.find("gpu0"), 256 * kMiB);
+    EXPECT_EQ(pull.verify, "");
+    EXPECT_GT(pull.gbps, 20.0);
+    const Measured push = measure_once("zero-copy-write", g, *g.find("gpu0"), *g.find("gpu1"), 256 * kMiB);
+    EXPECT_EQ(push.verify, "");
+    EXPECT_GT(push.gbps, 20.0);
+}
+
+TEST(ZeroCopyGpu, ReadCheckKernelFindsWrongDataAndAKernelThatDidNotRun) {
+    REQUIRE_GPUS(1);
+    const std::size_t n = (1 << 20) + 13;
+    DeviceBuffer buf(0, n);
+    PatternOps ops;
+    const std::uint64_t seed = seed_for_size(n, 3);
+    ops.fill(BufferRef{nullptr, buf.data(), 0, false}, n, seed, false);
+    TouchSlots slots(0, sm_count_of(0));
+    Stream s(0);
+    slots.poison();
+    EXPECT_NE(slots.check(n).find("did not run"), std::string::npos);
+    launch_read_check(s.get(), buf.data(), n, seed, slots.data(), slots.sm_count());
+    s.synchronize();
+    EXPECT_EQ(slots.check(n), "");
+    ASSERT_EQ(cudaMemset(buf.data() + 4096, 0, 16), cudaSuccess);  // two words
+    ASSERT_EQ(cudaMemset(buf.data() + n - 1, 0, 1), cudaSuccess);  // one tail byte (unless it was 0)
+    slots.poison();
+    launch_read_check(s.get(), buf.data(), n, seed, slots.data(), slots.sm_count());
+    s.synchronize();
+    const std::string msg = slots.check(n);
+    EXPECT_TRUE(msg.rfind("3 words", 0) == 0 || msg.rfind("2 words", 0) == 0) << msg;
+}
