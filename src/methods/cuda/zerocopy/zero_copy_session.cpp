@@ -5,6 +5,7 @@
 #include "methods/cuda/graph_queries.hpp"
 #include "methods/cuda/pattern.hpp"
 #include "methods/cuda/session_common.hpp"
+#include "methods/cuda/um/managed_memory.hpp"
 #include "methods/cuda/zerocopy/touch_kernels.hpp"
 
 namespace hwcomm::cuda {
@@ -66,6 +67,9 @@ void ZeroCopySession::add_touch_lane(const Graph& graph, const Vertex& gpu, cons
         {"access", "16-byte vector accesses, 4 loads in flight per thread, byte tail loop"},
         {"grid", "min(4 x SMs, needed) blocks of 512 threads"},
         {"sm_count", sm_count_}};
+    // What decides how the kernel reaches host memory (native atomics over
+    // the link, host page tables, the same pointer as the CPU's).
+    context_["device_attributes"] = managed_attributes(exec_);
     context_["verify"] = dir_ == TouchDirection::Read
                              ? "fresh pattern in the far memory before every sample; the kernel's per-block "
                                "mismatch counts (poisoned before) checked after"
