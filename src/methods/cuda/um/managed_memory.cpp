@@ -57,6 +57,18 @@ void prefetch(const ManagedBuffer& buffer, std::size_t bytes, const PageHome& to
     HWCOMM_CUDA_CHECK(cudaMemPrefetchAsync(buffer.data(), bytes, to.location, 0, stream));
 }
 
+void place_pattern(const ManagedBuffer& buffer, std::size_t bytes, std::uint64_t seed, int filler,
+                   const PageHome& home, PatternOps& patterns, const Stream& stream) {
+    ScopedDevice on(stream.device());
+    const PageHome at_filler = gpu_home(filler);
+    prefetch(buffer, bytes, at_filler, stream.get());
+    stream.synchronize();
+    patterns.fill(BufferRef{nullptr, buffer.data(), filler, false}, bytes, seed, false);
+    const bool home_is_filler = home.location.type == cudaMemLocationTypeDevice && home.location.id == filler;
+    if (!home_is_filler) prefetch(buffer, bytes, home, stream.get());
+    stream.synchronize();
+}
+
 nlohmann::json managed_attributes(int ordinal) {
     return {{"managed_memory", attribute(cudaDevAttrManagedMemory, ordinal)},
             {"concurrent_managed_access", attribute(cudaDevAttrConcurrentManagedAccess, ordinal)},

@@ -3,6 +3,7 @@
 // pages are sent (a GPU, or a host NUMA node when the driver takes one), and
 // the device attributes that decide how pages move.
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -10,6 +11,8 @@
 #include <nlohmann/json.hpp>
 
 #include "core/graph.hpp"
+#include "methods/cuda/cuda_handles.hpp"
+#include "methods/cuda/pattern_ops.hpp"
 
 namespace hwcomm::cuda {
 
@@ -42,6 +45,13 @@ PageHome host_home(int numa, const ManagedBuffer& probe);
 
 // cudaMemPrefetchAsync (CUDA 13: location and flags) of data[0, bytes).
 void prefetch(const ManagedBuffer& buffer, std::size_t bytes, const PageHome& to, cudaStream_t stream);
+
+// Untimed, before a sample: the pattern of `seed` in buffer[0, bytes), then
+// every page on `home`. The pages go in bulk to `filler` first, whose kernel
+// writes the pattern in place (no page written where it would fault), then
+// on to `home`. Returns when done.
+void place_pattern(const ManagedBuffer& buffer, std::size_t bytes, std::uint64_t seed, int filler,
+                   const PageHome& home, PatternOps& patterns, const Stream& stream);
 
 // The attributes that change how managed pages behave on `ordinal`, and
 // "" when the GPU supports what the um-* methods need, else why not.

@@ -39,20 +39,7 @@ public:
           filler_(src_or_dst_gpu(src, dst)),
           buffer_(cap.max_bytes),
           home_(src.kind == VertexKind::Gpu ? gpu_home(cuda_ordinal(src)) : host_home(src.os_index, buffer_)) {
-        std::vector<const Vertex*> gpus;
-        std::vector<int> ordinals;
-        for (const Vertex* v : {&src, &dst})
-            if (v->kind == VertexKind::Gpu) {
-                gpus.push_back(v);
-                ordinals.push_back(cuda_ordinal(*v));
-            }
-        context_.update(base_context(graph, gpus, SizeCap{cap.max_bytes, 0, cap.max_bytes, cap.limited_by}, options));
-        context_["managed"] = managed_context(ordinals);
-        context_["managed"]["buffer_bytes"] = cap.max_bytes;
-        context_["managed"]["cap"] = "at most half the free memory of every GPU involved and half the host's "
-                                     "available memory; limited by " + cap.limited_by;
-        context_["reset"] = "pattern written by a kernel on gpu" + std::to_string(filler_) + ", then prefetched to " +
-                            home_.name + " and synchronized";
+        context_.update(um_context(graph, src, dst, cap, options, filler_, home_.name));
         if (dst.kind == VertexKind::Gpu) {
             reader_ = cuda_ordinal(dst);
             slots_ = std::make_unique<TouchSlots>(reader_, sm_count_of(reader_));
@@ -73,10 +60,7 @@ public:
 
 private:
     void put_back(std::size_t bytes, std::uint64_t seed) override {
-        patterns_.fill(BufferRef{nullptr, buffer_.data(), filler_, false}, bytes, seed, false);
-        ScopedDevice on(stream().device());
-        prefetch(buffer_, bytes, home_, stream().get());
-        stream().synchronize();
+        place_pattern(buffer_, bytes, seed, filler_, home_, patterns_, stream());
         if (slots_) slots_->poison();
     }
     void enqueue_transfer(std::size_t bytes, cudaStream_t s) override {
@@ -135,10 +119,7 @@ public:
                                              const ParamSet&, std::size_t max_bytes,
                                              const MethodOptions& options) const override {
         return prepare_guarded(name(), [&]() -> std::unique_ptr<TransferSession> {
-            std::vector<int> ordinals;
-            for (const Vertex* v : {&src, &dst})
-                if (v->kind == VertexKind::Gpu) ordinals.push_back(cuda_ordinal(*v));
-            const ManagedCap cap = plan_managed(max_bytes, ordinals);
+            const ManagedCap cap = plan_managed(max_bytes, um_gpu_ordinals(src, dst));
             return std::make_unique<DemandSession>(graph, src, dst, cap, options);
         });
     }

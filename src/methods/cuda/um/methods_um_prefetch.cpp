@@ -33,31 +33,18 @@ public:
           buffer_(cap.max_bytes),
           from_(src.kind == VertexKind::Gpu ? gpu_home(cuda_ordinal(src)) : host_home(src.os_index, buffer_)),
           to_(dst.kind == VertexKind::Gpu ? gpu_home(cuda_ordinal(dst)) : host_home(dst.os_index, buffer_)) {
-        std::vector<const Vertex*> gpus;
-        std::vector<int> ordinals;
-        for (const Vertex* v : {&src, &dst})
-            if (v->kind == VertexKind::Gpu) {
-                gpus.push_back(v);
-                ordinals.push_back(cuda_ordinal(*v));
-            }
-        context_.update(base_context(graph, gpus, SizeCap{cap.max_bytes, 0, cap.max_bytes, cap.limited_by}, options));
-        context_["managed"] = managed_context(ordinals);
-        context_["managed"]["buffer_bytes"] = cap.max_bytes;
-        context_["managed"]["cap"] = "at most half the free memory of every GPU involved and half the host's "
-                                     "available memory; limited by " + cap.limited_by;
-        context_["prefetch"] = {{"from", from_.name}, {"to", to_.name}, {"call", "cudaMemPrefetchAsync(ptr, bytes, location, 0, stream)"}};
-        context_["reset"] = "pattern written by a kernel on gpu" + std::to_string(filler_) + ", then prefetched to " +
-                            from_.name + " and synchronized";
-        context_["verify"] = to_.is_host() ? "the CPU checks the pattern in place after every sample"
-                                           : "a kernel on the destination GPU checks the pattern in place after every sample";
+        context_.update(um_context(graph, src, dst, cap, options, filler_, from_.name));
+        context_["prefetch"] = {{"from", from_.name},
+                                {"to", to_.name},
+                                {"call", "cudaMemPrefetchAsync(ptr, bytes, location, 0, stream)"}};
+        context_["verify"] = to_.is_host()
+                                 ? "the CPU checks the pattern in place after every sample"
+                                 : "a kernel on the destination GPU checks the pattern in place after every sample";
     }
 
 private:
     void put_back(std::size_t bytes, std::uint64_t seed) override {
-        patterns_.fill(BufferRef{nullptr, buffer_.data(), filler_, false}, bytes, seed, false);
-        ScopedDevice on(stream().device());
-        prefetch(buffer_, bytes, from_, stream().get());
-        stream().synchronize();
+        place_pattern(buffer_, bytes, seed, filler_, from_, patterns_, stream());
     }
     void enqueue_transfer(std::size_t bytes, cudaStream_t s) override { prefetch(buffer_, bytes, to_, s); }
     std::string check_after(std::size_t bytes, std::uint64_t seed) override {
@@ -96,10 +83,7 @@ public:
                                              const ParamSet&, std::size_t max_bytes,
                                              const MethodOptions& options) const override {
         return prepare_guarded(name(), [&]() -> std::unique_ptr<TransferSession> {
-            std::vector<int> ordinals;
-            for (const Vertex* v : {&src, &dst})
-                if (v->kind == VertexKind::Gpu) ordinals.push_back(cuda_ordinal(*v));
-            const ManagedCap cap = plan_managed(max_bytes, ordinals);
+            const ManagedCap cap = plan_managed(max_bytes, um_gpu_ordinals(src, dst));
             return std::make_unique<PrefetchSession>(graph, src, dst, cap, options);
         });
     }

@@ -4,6 +4,7 @@
 #include "methods/cuda/device_info.hpp"
 #include "methods/cuda/graph_queries.hpp"
 #include "methods/cuda/um/managed_memory.hpp"
+#include "methods/cuda/session_common.hpp"
 #include "platform/host_info.hpp"
 
 namespace hwcomm::cuda {
@@ -36,6 +37,29 @@ ManagedCap plan_managed(std::size_t asked, const std::vector<int>& ordinals) {
     const ManagedCap cap = cap_managed_bytes(asked, gpus, available_memory_bytes());
     if (cap.max_bytes == 0) throw MeasurementError("no room for managed memory (limited by " + cap.limited_by + ")");
     return cap;
+}
+
+std::vector<int> um_gpu_ordinals(const Vertex& src, const Vertex& dst) {
+    std::vector<int> out;
+    for (const Vertex* v : {&src, &dst})
+        if (v->kind == VertexKind::Gpu) out.push_back(cuda_ordinal(*v));
+    return out;
+}
+
+nlohmann::json um_context(const Graph& graph, const Vertex& src, const Vertex& dst, const ManagedCap& cap,
+                          const MethodOptions& options, int filler, const std::string& home) {
+    std::vector<const Vertex*> gpus;
+    for (const Vertex* v : {&src, &dst})
+        if (v->kind == VertexKind::Gpu) gpus.push_back(v);
+    const SizeCap as_buffers{cap.max_bytes, 0, cap.max_bytes, cap.limited_by};
+    nlohmann::json ctx = base_context(graph, gpus, as_buffers, options);
+    ctx["managed"] = managed_context(um_gpu_ordinals(src, dst));
+    ctx["managed"]["buffer_bytes"] = cap.max_bytes;
+    ctx["managed"]["cap"] = "at most half the free memory of every GPU involved and half the host's available "
+                            "memory; limited by " + cap.limited_by;
+    ctx["reset"] = "pages prefetched to gpu" + std::to_string(filler) +
+                   ", a fresh pattern written there by a kernel, then prefetched to " + home + " and synchronized";
+    return ctx;
 }
 
 SizePolicy um_size_policy() {

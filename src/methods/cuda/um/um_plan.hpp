@@ -3,7 +3,10 @@
 // take (a host NUMA node with memory and a GPU, either way; two distinct
 // GPUs), their parameter sets, and the managed buffer's size under the cap.
 #include <cstddef>
+#include <string>
 #include <vector>
+
+#include <nlohmann/json.hpp>
 
 #include "core/graph.hpp"
 #include "methods/characterizer.hpp"
@@ -21,6 +24,14 @@ std::vector<ParamSet> um_parameter_sets(const Vertex& src, const Vertex& dst);
 // buffer fits half the free memory of each and half the host's available
 // memory (MeasurementError when nothing fits).
 ManagedCap plan_managed(std::size_t asked, const std::vector<int>& ordinals);
+
+// CUDA ordinals of the GPU ends, source first.
+std::vector<int> um_gpu_ordinals(const Vertex& src, const Vertex& dst);
+
+// The context every um-* record starts with: the CUDA base context of its GPU
+// ends, the managed-memory attributes and cap, and how reset() places the pages.
+nlohmann::json um_context(const Graph& graph, const Vertex& src, const Vertex& dst, const ManagedCap& cap,
+                          const MethodOptions& options, int filler, const std::string& home);
 
 // Whole pages only: a transfer of less still moves a page.
 SizePolicy um_size_policy();

@@ -44,7 +44,8 @@ public:
         const Vertex& exec = read() ? dst : src;
         const Vertex& far = read() ? src : dst;
         if (exec.kind != VertexKind::Gpu)
-            return Applicability::no(read() ? "the reader (destination) must be a GPU" : "the writer (source) must be a GPU");
+            return Applicability::no(read() ? "the reader (destination) must be a GPU"
+                                            : "the writer (source) must be a GPU");
         if (auto why = why_not_cuda_gpu(exec); !why.empty()) return Applicability::no(why);
         if (far.kind == VertexKind::NumaNode) {
             if (auto why = why_not_host_node(far); !why.empty()) return Applicability::no(why);

@@ -34,7 +34,8 @@ std::string TouchSlots::check(std::size_t bytes) const {
     if (untouched)
         return "the read kernel did not run: " + std::to_string(untouched) + " of " + std::to_string(used) +
                " blocks left no count";
-    if (differ) return std::to_string(differ) + " words read differ from the pattern (" + std::to_string(bytes) + " bytes)";
+    if (differ)
+        return std::to_string(differ) + " words read differ from the pattern (" + std::to_string(bytes) + " bytes)";
     return {};
 }
 
