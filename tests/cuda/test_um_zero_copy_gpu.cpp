@@ -6,6 +6,8 @@
 
 #include <cuda_runtime_api.h>
 
+#include <cstdio>
+
 #include "gpu_test_support.hpp"
 #include "methods/cuda/device_info.hpp"
 #include "methods/cuda/pattern.hpp"
@@ -42,6 +44,11 @@ Measured measure_once(const char* name, const Graph& g, const Vertex& src, const
     out.verify = session->verify(bytes, "");
     out.context = session->context();
     out.gbps = out.sample.bytes_per_rep * static_cast<double>(out.sample.repetitions) / out.sample.seconds / 1e9;
+    std::string what;
+    for (const auto& [k, v] : params) what += " " + k + "=" + v;
+    std::printf("[ measured ] %s %s->%s%s %zu bytes: %.2f GB/s, %.2f us per page\n", name, src.id.c_str(),
+                dst.id.c_str(), what.c_str(), bytes, out.gbps,
+                out.sample.metrics.count("time_per_page") ? out.sample.metrics.at("time_per_page").value : 0.0);
     return out;
 }
 
@@ -63,8 +70,8 @@ TEST(UmGpu, PrefetchHostToGpuIsFastVerifiedAndMovesEveryPageOffTheHost) {
     EXPECT_EQ(m.verify, "");
     EXPECT_GT(m.gbps, 10.0);
     const auto& r = residency(m, bytes);
-    EXPECT_EQ(r.at("on_host_after_reset").get<std::size_t>(), r.at("pages").get<std::size_t>());
-    EXPECT_EQ(r.at("on_host_after_transfer").get<std::size_t>(), 0u);
+    EXPECT_EQ(r.at("on_host_after_reset").get<std::size_t>(), r.at("pages").get<std::size_t>()) << r.dump();
+    EXPECT_EQ(r.at("on_host_after_transfer").get<std::size_t>(), 0u) << r.dump();
     EXPECT_EQ(m.context.at("timing_mode").get<std::string>(), "event");
     EXPECT_EQ(m.context.at("managed").at("gpus").at("gpu0").at("concurrent_managed_access").get<int>(), 1);
 }
@@ -77,8 +84,8 @@ TEST(UmGpu, PrefetchGpuToHostPutsEveryPageOnTheHost) {
     EXPECT_EQ(m.verify, "");
     EXPECT_GT(m.gbps, 5.0);
     const auto& r = residency(m, bytes);
-    EXPECT_EQ(r.at("on_host_after_reset").get<std::size_t>(), 0u);
-    EXPECT_EQ(r.at("on_host_after_transfer").get<std::size_t>(), r.at("pages").get<std::size_t>());
+    EXPECT_EQ(r.at("on_host_after_reset").get<std::size_t>(), 0u) << r.dump();
+    EXPECT_EQ(r.at("on_host_after_transfer").get<std::size_t>(), r.at("pages").get<std::size_t>()) << r.dump();
 }
 
 TEST(UmGpu, PrefetchGpuToGpu) {
@@ -95,7 +102,8 @@ TEST(UmGpu, DemandGpuReadOfHostPagesAndFirstTouchCost) {
     const Measured big = measure_once("um-demand", g, first_numa(g), *g.find("gpu0"), 64 * kMiB);
     EXPECT_EQ(big.verify, "");
     EXPECT_GT(big.gbps, 1.0);
-    EXPECT_EQ(residency(big, 64 * kMiB).at("on_host_after_transfer").get<std::size_t>(), 0u);
+    EXPECT_EQ(residency(big, 64 * kMiB).at("on_host_after_transfer").get<std::size_t>(), 0u)
+        << residency(big, 64 * kMiB).dump();
     const Measured page = measure_once("um-demand", g, first_numa(g), *g.find("gpu0"), 4096);
     EXPECT_EQ(page.verify, "");
     // One page's first touch: a GPU fault serviced by the driver, microseconds.
@@ -113,8 +121,8 @@ TEST(UmGpu, DemandCpuReadOfGpuPagesIsWallTimedAndBringsThemHome) {
     EXPECT_EQ(m.context.at("timing_mode").get<std::string>(), "wall");
     EXPECT_GT(m.gbps, 0.1);
     const auto& r = residency(m, bytes);
-    EXPECT_EQ(r.at("on_host_after_reset").get<std::size_t>(), 0u);
-    EXPECT_EQ(r.at("on_host_after_transfer").get<std::size_t>(), r.at("pages").get<std::size_t>());
+    EXPECT_EQ(r.at("on_host_after_reset").get<std::size_t>(), 0u) << r.dump();
+    EXPECT_EQ(r.at("on_host_after_transfer").get<std::size_t>(), r.at("pages").get<std::size_t>()) << r.dump();
 }
 
 TEST(UmGpu, DemandGpuToGpu) {
