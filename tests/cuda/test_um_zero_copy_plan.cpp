@@ -6,9 +6,11 @@
 #include <sys/mman.h>
 
 #include <cstring>
+#include <fstream>
 #include <set>
 #include <vector>
 
+#include "core/graph_json.hpp"
 #include "fixture_graphs.hpp"
 #include "methods/cuda/register.hpp"
 #include "methods/cuda/um/host_residency.hpp"
@@ -66,6 +68,23 @@ TEST(UmPlan, H200VmPairsOfEveryUmAndZeroCopyMethod) {
     const Plan write = plan(method(r, "zero-copy-write"), g);
     EXPECT_EQ(write.pairs, (std::set<std::string>{"gpu0->numa0", "gpu1->numa0", "gpu0->gpu1", "gpu1->gpu0"}));
     EXPECT_EQ(write.records, 6);
+}
+
+// The graph discovery made of the lent 2x H200 machine (docs/examples): the
+// same 24 records as the hand-made twin above.
+TEST(UmPlan, DiscoveredH200x2TopologyPlansTwentyFourRecords) {
+    std::ifstream in(std::string(HWCOMM_DOCS) + "/examples/h200x2/topo.json");
+    ASSERT_TRUE(in) << "docs/examples/h200x2/topo.json";
+    const Graph g = graph_from_json(nlohmann::json::parse(in));
+    const Registry r = registry();
+    int records = 0;
+    for (const char* name : {"um-prefetch", "um-demand", "zero-copy-read", "zero-copy-write"}) {
+        const Plan p = plan(method(r, name), g);
+        EXPECT_EQ(p.pairs.size(), name[0] == 'u' ? 6u : 4u) << name;
+        records += p.records;
+    }
+    EXPECT_EQ(records, 24);
+    EXPECT_TRUE(plan(method(r, "zero-copy-read"), g).pairs.count("gpu1->gpu0"));  // through the NVSwitch fabric
 }
 
 TEST(UmPlan, TwoSocketFourGpuCounts) {
