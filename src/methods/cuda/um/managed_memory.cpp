@@ -15,6 +15,16 @@ int attribute(cudaDeviceAttr attr, int ordinal) {
     return value;
 }
 
+// For the record only: an attribute this driver does not know is null, not an error.
+nlohmann::json attribute_or_null(cudaDeviceAttr attr, int ordinal) {
+    int value = 0;
+    if (cudaDeviceGetAttribute(&value, attr, ordinal) != cudaSuccess) {
+        (void)cudaGetLastError();
+        return nullptr;
+    }
+    return value;
+}
+
 }  // namespace
 
 ManagedBuffer::ManagedBuffer(std::size_t bytes) : bytes_(bytes) {
@@ -70,16 +80,15 @@ void place_pattern(const ManagedBuffer& buffer, std::size_t bytes, std::uint64_t
 }
 
 nlohmann::json managed_attributes(int ordinal) {
-    return {{"managed_memory", attribute(cudaDevAttrManagedMemory, ordinal)},
-            {"concurrent_managed_access", attribute(cudaDevAttrConcurrentManagedAccess, ordinal)},
-            {"pageable_memory_access", attribute(cudaDevAttrPageableMemoryAccess, ordinal)},
-            {"pageable_memory_access_uses_host_page_tables",
-             attribute(cudaDevAttrPageableMemoryAccessUsesHostPageTables, ordinal)},
-            {"direct_managed_mem_access_from_host", attribute(cudaDevAttrDirectManagedMemAccessFromHost, ordinal)},
-            {"host_native_atomic_supported", attribute(cudaDevAttrHostNativeAtomicSupported, ordinal)},
-            {"can_use_host_pointer_for_registered_mem",
-             attribute(cudaDevAttrCanUseHostPointerForRegisteredMem, ordinal)},
-            {"host_numa_id", attribute(cudaDevAttrHostNumaId, ordinal)}};
+    auto a = [ordinal](cudaDeviceAttr attr) { return attribute_or_null(attr, ordinal); };
+    return {{"managed_memory", a(cudaDevAttrManagedMemory)},
+            {"concurrent_managed_access", a(cudaDevAttrConcurrentManagedAccess)},
+            {"pageable_memory_access", a(cudaDevAttrPageableMemoryAccess)},
+            {"pageable_memory_access_uses_host_page_tables", a(cudaDevAttrPageableMemoryAccessUsesHostPageTables)},
+            {"direct_managed_mem_access_from_host", a(cudaDevAttrDirectManagedMemAccessFromHost)},
+            {"host_native_atomic_supported", a(cudaDevAttrHostNativeAtomicSupported)},
+            {"can_use_host_pointer_for_registered_mem", a(cudaDevAttrCanUseHostPointerForRegisteredMem)},
+            {"host_numa_id", a(cudaDevAttrHostNumaId)}};
 }
 
 std::string why_no_managed_support(int ordinal) {
