@@ -54,8 +54,9 @@ __global__ void chase_kernel(const unsigned long long* buf, std::uint64_t steps,
     out->last = p;
 }
 
+// At most 1024 threads, two blocks per SM: registers capped so 64 warps fit on an SM.
 template <class V, int ILP>
-__global__ void read_kernel(const V* data, std::size_t n, unsigned long long* count) {
+__global__ void __launch_bounds__(1024, 2) read_kernel(const V* data, std::size_t n, unsigned long long* count) {
     const std::size_t step = static_cast<std::size_t>(gridDim.x) * blockDim.x;
     std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
     float acc = 0;
@@ -124,7 +125,30 @@ void read_with_ilp(cudaStream_t s, const V* d, std::size_t n, int ilp, int block
     }
 }
 
+template <class V>
+int read_blocks_per_sm(int ilp, int threads) {
+    int blocks = 0;
+    cudaError_t err = cudaSuccess;
+    switch (ilp) {
+    case 1: err = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, read_kernel<V, 1>, threads, 0); break;
+    case 2: err = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, read_kernel<V, 2>, threads, 0); break;
+    case 4: err = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, read_kernel<V, 4>, threads, 0); break;
+    default: throw MeasurementError("read kernel: ilp must be 1, 2 or 4");
+    }
+    if (err != cudaSuccess) throw_cuda_error(err, "cudaOccupancyMaxActiveBlocksPerMultiprocessor", __FILE__, __LINE__);
+    return blocks;
+}
+
 }  // namespace
+
+int read_kernel_blocks_per_sm(int vector_bytes, int ilp, int threads) {
+    switch (vector_bytes) {
+    case 4: return read_blocks_per_sm<float>(ilp, threads);
+    case 8: return read_blocks_per_sm<float2>(ilp, threads);
+    case 16: return read_blocks_per_sm<float4>(ilp, threads);
+    default: throw MeasurementError("read kernel: element must be 4, 8 or 16 bytes");
+    }
+}
 
 void launch_chase_scatter(cudaStream_t stream, unsigned long long* buf, const std::uint32_t* next,
                           std::uint32_t nodes, std::uint64_t stride_words, int sm_count) {

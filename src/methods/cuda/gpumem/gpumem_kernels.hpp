@@ -35,6 +35,10 @@ void launch_chase(cudaStream_t stream, const unsigned long long* buf, std::uint6
 void launch_read(cudaStream_t stream, const void* data, std::size_t bytes, int vector_bytes, int ilp, int blocks,
                  int threads, unsigned long long* count);
 
+// How many blocks of `threads` threads of that read kernel one SM holds at once
+// (registers, threads), for the current device.
+int read_kernel_blocks_per_sm(int vector_bytes, int ilp, int threads);
+
 // Loads a[(stride x i) % n] for i in [0, n), elements of `element_bytes` (4 or 16); adds n to *count.
 void launch_strided(cudaStream_t stream, const void* data, std::uint64_t n, std::uint64_t stride, int element_bytes,
                     int blocks, int threads, unsigned long long* count);

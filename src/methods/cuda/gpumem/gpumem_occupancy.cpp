@@ -60,11 +60,12 @@ public:
         element_ = values.at("element_bytes").get<int>();
         ilp_ = values.at("ilp").get<int>();
         warps_ = values.at("warps_per_sm").get<int>();
-        if (warps_ > facts_.max_warps_per_sm)
-            throw MeasurementError(std::to_string(warps_) + " warps per SM: this GPU holds at most " +
-                                   std::to_string(facts_.max_warps_per_sm));
     }
-    void warmup(std::size_t bytes, const std::string&) override { launch(bytes); }
+    // A point the GPU cannot hold is an error point (in warmup, so the record goes on with the next).
+    void warmup(std::size_t bytes, const std::string&) override {
+        check_resident();
+        launch(bytes);
+    }
     void reset(std::size_t, const std::string&) override {
         counter_.zero(timer_.stream());
         timer_.synchronize();
@@ -94,6 +95,17 @@ public:
     std::size_t max_bytes() const override { return data_.size(); }
 
 private:
+    void check_resident() const {
+        if (warps_ > facts_.max_warps_per_sm)
+            throw MeasurementError(std::to_string(warps_) + " warps per SM: this GPU holds at most " +
+                                   std::to_string(facts_.max_warps_per_sm));
+        const Launch l = launch_for(warps_, facts_.sm_count);
+        ScopedDevice on(exec_);
+        const int fit = read_kernel_blocks_per_sm(element_, ilp_, l.threads);
+        if (fit * l.threads < warps_ * 32)
+            throw MeasurementError(std::to_string(warps_) + " warps per SM: only " + std::to_string(fit) +
+                                   " block(s) of " + std::to_string(l.threads) + " threads fit on an SM");
+    }
     double launch(std::size_t bytes) {
         const Launch l = launch_for(warps_, facts_.sm_count);
         return timer_.time([&](cudaStream_t s) {
