@@ -141,3 +141,40 @@ TEST(GpumemGpu, PerWarpLatencyIsADramLoadAndBlocksFollowEachOther) {
     EXPECT_EQ(raw[0].at("start").size(), raw[0].at("stop").size());
     EXPECT_GT(raw[0].at("start").size(), 100u);
 }
+
+TEST(GpumemGpu, EveryMethodMeasuresAndVerifiesInBothTimingModes) {
+    REQUIRE_GPUS(1);
+    const Graph g = live_graph();
+    const std::vector<std::size_t> free_before = free_device_memory();
+    struct Case {
+        std::unique_ptr<Characterizer> method;
+        std::string dst;
+        std::size_t bytes;
+    };
+    std::vector<Case> cases;
+    cases.push_back({gpumem::make_gpumem_latency(), "gpu0", 64u << 10});
+    cases.push_back({gpumem::make_gpumem_latency(), "numa0", 64u << 10});
+    cases.push_back({gpumem::make_gpumem_stride(), "gpu0", kGiB});
+    cases.push_back({gpumem::make_gpumem_occupancy(), "gpu0", kGiB});
+    cases.push_back({gpumem::make_gpumem_timeline(), "gpu0", 64u << 20});
+    for (const auto& c : cases)
+        for (const std::string mode : {"event", "wall"}) {
+            SCOPED_TRACE(c.method->name() + " gpu0->" + c.dst + " " + mode);
+            const Vertex& a = *g.find("gpu0");
+            const Vertex& b = *g.find(c.dst);
+            MethodOptions opt;
+            opt.timing_mode = mode;
+            auto s = c.method->prepare(g, a, b, c.method->parameter_sets(g, a, b, opt).front(), c.bytes, opt);
+            EXPECT_EQ(s->context().value("timing_mode", ""), mode);
+            ASSERT_GE(s->max_bytes(), c.bytes);
+            std::map<std::string, nlohmann::json> axes;
+            for (const auto& axis : c.method->axes()) axes[axis.name] = axis.values.front();
+            const Measured m = measure(*s, c.bytes, axes, 2);
+            EXPECT_GT(m.gbps, 0.0);
+        }
+    cases.clear();
+    const std::vector<std::size_t> free_after = free_device_memory();
+    for (std::size_t d = 0; d < free_before.size(); ++d)
+        EXPECT_NEAR(static_cast<double>(free_after[d]), static_cast<double>(free_before[d]), 4.0 * (1 << 20))
+            << "device " << d << " lost memory";
+}

@@ -1,7 +1,6 @@
 #include "methods/cuda/register.hpp"
 
 #include "methods/cuda/methods.hpp"
-#include "methods/cuda/gpumem/gpumem_methods.hpp"
 
 namespace hwcomm {
 
@@ -23,7 +22,6 @@ void register_cuda_methods(Registry& registry) {
     registry.add(make_all_to_one());
     registry.add(make_one_to_all());
     registry.add(make_pairs_sharing_a_link());
-    gpumem::register_gpumem_methods(registry);  // hwcomm gpumem (docs/gpumem.md)
 }
 
 }  // namespace hwcomm
