@@ -114,8 +114,10 @@ TEST(GpumemGpu, OccupancyFollowsLittlesLawAndTheBestReadNearsTheTheoreticalPeak)
     std::cout << "1 warp/SM float: " << few.gbps << " GB/s (bound " << few.metrics.at("littles_law_bound_gbps")
               << "); 64 warps/SM float4 x4: " << full.gbps << " GB/s of " << peak << " theoretical\n";
     EXPECT_EQ(few.metrics.at("latency_bound"), 1.0);
-    EXPECT_LE(few.gbps, 1.5 * few.metrics.at("littles_law_bound_gbps"));
-    EXPECT_GE(few.gbps, 0.3 * few.metrics.at("littles_law_bound_gbps"));
+    // The bound takes the chase's latency (random lines, TLB misses included), streaming loads
+    // see less: within a factor 2.5 either way.
+    EXPECT_LE(few.gbps, 2.5 * few.metrics.at("littles_law_bound_gbps"));
+    EXPECT_GE(few.gbps, 0.4 * few.metrics.at("littles_law_bound_gbps"));
     EXPECT_GE(full.gbps, 0.8 * peak);
     EXPECT_LE(full.gbps, peak * 1.01);
 }

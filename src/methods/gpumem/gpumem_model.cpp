@@ -1,7 +1,6 @@
 #include "methods/gpumem/gpumem_model.hpp"
 
 #include <algorithm>
-#include <map>
 #include <random>
 #include <set>
 #include <stdexcept>
@@ -80,12 +79,13 @@ ChaseLayout chase_layout(std::uint64_t footprint_bytes, std::uint64_t min_stride
     return l;
 }
 
+// Ids are dense (SM ids, block indexes of one launch): vectors indexed by id, not maps:
+// a sample has half a million warps.
 void make_relative_per_sm(std::vector<WarpRecord>& records) {
-    std::map<std::uint32_t, std::uint64_t> earliest;
-    for (const auto& r : records) {
-        auto [it, fresh] = earliest.emplace(r.sm, r.start);
-        if (!fresh) it->second = std::min(it->second, r.start);
-    }
+    std::uint32_t max_sm = 0;
+    for (const auto& r : records) max_sm = std::max(max_sm, r.sm);
+    std::vector<std::uint64_t> earliest(std::size_t{max_sm} + 1, ~0ull);
+    for (const auto& r : records) earliest[r.sm] = std::min(earliest[r.sm], r.start);
     for (auto& r : records) {
         r.start -= earliest[r.sm];
         r.stop -= earliest[r.sm];
@@ -93,25 +93,35 @@ void make_relative_per_sm(std::vector<WarpRecord>& records) {
 }
 
 std::vector<double> block_gaps(const std::vector<WarpRecord>& records) {
-    struct Span { std::uint64_t start = ~0ull, stop = 0; };
-    std::map<std::pair<std::uint32_t, std::uint32_t>, Span> blocks;  // (sm, block)
+    struct Span {
+        std::uint64_t start = ~0ull, stop = 0;
+        std::uint32_t sm = 0;
+        bool seen = false;
+    };
+    std::uint32_t max_block = 0, max_sm = 0;
     for (const auto& r : records) {
-        Span& s = blocks[{r.sm, r.block}];
+        max_block = std::max(max_block, r.block);
+        max_sm = std::max(max_sm, r.sm);
+    }
+    std::vector<Span> blocks(records.empty() ? 0 : std::size_t{max_block} + 1);
+    for (const auto& r : records) {
+        Span& s = blocks[r.block];
         s.start = std::min(s.start, r.start);
         s.stop = std::max(s.stop, r.stop);
+        s.sm = r.sm;
+        s.seen = true;
     }
-    std::map<std::uint32_t, std::vector<Span>> per_sm;
-    for (const auto& [key, span] : blocks) per_sm[key.first].push_back(span);
+    std::vector<std::vector<std::uint64_t>> ends(std::size_t{max_sm} + 1);  // per SM, sorted below
+    for (const auto& s : blocks)
+        if (s.seen) ends[s.sm].push_back(s.stop);
+    for (auto& e : ends) std::sort(e.begin(), e.end());
     std::vector<double> gaps;
-    for (auto& [sm, spans] : per_sm) {
-        std::vector<std::uint64_t> ends;
-        for (const auto& s : spans) ends.push_back(s.stop);
-        std::sort(ends.begin(), ends.end());
-        for (const auto& s : spans) {
-            auto it = std::upper_bound(ends.begin(), ends.end(), s.start);  // first end after the start
-            if (it == ends.begin()) continue;  // first wave: no block had ended yet
-            gaps.push_back(static_cast<double>(s.start - *std::prev(it)));
-        }
+    for (const auto& s : blocks) {
+        if (!s.seen) continue;
+        const auto& e = ends[s.sm];
+        auto it = std::upper_bound(e.begin(), e.end(), s.start);  // first end after the start
+        if (it == e.begin()) continue;  // first wave: no block of this SM had ended yet
+        gaps.push_back(static_cast<double>(s.start - *std::prev(it)));
     }
     return gaps;
 }

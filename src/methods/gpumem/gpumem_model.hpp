@@ -63,7 +63,8 @@ struct WarpRecord {
 };
 // Each SM has its own clock: shifts every SM's records so its earliest start is 0.
 void make_relative_per_sm(std::vector<WarpRecord>& records);
-// Per SM, for every block that started after some block of that SM had ended:
+// Block ids are those of one launch (dense from 0). Per SM, for every block
+// that started after some block of that SM had ended:
 // its first warp's start minus the latest block end before it (cycles): the
 // cost of retiring a block and launching the next into its place.
 std::vector<double> block_gaps(const std::vector<WarpRecord>& records);
