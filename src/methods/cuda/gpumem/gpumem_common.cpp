@@ -1,5 +1,6 @@
 #include "methods/cuda/gpumem/gpumem_common.hpp"
 
+#include <algorithm>
 #include <vector>
 
 #include "core/error.hpp"
@@ -79,6 +80,7 @@ void PointerChase::lay_out(std::uint64_t footprint_bytes, KernelTimer& timer) {
     const auto layout = hwcomm::gpumem::chase_layout(footprint_bytes, 128);
     next_ = hwcomm::gpumem::chase_cycle(layout.nodes, 0x9e3779b97f4a7c15ull ^ footprint_bytes);
     stride_bytes_ = layout.node_stride_bytes;
+    position_ = 0;
     DeviceBuffer next_dev(exec_, next_.size() * sizeof(std::uint32_t));
     ScopedDevice on(exec_);
     HWCOMM_CUDA_CHECK(cudaMemcpyAsync(next_dev.data(), next_.data(), next_dev.size(), cudaMemcpyHostToDevice,
@@ -94,18 +96,26 @@ void PointerChase::lay_out(std::uint64_t footprint_bytes, KernelTimer& timer) {
 PointerChase::Result PointerChase::run(std::uint64_t steps, KernelTimer& timer) {
     auto* out = reinterpret_cast<ChaseResult*>(result_.data());
     Result r;
-    r.seconds = timer.time([&](cudaStream_t s) { launch_chase(s, memory_, steps, out); });
+    r.start_node = position_;
+    const std::uint64_t words = stride_bytes_ / 8;
+    r.seconds = timer.time([&](cudaStream_t s) { launch_chase(s, memory_, position_ * words, steps, out); });
     ChaseResult host;
     ScopedDevice on(exec_);
     HWCOMM_CUDA_CHECK(cudaMemcpy(&host, out, sizeof host, cudaMemcpyDeviceToHost));
     r.cycles_per_load = static_cast<double>(host.cycles) / static_cast<double>(steps);
     r.ns_per_load = static_cast<double>(host.ns) / static_cast<double>(steps);
     r.last_word = host.last;
+    if (host.last % words == 0 && host.last / words < next_.size()) position_ = static_cast<std::uint32_t>(host.last / words);
     return r;
 }
 
+void PointerChase::warm(std::uint64_t steps, KernelTimer& timer) {
+    constexpr std::uint64_t kCacheableNodes = 1u << 19;
+    run(next_.size() <= kCacheableNodes ? std::max<std::uint64_t>(next_.size(), steps) : steps, timer);
+}
+
 std::string PointerChase::check(const Result& r, std::uint64_t steps) const {
-    const std::uint64_t expected = std::uint64_t{hwcomm::gpumem::walk(next_, 0, steps)} * (stride_bytes_ / 8);
+    const std::uint64_t expected = std::uint64_t{hwcomm::gpumem::walk(next_, r.start_node, steps)} * (stride_bytes_ / 8);
     if (r.last_word == expected) return "";
     return "the chase ended at word " + std::to_string(r.last_word) + ", the cycle at word " +
            std::to_string(expected);

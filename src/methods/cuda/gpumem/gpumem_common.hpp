@@ -72,10 +72,16 @@ public:
         double seconds = 0;
         double cycles_per_load = 0;
         double ns_per_load = 0;
+        std::uint32_t start_node = 0;
         std::uint64_t last_word = 0;
     };
-    // `steps` dependent loads from the cycle's first node.
+    // `steps` dependent loads from where the previous run stopped: every run
+    // goes on around the cycle, so a node comes back only after all the
+    // others (restarting at one node would time the same few, cached).
     Result run(std::uint64_t steps, KernelTimer& timer);
+    // Warm-up: once around a cycle that may fit a cache (at most 512 Ki
+    // nodes, 64 MiB), else `steps` loads (nothing larger stays cached).
+    void warm(std::uint64_t steps, KernelTimer& timer);
     // "" when the chase ended where the host's walk of the same cycle does.
     std::string check(const Result& r, std::uint64_t steps) const;
     std::uint32_t nodes() const { return static_cast<std::uint32_t>(next_.size()); }
@@ -88,6 +94,7 @@ private:
     std::uint64_t footprint_ = 0;
     std::uint64_t stride_bytes_ = 0;
     std::vector<std::uint32_t> next_;
+    std::uint32_t position_ = 0;  // node the next run starts from
     DeviceBuffer result_;
 };
 

@@ -41,8 +41,9 @@ __global__ void chase_scatter_kernel(unsigned long long* buf, const std::uint32_
         buf[i * stride_words] = static_cast<unsigned long long>(next[i]) * stride_words;
 }
 
-__global__ void chase_kernel(const unsigned long long* buf, std::uint64_t steps, ChaseResult* out) {
-    unsigned long long p = 0;
+__global__ void chase_kernel(const unsigned long long* buf, std::uint64_t start, std::uint64_t steps,
+                             ChaseResult* out) {
+    unsigned long long p = start;
     const unsigned long long g0 = global_timer_ns();
     const unsigned long long c0 = sm_clock();
     for (std::uint64_t i = 0; i < steps; ++i) p = buf[p];
@@ -156,8 +157,9 @@ void launch_chase_scatter(cudaStream_t stream, unsigned long long* buf, const st
     check_launch("chase_scatter_kernel");
 }
 
-void launch_chase(cudaStream_t stream, const unsigned long long* buf, std::uint64_t steps, ChaseResult* out) {
-    chase_kernel<<<1, 1, 0, stream>>>(buf, steps, out);
+void launch_chase(cudaStream_t stream, const unsigned long long* buf, std::uint64_t start, std::uint64_t steps,
+                  ChaseResult* out) {
+    chase_kernel<<<1, 1, 0, stream>>>(buf, start, steps, out);
     check_launch("chase_kernel");
 }
 

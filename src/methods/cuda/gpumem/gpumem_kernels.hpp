@@ -26,8 +26,9 @@ struct WarpClock {
 // peer GPU's or a mapped host pointer; next is on the executing GPU).
 void launch_chase_scatter(cudaStream_t stream, unsigned long long* buf, const std::uint32_t* next,
                           std::uint32_t nodes, std::uint64_t stride_words, int sm_count);
-// One thread follows buf from word 0 for `steps` dependent loads.
-void launch_chase(cudaStream_t stream, const unsigned long long* buf, std::uint64_t steps, ChaseResult* out);
+// One thread follows buf from word `start` for `steps` dependent loads.
+void launch_chase(cudaStream_t stream, const unsigned long long* buf, std::uint64_t start, std::uint64_t steps,
+                  ChaseResult* out);
 
 // Reads `bytes` with `blocks` x `threads` threads, `vector_bytes` (4, 8, 16)
 // per load, `ilp` (1, 2, 4) independent loads in flight per thread; adds the

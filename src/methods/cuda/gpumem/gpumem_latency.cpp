@@ -22,8 +22,6 @@ namespace {
 
 // Timed dependent loads per sample: ~10 ms at DRAM latency, ~1 ms in L1.
 constexpr std::uint64_t kSteps = 1u << 14;
-// Warm-up walks the cycle once (caches and TLBs hold what they can), at most this many loads.
-constexpr std::uint64_t kMaxWarmSteps = 1u << 19;
 
 class LatencySession final : public TransferSession {
 public:
@@ -56,14 +54,15 @@ public:
                               {"how", "one thread, dependent 8-byte loads along a random single cycle"},
                               {"node_spacing", ">= 128 bytes, at most 4 Mi nodes over the footprint"},
                               {"timed_loads_per_sample", kSteps},
+                              {"walk", "each sample goes on around the cycle where the last stopped"},
+                              {"warmup", "once around the cycle up to 512 Ki nodes (64 MiB), else 16384 loads"},
                               {"cycles", "clock64 of the SM"},
                               {"ns", "globaltimer"}};
     }
 
     void warmup(std::size_t bytes, const std::string&) override {
         chase_->lay_out(bytes, timer_);
-        chase_->run(std::min<std::uint64_t>(std::max<std::uint64_t>(chase_->nodes(), kSteps), kMaxWarmSteps),
-                    timer_);
+        chase_->warm(kSteps, timer_);
     }
     Sample measure(std::size_t bytes, const std::string&) override {
         chase_->lay_out(bytes, timer_);

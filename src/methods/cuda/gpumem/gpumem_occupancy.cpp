@@ -40,7 +40,7 @@ public:
         // The latency of the bound: a chase over the whole buffer, before it is zeroed for the reads.
         PointerChase chase(exec_, reinterpret_cast<unsigned long long*>(data_.data()), data_.size());
         chase.lay_out(data_.size(), timer_);
-        chase.run(1u << 14, timer_);  // warm: TLBs, clocks up
+        chase.warm(1u << 14, timer_);  // TLBs, clocks up
         latency_ns_ = chase.run(1u << 14, timer_).ns_per_load;
         if (!(latency_ns_ > 0)) throw MeasurementError("the latency chase measured no time");
         ScopedDevice on(exec_);
