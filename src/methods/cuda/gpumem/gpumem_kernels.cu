@@ -104,7 +104,7 @@ __global__ void timeline_kernel(const V* data, std::uint64_t threads_total, Warp
     __syncwarp();
     const unsigned long long c1 = sm_clock();
     const unsigned long long g1 = global_timer_ns();
-    if (threadIdx.x % 32 == 0) {
+    if (threadIdx.x % 32 == 0 && tid < threads_total) {  // warps past the data (last block) write nothing
         const std::uint64_t w = tid / 32;
         out[w] = WarpClock{sm_id(), blockIdx.x, threadIdx.x / 32, 0, c0, c1, g0, g1};
     }
