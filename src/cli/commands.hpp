@@ -22,6 +22,7 @@ void add_report_command(CLI::App& app, Action& action);
 void add_import_command(CLI::App& app, Action& action);
 void add_analyze_command(CLI::App& app, Action& action);
 void add_compare_command(CLI::App& app, Action& action);
+void add_gpumem_command(CLI::App& app, Action& action);  // cmd_gpumem.cpp
 
 // Every method this build has: CPU ones always, CUDA ones when built with CUDA.
 Registry build_registry();

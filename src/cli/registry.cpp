@@ -2,6 +2,7 @@
 #include "methods/cpu/register.hpp"
 #ifdef HWCOMM_HAVE_CUDA
 #include "methods/cuda/register.hpp"
+#include "methods/cuda/gpumem/gpumem_methods.hpp"
 #endif
 
 namespace hwcomm::cli {
@@ -11,6 +12,7 @@ Registry build_registry() {
     register_cpu_methods(registry);
 #ifdef HWCOMM_HAVE_CUDA
     register_cuda_methods(registry);
+    cuda::gpumem::register_gpumem_methods(registry);  // hwcomm gpumem (docs/gpumem.md)
 #endif
     return registry;
 }

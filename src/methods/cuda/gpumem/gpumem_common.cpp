@@ -1,0 +1,130 @@
+#include "methods/cuda/gpumem/gpumem_common.hpp"
+
+#include <algorithm>
+#include <vector>
+
+#include "core/error.hpp"
+#include "platform/clock.hpp"
+#include "methods/cuda/cuda_check.hpp"
+#include "methods/cuda/graph_queries.hpp"
+#include "methods/gpumem/gpumem_model.hpp"
+
+namespace hwcomm::cuda::gpumem {
+
+namespace {
+int attribute(cudaDeviceAttr attr, int ordinal) {
+    int value = 0;
+    HWCOMM_CUDA_CHECK(cudaDeviceGetAttribute(&value, attr, ordinal));
+    return value;
+}
+}  // namespace
+
+GpuMemFacts gpu_mem_facts(int ordinal) {
+    GpuMemFacts f;
+    f.sm_count = attribute(cudaDevAttrMultiProcessorCount, ordinal);
+    f.max_warps_per_sm = attribute(cudaDevAttrMaxThreadsPerMultiProcessor, ordinal) / 32;
+    f.sm_clock_khz = attribute(cudaDevAttrClockRate, ordinal);
+    f.memory_clock_khz = attribute(cudaDevAttrMemoryClockRate, ordinal);
+    f.bus_width_bits = attribute(cudaDevAttrGlobalMemoryBusWidth, ordinal);
+    f.l2_bytes = attribute(cudaDevAttrL2CacheSize, ordinal);
+    f.theoretical_gbps = hwcomm::gpumem::theoretical_dram_gbps(f.memory_clock_khz, f.bus_width_bits);
+    return f;
+}
+
+nlohmann::json to_json(const GpuMemFacts& f) {
+    return {{"sm_count", f.sm_count},           {"max_warps_per_sm", f.max_warps_per_sm},
+            {"sm_clock_peak_khz", f.sm_clock_khz}, {"memory_clock_peak_khz", f.memory_clock_khz},
+            {"bus_width_bits", f.bus_width_bits}, {"l2_bytes", f.l2_bytes},
+            {"theoretical_dram_gbps", f.theoretical_gbps}};
+}
+
+KernelTimer::KernelTimer(int device, const std::string& timing_mode)
+    : device_(device), wall_(timing_mode == "wall"), stream_(device), start_(device), stop_(device) {}
+
+double KernelTimer::time(const std::function<void(cudaStream_t)>& launch) {
+    ScopedDevice on(device_);
+    if (wall_) {
+        const double t0 = steady_seconds();
+        launch(stream_.get());
+        stream_.synchronize();
+        return steady_seconds() - t0;
+    }
+    start_.record(stream_);
+    launch(stream_.get());
+    stop_.record(stream_);
+    stop_.synchronize();
+    return stop_.seconds_since(start_);
+}
+
+DeviceCounter::DeviceCounter(int device) : buffer_(device, 2 * sizeof(unsigned long long)) {}
+
+void DeviceCounter::zero(cudaStream_t stream) const {
+    ScopedDevice on(buffer_.device());
+    HWCOMM_CUDA_CHECK(cudaMemsetAsync(buffer_.data(), 0, buffer_.size(), stream));
+}
+
+unsigned long long DeviceCounter::read() const {
+    ScopedDevice on(buffer_.device());
+    unsigned long long v[2] = {0, 0};
+    HWCOMM_CUDA_CHECK(cudaMemcpy(v, buffer_.data(), sizeof v, cudaMemcpyDeviceToHost));
+    return v[0];
+}
+
+PointerChase::PointerChase(int exec, unsigned long long* memory, std::uint64_t capacity_bytes)
+    : exec_(exec), memory_(memory), capacity_(capacity_bytes), result_(exec, sizeof(ChaseResult)) {}
+
+void PointerChase::lay_out(std::uint64_t footprint_bytes, KernelTimer& timer) {
+    if (footprint_bytes == footprint_) return;
+    if (footprint_bytes > capacity_) throw MeasurementError("pointer chase: footprint above the buffer");
+    // 128-byte nodes at least: one node per cache line, so no two nodes share a line.
+    const auto layout = hwcomm::gpumem::chase_layout(footprint_bytes, 128);
+    next_ = hwcomm::gpumem::chase_cycle(layout.nodes, 0x9e3779b97f4a7c15ull ^ footprint_bytes);
+    stride_bytes_ = layout.node_stride_bytes;
+    position_ = 0;
+    DeviceBuffer next_dev(exec_, next_.size() * sizeof(std::uint32_t));
+    ScopedDevice on(exec_);
+    HWCOMM_CUDA_CHECK(cudaMemcpyAsync(next_dev.data(), next_.data(), next_dev.size(), cudaMemcpyHostToDevice,
+                                      timer.stream()));
+    int sms = 0;
+    HWCOMM_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, exec_));
+    launch_chase_scatter(timer.stream(), memory_, reinterpret_cast<const std::uint32_t*>(next_dev.data()),
+                         layout.nodes, stride_bytes_ / 8, sms);
+    timer.synchronize();
+    footprint_ = footprint_bytes;
+}
+
+PointerChase::Result PointerChase::run(std::uint64_t steps, KernelTimer& timer) {
+    auto* out = reinterpret_cast<ChaseResult*>(result_.data());
+    Result r;
+    r.start_node = position_;
+    const std::uint64_t words = stride_bytes_ / 8;
+    r.seconds = timer.time([&](cudaStream_t s) { launch_chase(s, memory_, position_ * words, steps, out); });
+    ChaseResult host;
+    ScopedDevice on(exec_);
+    HWCOMM_CUDA_CHECK(cudaMemcpy(&host, out, sizeof host, cudaMemcpyDeviceToHost));
+    r.cycles_per_load = static_cast<double>(host.cycles) / static_cast<double>(steps);
+    r.ns_per_load = static_cast<double>(host.ns) / static_cast<double>(steps);
+    r.last_word = host.last;
+    if (host.last % words == 0 && host.last / words < next_.size()) position_ = static_cast<std::uint32_t>(host.last / words);
+    return r;
+}
+
+void PointerChase::warm(std::uint64_t steps, KernelTimer& timer) {
+    constexpr std::uint64_t kCacheableNodes = 1u << 19;
+    run(next_.size() <= kCacheableNodes ? std::max<std::uint64_t>(next_.size(), steps) : steps, timer);
+}
+
+std::string PointerChase::check(const Result& r, std::uint64_t steps) const {
+    const std::uint64_t expected = std::uint64_t{hwcomm::gpumem::walk(next_, r.start_node, steps)} * (stride_bytes_ / 8);
+    if (r.last_word == expected) return "";
+    return "the chase ended at word " + std::to_string(r.last_word) + ", the cycle at word " +
+           std::to_string(expected);
+}
+
+Applicability on_gpu_applicable(const Vertex& src, const Vertex& dst) {
+    if (auto why = why_not_cuda_gpu(src); !why.empty()) return Applicability::no(why);
+    if (src.id != dst.id) return Applicability::no("measures one GPU's own memory: src and dst are the same GPU");
+    return Applicability::yes();
+}
+
+}  // namespace hwcomm::cuda::gpumem

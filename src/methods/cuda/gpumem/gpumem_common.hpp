@@ -1,0 +1,111 @@
+#pragma once
+// What the gpumem sessions share: one GPU, one stream, a pair of events
+// around each kernel, a small device counter the read kernels add to (the
+// check that every element was read), the GPU's memory facts, and the
+// pointer chase that gives the latency the Little's-law bounds use.
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "core/graph.hpp"
+#include "methods/characterizer.hpp"
+#include "methods/cuda/cuda_handles.hpp"
+#include "methods/cuda/gpumem/gpumem_kernels.hpp"
+
+namespace hwcomm::cuda::gpumem {
+
+// Device facts the methods need, read once from CUDA attributes.
+struct GpuMemFacts {
+    int sm_count = 0;
+    int max_warps_per_sm = 0;
+    int sm_clock_khz = 0;       // peak, CUDA attribute
+    int memory_clock_khz = 0;   // peak, CUDA attribute
+    int bus_width_bits = 0;
+    int l2_bytes = 0;
+    double theoretical_gbps = 0;  // memory clock x 2 x bus width
+};
+GpuMemFacts gpu_mem_facts(int ordinal);
+nlohmann::json to_json(const GpuMemFacts& facts);
+
+// A stream and two events on one GPU; times one enqueued kernel between the
+// events (--timing event) or by the host's clock around launch and wait (wall).
+class KernelTimer {
+public:
+    KernelTimer(int device, const std::string& timing_mode);
+    // Enqueues `launch` between the events, waits, returns the seconds between them.
+    double time(const std::function<void(cudaStream_t)>& launch);
+    cudaStream_t stream() const { return stream_.get(); }
+    void synchronize() const { stream_.synchronize(); }
+
+private:
+    int device_;
+    bool wall_;
+    Stream stream_;
+    Event start_;
+    Event stop_;
+};
+
+// Two unsigned 64-bit words on the device: [0] the elements a kernel read, [1] a sink.
+class DeviceCounter {
+public:
+    explicit DeviceCounter(int device);
+    unsigned long long* get() const { return reinterpret_cast<unsigned long long*>(buffer_.data()); }
+    void zero(cudaStream_t stream) const;
+    unsigned long long read() const;  // synchronous
+
+private:
+    DeviceBuffer buffer_;
+};
+
+// A pointer chase laid out in `memory` (device, peer or mapped host pointer)
+// over a footprint, run by one thread of `exec`.
+class PointerChase {
+public:
+    PointerChase(int exec, unsigned long long* memory, std::uint64_t capacity_bytes);
+    // Lays out a fresh single cycle when the footprint changes (untimed).
+    void lay_out(std::uint64_t footprint_bytes, KernelTimer& timer);
+    struct Result {
+        double seconds = 0;
+        double cycles_per_load = 0;
+        double ns_per_load = 0;
+        std::uint32_t start_node = 0;
+        std::uint64_t last_word = 0;
+    };
+    // `steps` dependent loads from where the previous run stopped: every run
+    // goes on around the cycle, so a node comes back only after all the
+    // others (restarting at one node would time the same few, cached).
+    Result run(std::uint64_t steps, KernelTimer& timer);
+    // Warm-up: once around a cycle that may fit a cache (at most 512 Ki
+    // nodes, 64 MiB), else `steps` loads (nothing larger stays cached).
+    void warm(std::uint64_t steps, KernelTimer& timer);
+    // "" when the chase ended where the host's walk of the same cycle does.
+    std::string check(const Result& r, std::uint64_t steps) const;
+    std::uint32_t nodes() const { return static_cast<std::uint32_t>(next_.size()); }
+    std::uint64_t node_stride_bytes() const { return stride_bytes_; }
+
+private:
+    int exec_;
+    unsigned long long* memory_;
+    std::uint64_t capacity_;
+    std::uint64_t footprint_ = 0;
+    std::uint64_t stride_bytes_ = 0;
+    std::vector<std::uint32_t> next_;
+    std::uint32_t position_ = 0;  // node the next run starts from
+    DeviceBuffer result_;
+};
+
+// "" when the vertex is a CUDA GPU and src == dst, else why not (the
+// on-GPU methods measure one GPU's own memory).
+Applicability on_gpu_applicable(const Vertex& src, const Vertex& dst);
+
+// Elements of `element_bytes` a kernel reads for a point of `bytes`: at least one.
+inline std::uint64_t elements_of(std::uint64_t bytes, int element_bytes) {
+    const std::uint64_t n = bytes / static_cast<std::uint64_t>(element_bytes);
+    return n ? n : 1;
+}
+
+}  // namespace hwcomm::cuda::gpumem

@@ -1,0 +1,201 @@
+#include "methods/cuda/gpumem/gpumem_kernels.hpp"
+
+#include "core/error.hpp"
+#include "methods/cuda/cuda_check.hpp"
+
+namespace hwcomm::cuda::gpumem {
+
+namespace {
+
+// A value the data (zero-filled) never sums to: a branch on it makes every
+// load's result needed, so no load is optimised away and the clock read after
+// it waits for the data.
+constexpr unsigned kNever = 0x7fc0beefu;
+
+__device__ __forceinline__ unsigned long long global_timer_ns() {
+    unsigned long long t;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t)::"memory");
+    return t;
+}
+
+__device__ __forceinline__ unsigned long long sm_clock() {
+    unsigned long long t;
+    asm volatile("mov.u64 %0, %%clock64;" : "=l"(t)::"memory");
+    return t;
+}
+
+__device__ __forceinline__ unsigned sm_id() {
+    unsigned id;
+    asm volatile("mov.u32 %0, %%smid;" : "=r"(id));
+    return id;
+}
+
+__device__ __forceinline__ float total(float v) { return v; }
+__device__ __forceinline__ float total(float2 v) { return v.x + v.y; }
+__device__ __forceinline__ float total(float4 v) { return v.x + v.y + v.z + v.w; }
+
+__global__ void chase_scatter_kernel(unsigned long long* buf, const std::uint32_t* next, std::uint32_t nodes,
+                                     std::uint64_t stride_words) {
+    const std::size_t step = static_cast<std::size_t>(gridDim.x) * blockDim.x;
+    for (std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < nodes; i += step)
+        buf[i * stride_words] = static_cast<unsigned long long>(next[i]) * stride_words;
+}
+
+__global__ void chase_kernel(const unsigned long long* buf, std::uint64_t start, std::uint64_t steps,
+                             ChaseResult* out) {
+    unsigned long long p = start;
+    const unsigned long long g0 = global_timer_ns();
+    const unsigned long long c0 = sm_clock();
+    for (std::uint64_t i = 0; i < steps; ++i) p = buf[p];
+    // The last load's wait may fall after this read: one load in thousands.
+    const unsigned long long c1 = sm_clock();
+    const unsigned long long g1 = global_timer_ns();
+    out->cycles = c1 - c0;
+    out->ns = g1 - g0;
+    out->last = p;
+}
+
+// At most 1024 threads, two blocks per SM: registers capped so 64 warps fit on an SM.
+template <class V, int ILP>
+__global__ void __launch_bounds__(1024, 2) read_kernel(const V* data, std::size_t n, unsigned long long* count) {
+    const std::size_t step = static_cast<std::size_t>(gridDim.x) * blockDim.x;
+    std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+    float acc = 0;
+    unsigned long long read = 0;
+    for (; i + (ILP - 1) * step < n; i += ILP * step) {
+        V v[ILP];
+#pragma unroll
+        for (int k = 0; k < ILP; ++k) v[k] = data[i + k * step];  // ILP independent loads in flight
+#pragma unroll
+        for (int k = 0; k < ILP; ++k) acc += total(v[k]);
+        read += ILP;
+    }
+    for (; i < n; i += step, ++read) acc += total(data[i]);
+    if (__float_as_uint(acc) == kNever) count[1] = read;
+    atomicAdd(count, read);
+}
+
+template <class V>
+__global__ void strided_kernel(const V* data, std::uint64_t n, std::uint64_t stride, unsigned long long* count) {
+    const std::uint64_t step = static_cast<std::uint64_t>(gridDim.x) * blockDim.x;
+    std::uint64_t i = static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+    // (stride x i) % n advanced by additions: a 64-bit modulo per load would make the kernel compute-bound.
+    std::uint64_t idx = (stride * i) % n;
+    const std::uint64_t advance = (stride * step) % n;
+    float acc = 0;
+    unsigned long long read = 0;
+    for (; i < n; i += step, ++read) {
+        acc += total(data[idx]);
+        idx += advance;
+        if (idx >= n) idx -= n;
+    }
+    if (__float_as_uint(acc) == kNever) count[1] = read;
+    atomicAdd(count, read);
+}
+
+template <class V>
+__global__ void timeline_kernel(const V* data, std::uint64_t threads_total, WarpClock* out) {
+    const std::uint64_t tid = static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+    __syncwarp();
+    const unsigned long long g0 = global_timer_ns();
+    const unsigned long long c0 = sm_clock();
+    const float v = tid < threads_total ? total(data[tid]) : 0.f;
+    if (__float_as_uint(v) == kNever) out[0].pad = 1;  // needs the value: waits for the load
+    __syncwarp();
+    const unsigned long long c1 = sm_clock();
+    const unsigned long long g1 = global_timer_ns();
+    if (threadIdx.x % 32 == 0 && tid < threads_total) {  // warps past the data (last block) write nothing
+        const std::uint64_t w = tid / 32;
+        out[w] = WarpClock{sm_id(), blockIdx.x, threadIdx.x / 32, 0, c0, c1, g0, g1};
+    }
+}
+
+void check_launch(const char* what) {
+    const cudaError_t err = cudaGetLastError();
+    if (err != cudaSuccess) throw_cuda_error(err, what, __FILE__, __LINE__);
+}
+
+template <class V>
+void read_with_ilp(cudaStream_t s, const V* d, std::size_t n, int ilp, int blocks, int threads,
+                   unsigned long long* count) {
+    switch (ilp) {
+    case 1: read_kernel<V, 1><<<blocks, threads, 0, s>>>(d, n, count); break;
+    case 2: read_kernel<V, 2><<<blocks, threads, 0, s>>>(d, n, count); break;
+    case 4: read_kernel<V, 4><<<blocks, threads, 0, s>>>(d, n, count); break;
+    default: throw MeasurementError("read kernel: ilp must be 1, 2 or 4");
+    }
+}
+
+template <class V>
+int read_blocks_per_sm(int ilp, int threads) {
+    int blocks = 0;
+    cudaError_t err = cudaSuccess;
+    switch (ilp) {
+    case 1: err = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, read_kernel<V, 1>, threads, 0); break;
+    case 2: err = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, read_kernel<V, 2>, threads, 0); break;
+    case 4: err = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, read_kernel<V, 4>, threads, 0); break;
+    default: throw MeasurementError("read kernel: ilp must be 1, 2 or 4");
+    }
+    if (err != cudaSuccess) throw_cuda_error(err, "cudaOccupancyMaxActiveBlocksPerMultiprocessor", __FILE__, __LINE__);
+    return blocks;
+}
+
+}  // namespace
+
+int read_kernel_blocks_per_sm(int vector_bytes, int ilp, int threads) {
+    switch (vector_bytes) {
+    case 4: return read_blocks_per_sm<float>(ilp, threads);
+    case 8: return read_blocks_per_sm<float2>(ilp, threads);
+    case 16: return read_blocks_per_sm<float4>(ilp, threads);
+    default: throw MeasurementError("read kernel: element must be 4, 8 or 16 bytes");
+    }
+}
+
+void launch_chase_scatter(cudaStream_t stream, unsigned long long* buf, const std::uint32_t* next,
+                          std::uint32_t nodes, std::uint64_t stride_words, int sm_count) {
+    chase_scatter_kernel<<<sm_count * 4, 256, 0, stream>>>(buf, next, nodes, stride_words);
+    check_launch("chase_scatter_kernel");
+}
+
+void launch_chase(cudaStream_t stream, const unsigned long long* buf, std::uint64_t start, std::uint64_t steps,
+                  ChaseResult* out) {
+    chase_kernel<<<1, 1, 0, stream>>>(buf, start, steps, out);
+    check_launch("chase_kernel");
+}
+
+void launch_read(cudaStream_t stream, const void* data, std::size_t bytes, int vector_bytes, int ilp, int blocks,
+                 int threads, unsigned long long* count) {
+    switch (vector_bytes) {
+    case 4: read_with_ilp(stream, static_cast<const float*>(data), bytes / 4, ilp, blocks, threads, count); break;
+    case 8: read_with_ilp(stream, static_cast<const float2*>(data), bytes / 8, ilp, blocks, threads, count); break;
+    case 16: read_with_ilp(stream, static_cast<const float4*>(data), bytes / 16, ilp, blocks, threads, count); break;
+    default: throw MeasurementError("read kernel: element must be 4, 8 or 16 bytes");
+    }
+    check_launch("read_kernel");
+}
+
+void launch_strided(cudaStream_t stream, const void* data, std::uint64_t n, std::uint64_t stride, int element_bytes,
+                    int blocks, int threads, unsigned long long* count) {
+    if (element_bytes == 4)
+        strided_kernel<<<blocks, threads, 0, stream>>>(static_cast<const float*>(data), n, stride, count);
+    else if (element_bytes == 16)
+        strided_kernel<<<blocks, threads, 0, stream>>>(static_cast<const float4*>(data), n, stride, count);
+    else
+        throw MeasurementError("strided kernel: element must be 4 or 16 bytes");
+    check_launch("strided_kernel");
+}
+
+void launch_timeline(cudaStream_t stream, const void* data, std::uint64_t threads_total, int element_bytes,
+                     int warps_per_block, WarpClock* out) {
+    const int threads = warps_per_block * 32;
+    const auto blocks = static_cast<unsigned>((threads_total + threads - 1) / threads);
+    if (element_bytes == 4)
+        timeline_kernel<<<blocks, threads, 0, stream>>>(static_cast<const float*>(data), threads_total, out);
+    else if (element_bytes == 16)
+        timeline_kernel<<<blocks, threads, 0, stream>>>(static_cast<const float4*>(data), threads_total, out);
+    else
+        throw MeasurementError("timeline kernel: element must be 4 or 16 bytes");
+    check_launch("timeline_kernel");
+}
+
+}  // namespace hwcomm::cuda::gpumem

@@ -1,0 +1,52 @@
+#pragma once
+// Host-side launchers of the GPU memory microbenchmark kernels
+// (gpumem_kernels.cu). Plain C++ against the runtime header; each checks its
+// launch (MeasurementError) and does not synchronize.
+#include <cstddef>
+#include <cstdint>
+
+#include <cuda_runtime_api.h>
+
+namespace hwcomm::cuda::gpumem {
+
+// What one pointer chase leaves behind (device-writable memory).
+struct ChaseResult {
+    unsigned long long cycles = 0;  // SM clock (clock64) over the timed steps
+    unsigned long long ns = 0;      // globaltimer over the timed steps
+    unsigned long long last = 0;    // word index reached: checked against the host's walk
+};
+
+// One warp of the timeline kernel: SM clock and global timer before and after its load.
+struct WarpClock {
+    unsigned sm, block, warp, pad;
+    unsigned long long start, stop, gstart, gstop;
+};
+
+// buf[i x stride_words] = next[i] x stride_words for every node (buf may be a
+// peer GPU's or a mapped host pointer; next is on the executing GPU).
+void launch_chase_scatter(cudaStream_t stream, unsigned long long* buf, const std::uint32_t* next,
+                          std::uint32_t nodes, std::uint64_t stride_words, int sm_count);
+// One thread follows buf from word `start` for `steps` dependent loads.
+void launch_chase(cudaStream_t stream, const unsigned long long* buf, std::uint64_t start, std::uint64_t steps,
+                  ChaseResult* out);
+
+// Reads `bytes` with `blocks` x `threads` threads, `vector_bytes` (4, 8, 16)
+// per load, `ilp` (1, 2, 4) independent loads in flight per thread; adds the
+// number of elements read to *count.
+void launch_read(cudaStream_t stream, const void* data, std::size_t bytes, int vector_bytes, int ilp, int blocks,
+                 int threads, unsigned long long* count);
+
+// How many blocks of `threads` threads of that read kernel one SM holds at once
+// (registers, threads), for the current device.
+int read_kernel_blocks_per_sm(int vector_bytes, int ilp, int threads);
+
+// Loads a[(stride x i) % n] for i in [0, n), elements of `element_bytes` (4 or 16); adds n to *count.
+void launch_strided(cudaStream_t stream, const void* data, std::uint64_t n, std::uint64_t stride, int element_bytes,
+                    int blocks, int threads, unsigned long long* count);
+
+// One element (4 or 16 bytes) per thread, `threads_total` threads in blocks
+// of `warps_per_block` warps; lane 0 of every warp writes out[global warp].
+void launch_timeline(cudaStream_t stream, const void* data, std::uint64_t threads_total, int element_bytes,
+                     int warps_per_block, WarpClock* out);
+
+}  // namespace hwcomm::cuda::gpumem

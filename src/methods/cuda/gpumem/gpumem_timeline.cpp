@@ -1,0 +1,204 @@
+// gpumem-timeline: per-warp latency of one read. Every thread loads one
+// element (float or float4) of 64 MiB in the GPU's own memory; lane 0 of each
+// warp records its SM, block and warp ids and the SM clock (clock64) and
+// global timer before and after the load. Times are made relative per SM
+// (each SM has its own clock). L2 is scrubbed before every sample (a 256 MiB
+// buffer is written), so the loads go to DRAM. Per point: the per-warp
+// latency distribution in cycles and ns (SM clock from the clock64 and
+// globaltimer spans of the same warps) and the gap between a block's end and
+// the next block's start on an SM. The first 2048 warps of the lowest SM of
+// the last sample are kept raw in the record's context (timeline_warps).
+#include <algorithm>
+#include <memory>
+
+#include "core/error.hpp"
+#include "methods/cuda/cuda_check.hpp"
+#include "methods/cuda/gpumem/gpumem_common.hpp"
+#include "methods/cuda/gpumem/gpumem_methods.hpp"
+#include "methods/cuda/graph_queries.hpp"
+#include "methods/cuda/session_common.hpp"
+#include "methods/gpumem/gpumem_model.hpp"
+
+namespace hwcomm::cuda::gpumem {
+
+namespace {
+
+constexpr std::uint64_t kFootprint = std::uint64_t{64} << 20;
+constexpr std::size_t kScrubBytes = std::size_t{256} << 20;
+constexpr std::size_t kRawWarps = 2048;
+
+double quantile(std::vector<double> v, double q) {
+    if (v.empty()) return 0;
+    const auto k = static_cast<std::size_t>(q * static_cast<double>(v.size() - 1));
+    std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(k), v.end());
+    return v[k];
+}
+
+// SM clock in GHz: clock64 cycles over globaltimer ns of each SM's whole span, summed over SMs.
+double sm_clock_ghz(const std::vector<WarpClock>& w) {
+    std::map<unsigned, std::pair<WarpClock, WarpClock>> span;  // per SM: min starts, max stops
+    for (const auto& r : w) {
+        auto [it, fresh] = span.emplace(r.sm, std::make_pair(r, r));
+        if (fresh) continue;
+        auto& [lo, hi] = it->second;
+        lo.start = std::min(lo.start, r.start);
+        lo.gstart = std::min(lo.gstart, r.gstart);
+        hi.stop = std::max(hi.stop, r.stop);
+        hi.gstop = std::max(hi.gstop, r.gstop);
+    }
+    double cycles = 0, ns = 0;
+    for (const auto& [sm, s] : span) {
+        cycles += static_cast<double>(s.second.stop - s.first.start);
+        ns += static_cast<double>(s.second.gstop - s.first.gstart);
+    }
+    return ns > 0 ? cycles / ns : 0;
+}
+
+class TimelineSession final : public TransferSession {
+public:
+    TimelineSession(const Graph& graph, const Vertex& gpu, const SizeCap& cap, const MethodOptions& options)
+        : exec_(cuda_ordinal(gpu)), facts_(gpu_mem_facts(exec_)), timer_(exec_, options.timing_mode), data_(exec_, cap.buffer_bytes),
+          scrub_(exec_, kScrubBytes), clocks_(exec_, (cap.buffer_bytes / 4 + 31) / 32 * sizeof(WarpClock)) {
+        ScopedDevice on(exec_);
+        HWCOMM_CUDA_CHECK(cudaMemset(data_.data(), 0, data_.size()));
+        context_["timing_mode"] = options.timing_mode == "wall" ? "wall" : "event";
+        context_.update(base_context(graph, {&gpu}, cap, options));
+        context_["gpumem"] = to_json(facts_);
+        context_["kernel"] = {{"how", "one element per thread; lane 0 records clock64 and globaltimer around the "
+                                      "warp's load, waited for by a branch on the value"},
+                              {"l2", "scrubbed before every sample: 256 MiB written"},
+                              {"raw", "timeline_warps: first 2048 warps (by start) of the lowest SM, last sample"}};
+        context_["timeline_warps"] = nlohmann::json::array();
+    }
+    void set_axes(const std::map<std::string, nlohmann::json>& values) override {
+        element_ = values.at("element_bytes").get<int>();
+        warps_per_block_ = values.at("warps_per_block").get<int>();
+    }
+    void warmup(std::size_t bytes, const std::string&) override { launch(bytes); }
+    void reset(std::size_t, const std::string&) override {
+        ScopedDevice on(exec_);
+        HWCOMM_CUDA_CHECK(cudaMemsetAsync(scrub_.data(), 0x5a, scrub_.size(), timer_.stream()));
+        HWCOMM_CUDA_CHECK(cudaMemsetAsync(clocks_.data(), 0xff, clocks_.size(), timer_.stream()));
+        timer_.synchronize();
+    }
+    Sample measure(std::size_t bytes, const std::string&) override {
+        Sample s;
+        s.seconds = launch(bytes);
+        s.bytes_per_rep = static_cast<double>(elements_of(bytes, element_) * element_);
+        std::vector<WarpClock> w((elements_of(bytes, element_) + 31) / 32);
+        {
+            ScopedDevice on(exec_);
+            HWCOMM_CUDA_CHECK(cudaMemcpy(w.data(), clocks_.data(), w.size() * sizeof(WarpClock), cudaMemcpyDeviceToHost));
+        }
+        missing_ = static_cast<std::size_t>(std::count_if(w.begin(), w.end(), [](const WarpClock& c) { return c.sm == ~0u; }));
+        if (missing_) return s;  // verify() reports it
+        const double ghz = sm_clock_ghz(w);
+        std::vector<hwcomm::gpumem::WarpRecord> r;
+        r.reserve(w.size());
+        for (const auto& c : w) r.push_back({c.sm, c.block, c.warp, c.start, c.stop});
+        hwcomm::gpumem::make_relative_per_sm(r);
+        std::vector<double> lat;
+        lat.reserve(r.size());
+        for (const auto& x : r) lat.push_back(static_cast<double>(x.stop - x.start));
+        const auto gaps = hwcomm::gpumem::block_gaps(r);
+        s.metrics["warp_latency_cycles_median"] = {quantile(lat, 0.5), "cycles"};
+        s.metrics["warp_latency_cycles_p10"] = {quantile(lat, 0.1), "cycles"};
+        s.metrics["warp_latency_cycles_p90"] = {quantile(lat, 0.9), "cycles"};
+        s.metrics["warp_latency_cycles_max"] = {quantile(lat, 1.0), "cycles"};
+        if (ghz > 0) s.metrics["warp_latency_ns_median"] = {quantile(lat, 0.5) / ghz, "ns"};
+        s.metrics["sm_clock_mhz"] = {ghz * 1e3, "MHz"};
+        if (!gaps.empty()) s.metrics["block_gap_cycles_median"] = {quantile(gaps, 0.5), "cycles"};
+        s.metrics["warps"] = {static_cast<double>(r.size()), "warps"};
+        keep_raw(r);
+        return s;
+    }
+    std::string verify(std::size_t, const std::string&) override {
+        return missing_ ? std::to_string(missing_) + " warps wrote no record" : "";
+    }
+    nlohmann::json context() const override {
+        nlohmann::json c = context_;
+        for (const auto& [key, raw] : raw_) c["timeline_warps"].push_back(raw);
+        return c;
+    }
+    std::size_t max_bytes() const override { return data_.size(); }
+
+private:
+    double launch(std::size_t bytes) {
+        return timer_.time([&](cudaStream_t s) {
+            launch_timeline(s, data_.data(), elements_of(bytes, element_), element_, warps_per_block_,
+                            reinterpret_cast<WarpClock*>(clocks_.data()));
+        });
+    }
+    // Columns, not one object per warp: the lowest SM's first kRawWarps warps by start.
+    void keep_raw(const std::vector<hwcomm::gpumem::WarpRecord>& r) {
+        unsigned sm = ~0u;
+        for (const auto& x : r) sm = std::min(sm, x.sm);
+        std::vector<hwcomm::gpumem::WarpRecord> mine;
+        for (const auto& x : r)
+            if (x.sm == sm) mine.push_back(x);
+        std::sort(mine.begin(), mine.end(), [](const auto& a, const auto& b) { return a.start < b.start; });
+        if (mine.size() > kRawWarps) mine.resize(kRawWarps);
+        nlohmann::json j{{"element_bytes", element_}, {"warps_per_block", warps_per_block_}, {"sm", sm},
+                         {"unit", "cycles, relative to the SM's earliest warp"}};
+        for (const auto& x : mine) {
+            j["block"].push_back(x.block);
+            j["warp"].push_back(x.warp);
+            j["start"].push_back(x.start);
+            j["stop"].push_back(x.stop);
+        }
+        raw_[{element_, warps_per_block_}] = std::move(j);
+    }
+    int exec_;
+    GpuMemFacts facts_;
+    KernelTimer timer_;
+    DeviceBuffer data_;
+    DeviceBuffer scrub_;
+    DeviceBuffer clocks_;
+    int element_ = 4, warps_per_block_ = 2;
+    std::size_t missing_ = 0;
+    std::map<std::pair<int, int>, nlohmann::json> raw_;
+    nlohmann::json context_;
+};
+
+class TimelineMethod final : public Characterizer {
+public:
+    std::string name() const override { return "gpumem-timeline"; }
+    std::string description() const override {
+        return "per-warp latency of one load per thread over 64 MiB (cold L2): SM clock before and after, per SM";
+    }
+    std::vector<VertexKind> src_kinds() const override { return {VertexKind::Gpu}; }
+    std::vector<VertexKind> dst_kinds() const override { return {VertexKind::Gpu}; }
+    Applicability applicable(const Graph&, const Vertex& src, const Vertex& dst) const override {
+        return on_gpu_applicable(src, dst);
+    }
+    std::vector<ParamSet> parameter_sets(const Graph&, const Vertex&, const Vertex&,
+                                         const MethodOptions&) const override {
+        return {{}};
+    }
+    std::vector<AxisSpec> axes() const override {
+        return {{"element_bytes", {4, 16}, "bytes", "bytes loaded per thread (float, float4)"},
+                {"warps_per_block", {2, 4, 8, 16, 32}, "warps", "warps in one thread block"}};
+    }
+    SizePolicy size_policy() const override { return {1, kFootprint, kFootprint, 0}; }
+    std::unique_ptr<TransferSession> prepare(const Graph& graph, const Vertex& src, const Vertex&, const ParamSet&,
+                                             std::size_t max_bytes, const MethodOptions& options) const override {
+        return prepare_guarded(name(), [&]() -> std::unique_ptr<TransferSession> {
+            const SizeCap cap = plan_buffers(options, std::min<std::size_t>(max_bytes, kFootprint),
+                                             {{cuda_ordinal(src), 1}}, 0);
+            return std::make_unique<TimelineSession>(graph, src, cap, options);
+        });
+    }
+};
+
+}  // namespace
+
+std::unique_ptr<Characterizer> make_gpumem_timeline() { return std::make_unique<TimelineMethod>(); }
+
+void register_gpumem_methods(Registry& registry) {
+    registry.add(make_gpumem_timeline());
+    registry.add(make_gpumem_occupancy());
+    registry.add(make_gpumem_stride());
+    registry.add(make_gpumem_latency());
+}
+
+}  // namespace hwcomm::cuda::gpumem
