@@ -1,5 +1,6 @@
 #include "cli/commands.hpp"
 #include "methods/cpu/register.hpp"
+#include "methods/disk/register.hpp"
 #ifdef HWCOMM_HAVE_CUDA
 #include "methods/cuda/register.hpp"
 #endif
@@ -9,6 +10,7 @@ namespace hwcomm::cli {
 Registry build_registry() {
     Registry registry;
     register_cpu_methods(registry);
+    register_disk_methods(registry);
 #ifdef HWCOMM_HAVE_CUDA
     register_cuda_methods(registry);
 #endif
