@@ -41,6 +41,7 @@ protected:
         node_ = topo.numa_os_indexes().front();
         graph_.add_vertex(test::numa_vertex(node_, topo.cores_of_numa(node_)));
         graph_.add_vertex(Vertex{.id = "disk:" + disk_, .kind = VertexKind::BlockDevice, .name = disk_});
+        graph_.add_vertex(Vertex{.id = "disk:nosuch0", .kind = VertexKind::BlockDevice, .name = "nosuch0"});
         register_disk_methods(registry_);
         options_.values.set("scratch", dir_.string());
         options_.values.set("cache-drop", "file");  // not the whole machine's cache: CI shares its host
@@ -91,6 +92,9 @@ TEST_F(DiskReadTest, EverySampleStartsWithTheFileOutOfThePageCacheAndTheRecordSa
         EXPECT_EQ(drop.at("samples_with_cached_pages").get<int>(), 0);
         EXPECT_TRUE(ctx.at("placement_verified").get<bool>());
         EXPECT_TRUE(ctx.at("reader").at("bound").get<bool>());
+        ASSERT_EQ(ctx.at("disks_skipped").size(), 1u) << ctx.dump();
+        EXPECT_EQ(ctx.at("disks_skipped").at(0).at("disk").get<std::string>(), "disk:nosuch0");
+        EXPECT_EQ(ctx.at("disks_skipped").at(0).at("reason").get<std::string>(), "no block device nosuch0 in /sys/class/block");
     }
     EXPECT_EQ(entries_in(dir_), 0u);
 }

@@ -136,7 +136,12 @@ public:
         const auto io = params.count("io") ? disk_io_from(params.at("io")) : DiskIo::Buffered;
         const auto policy = cache_drop_policy_from(options.values.string_or("cache-drop", "auto"));
         auto session = std::make_unique<DiskReadSession>(target, numa_index_of(dst), io, max_bytes, policy);
-        (void)graph;
+        // The disks this run cannot measure, with the reason, kept with every record.
+        nlohmann::json skipped = nlohmann::json::array();
+        for (const Vertex* other : graph.of_kind(VertexKind::BlockDevice))
+            if (const Applicability a = applicable(graph, *other, dst); !a.ok)
+                skipped.push_back({{"disk", other->id}, {"reason", a.reason}});
+        session->note("disks_skipped", std::move(skipped));
         return session;
     }
 };

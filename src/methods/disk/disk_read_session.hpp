@@ -57,6 +57,8 @@ public:
     std::string verify(std::size_t bytes, const std::string& variant) override;
     nlohmann::json context() const override;
     std::size_t max_bytes() const override { return file_->size(); }
+    // Adds a fact of the planning (the disks left out and why) to the context.
+    void note(const std::string& key, nlohmann::json value) { context_[key] = std::move(value); }
 
 private:
     void read_into_buffer(std::size_t bytes);
