@@ -1,7 +1,8 @@
-// disk-read on this machine: a scratch directory under the build tree (on a
-// disk, unlike a tmpfs /tmp), the disk under it as the graph's disk vertex,
-// driven as the engine drives a session: warm-up, then reset -> measure ->
-// verify per sample. Small sizes: CI time.
+// disk-read on this machine: a scratch directory under the build tree (not
+// /tmp, which may be a tmpfs), the disk under it as the graph's disk vertex
+// (tests that need one skip on an overlay root), sessions driven as the
+// engine drives them: warm-up, then reset -> measure -> verify per sample.
+// Small sizes: CI time.
 #include <gtest/gtest.h>
 #include <fcntl.h>
 #include <unistd.h>
@@ -11,6 +12,7 @@
 
 #include "core/error.hpp"
 #include "discover/mount_table.hpp"
+#include "methods/disk/disk_read_session.hpp"
 #include "methods/disk/page_cache.hpp"
 #include "methods/disk/register.hpp"
 #include "methods/disk/test_file.hpp"
@@ -34,13 +36,17 @@ protected:
         fs::create_directories(dir_);
         const auto table = read_mount_table();
         const Mount* m = mount_of_path(table, dir_.string());
-        const auto disks = m ? whole_disks_of_mount(*m) : std::vector<std::string>{};
-        if (disks.empty()) GTEST_SKIP() << dir_ << " is not on a disk (" << (m ? m->fstype : "no mount") << ")";
-        disk_ = disks.front();
+        ASSERT_NE(m, nullptr) << dir_;
+        // tmpfs pages cannot leave the page cache and refuse O_DIRECT: no disk read there.
+        if (m->fstype == "tmpfs" || m->fstype == "ramfs") GTEST_SKIP() << dir_ << " is on " << m->fstype;
+        mount_ = *m;
+        const auto disks = whole_disks_of_mount(*m);
+        disk_ = disks.empty() ? "" : disks.front();  // empty on overlay roots: sessions still run
         HwlocTopology topo;
         node_ = topo.numa_os_indexes().front();
         graph_.add_vertex(test::numa_vertex(node_, topo.cores_of_numa(node_)));
-        graph_.add_vertex(Vertex{.id = "disk:" + disk_, .kind = VertexKind::BlockDevice, .name = disk_});
+        if (!disk_.empty())
+            graph_.add_vertex(Vertex{.id = "disk:" + disk_, .kind = VertexKind::BlockDevice, .name = disk_});
         graph_.add_vertex(Vertex{.id = "disk:nosuch0", .kind = VertexKind::BlockDevice, .name = "nosuch0"});
         register_disk_methods(registry_);
         options_.values.set("scratch", dir_.string());
@@ -53,8 +59,17 @@ protected:
     std::unique_ptr<TransferSession> prepare(const std::string& io, std::size_t bytes) {
         return method().prepare(graph_, disk(), numa(), {{"io", io}}, bytes, options_);
     }
+    // The session as prepare() makes it, without needing a disk vertex.
+    std::unique_ptr<TransferSession> session(const std::string& io, std::size_t bytes) {
+        const DiskTarget target{disk_, dir_.string(), mount_.mount_point, mount_.fstype};
+        return std::make_unique<DiskReadSession>(target, node_, disk_io_from(io), bytes, CacheDropPolicy::File);
+    }
+    void need_disk() {
+        if (disk_.empty()) GTEST_SKIP() << dir_ << " is on " << mount_.fstype << ", on no disk sysfs knows";
+    }
 
     fs::path dir_;
+    Mount mount_;
     std::string disk_;
     int node_ = 0;
     Graph graph_;
@@ -67,7 +82,7 @@ protected:
 TEST_F(DiskReadTest, EverySampleStartsWithTheFileOutOfThePageCacheAndTheRecordSaysHow) {
     constexpr std::size_t kBytes = 256 << 10;
     for (const char* io : {"buffered", "direct", "fread"}) {
-        auto s = prepare(io, kBytes);
+        auto s = session(io, kBytes);
         EXPECT_EQ(s->max_bytes(), kBytes) << io;
         EXPECT_EQ(entries_in(dir_), 0u) << "the test file has no name in the scratch directory";
         s->warmup(kBytes, "");
@@ -92,15 +107,12 @@ TEST_F(DiskReadTest, EverySampleStartsWithTheFileOutOfThePageCacheAndTheRecordSa
         EXPECT_EQ(drop.at("samples_with_cached_pages").get<int>(), 0);
         EXPECT_TRUE(ctx.at("placement_verified").get<bool>());
         EXPECT_TRUE(ctx.at("reader").at("bound").get<bool>());
-        ASSERT_EQ(ctx.at("disks_skipped").size(), 1u) << ctx.dump();
-        EXPECT_EQ(ctx.at("disks_skipped").at(0).at("disk").get<std::string>(), "disk:nosuch0");
-        EXPECT_EQ(ctx.at("disks_skipped").at(0).at("reason").get<std::string>(), "no block device nosuch0 in /sys/class/block");
     }
     EXPECT_EQ(entries_in(dir_), 0u);
 }
 
 TEST_F(DiskReadTest, VerifyFailsWhenNoTimedReadBroughtTheBytes) {
-    auto s = prepare("buffered", 64 << 10);
+    auto s = session("buffered", 64 << 10);
     s->warmup(64 << 10, "");
     s->reset(64 << 10, "");  // poisons the buffer: the warm-up's bytes are gone
     EXPECT_NE(s->verify(64 << 10, "").find("byte 0"), std::string::npos) << s->verify(64 << 10, "");
@@ -122,6 +134,7 @@ TEST_F(DiskReadTest, TheDropEmptiesTheFilesPagesThatAReadHadCached) {
 }
 
 TEST_F(DiskReadTest, ABadScratchIsAUsageErrorAndAnotherDisksScratchPlansNothing) {
+    need_disk();
     EXPECT_EQ(method().parameter_sets(graph_, disk(), numa(), options_).size(), 3u);
     graph_.add_vertex(Vertex{.id = "disk:zz", .kind = VertexKind::BlockDevice, .name = "zz"});
     EXPECT_TRUE(method().parameter_sets(graph_, *graph_.find("disk:zz"), numa(), options_).empty());
@@ -134,6 +147,17 @@ TEST_F(DiskReadTest, ABadScratchIsAUsageErrorAndAnotherDisksScratchPlansNothing)
     file.values.set("scratch", (dir_ / "plain").string());
     EXPECT_THROW(method().parameter_sets(graph_, disk(), numa(), file), UsageError);
     EXPECT_NE(scratch_problem((dir_ / "plain").string()).find("not a directory"), std::string::npos);
+}
+
+TEST_F(DiskReadTest, PrepareFindsTheScratchDisksMountAndNamesTheDisksLeftOut) {
+    need_disk();
+    const auto ctx = prepare("direct", 64 << 10)->context();
+    EXPECT_EQ(ctx.at("disk").get<std::string>(), disk_);
+    EXPECT_EQ(ctx.at("mount_point").get<std::string>(), mount_.mount_point);
+    EXPECT_EQ(ctx.at("cache_drop").at("policy").get<std::string>(), "file");
+    ASSERT_EQ(ctx.at("disks_skipped").size(), 1u) << ctx.dump();
+    EXPECT_EQ(ctx.at("disks_skipped").at(0).at("disk").get<std::string>(), "disk:nosuch0");
+    EXPECT_EQ(ctx.at("disks_skipped").at(0).at("reason").get<std::string>(), "no block device nosuch0 in /sys/class/block");
 }
 
 TEST(DiskReadApplicability, AGraphOfAnotherMachineHasNoMountsHere) {
