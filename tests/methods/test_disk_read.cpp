@@ -111,6 +111,11 @@ TEST_F(DiskReadTest, EverySampleStartsWithTheFileOutOfThePageCacheAndTheRecordSa
     EXPECT_EQ(entries_in(dir_), 0u);
 }
 
+TEST_F(DiskReadTest, TheFileIsTheRunsLargestSizeRoundedUpToFourKiB) {
+    EXPECT_EQ(session("buffered", 1000)->max_bytes(), 4096u);
+    EXPECT_EQ(session("direct", 4097)->max_bytes(), 8192u);
+}
+
 TEST_F(DiskReadTest, VerifyFailsWhenNoTimedReadBroughtTheBytes) {
     auto s = session("buffered", 64 << 10);
     s->warmup(64 << 10, "");

@@ -45,7 +45,9 @@ DiskReadSession::DiskReadSession(const DiskTarget& target, int numa_node, DiskIo
     : node_(numa_node), io_(io), policy_(policy), seed_(kFileSeed) {
     if (const std::string why = scratch_problem(target.scratch_dir); !why.empty()) throw MeasurementError(why);
     const std::uint64_t free = free_bytes(target.scratch_dir);
-    std::size_t bytes = std::min<std::uint64_t>({max_bytes, kDiskReadMaxBytes, free / 2});
+    // The size policy rounds the run's sizes up to 4 KiB: so does the file.
+    const std::uint64_t wanted = (std::max<std::uint64_t>(max_bytes, 1) + kDiskAlignment - 1) / kDiskAlignment * kDiskAlignment;
+    std::size_t bytes = std::min<std::uint64_t>({wanted, kDiskReadMaxBytes, free / 2});
     bytes -= bytes % kDiskAlignment;
     if (bytes < kDiskAlignment)
         throw MeasurementError("no room for a test file in " + target.scratch_dir + " (" + std::to_string(free) +

@@ -45,8 +45,9 @@ inline constexpr std::size_t kDiskAlignment = 4096;
 
 class DiskReadSession final : public TransferSession {
 public:
-    // Writes the test file: the smaller of max_bytes, kDiskReadMaxBytes and half
-    // the free space of the scratch filesystem, rounded down to kDiskAlignment.
+    // Writes the test file: the smaller of max_bytes (rounded up to
+    // kDiskAlignment, as the size policy rounds the sizes), kDiskReadMaxBytes
+    // and half the free space of the scratch filesystem (rounded down).
     DiskReadSession(const DiskTarget& target, int numa_node, DiskIo io, std::size_t max_bytes,
                     CacheDropPolicy policy);
     ~DiskReadSession() override;
