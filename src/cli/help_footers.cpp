@@ -11,7 +11,7 @@ namespace {
 
 struct Footer {
     const char* example;
-    const char* exit_codes;
+    const char* exit_codes;  // besides 0 and 2, in order
 };
 
 const char* const kUsage = "  2  bad input (one line on stderr; no file written or changed)\n";
@@ -36,9 +36,12 @@ const std::map<std::string, Footer>& footers() {
     return table;
 }
 
-std::string footer_text(const Footer& f) {
-    return std::string("\nExample:\n  ") + f.example + "\n\nExit codes:\n  0  done\n" + f.exit_codes + kUsage +
-           "See man hwcomm-<command> and docs/cli.md.";
+std::string footer_text(const std::string& command, const Footer& f) {
+    std::string codes = std::string("  0  done\n") + kUsage + f.exit_codes;
+    if (std::string(f.exit_codes).rfind("  1", 0) == 0)  // 1 goes before 2
+        codes = std::string("  0  done\n") + f.exit_codes + kUsage;
+    return std::string("\nExample:\n  ") + f.example + "\n\nExit codes:\n" + codes + "More: man hwcomm-" + command +
+           ", docs/cli.md.";
 }
 
 }  // namespace
@@ -51,7 +54,7 @@ void add_help_footers(CLI::App& app) {
         "Each command: hwcomm COMMAND --help, man hwcomm-COMMAND.");
     for (CLI::App* sub : app.get_subcommands([](CLI::App*) { return true; })) {
         const auto it = footers().find(sub->get_name());
-        if (it != footers().end()) sub->footer(footer_text(it->second));
+        if (it != footers().end()) sub->footer(footer_text(it->first, it->second));
     }
 }
 

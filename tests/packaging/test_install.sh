@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # cmake --install into a temporary prefix, then what a user gets there:
 # the man pages render and carry the run options, the bash completion
-# completes `hwcomm run --filter method=`, the binary reports its version.
+# completes `hwcomm run --filter method=`, the binary reports its version,
+# every command's --help has an example and its exit codes.
 # Usage: test_install.sh BUILD_DIR EXPECTED_METHOD VERSION
 set -euo pipefail
 build=$1 method=$2 version=$3
@@ -35,5 +36,11 @@ grep -qx "$method" <<<"$reply" || fail "completing 'hwcomm run --filter method='
 reply=$(bash -c 'source "$1"; COMP_LINE="hwcomm ru"; COMP_POINT=${#COMP_LINE}; _hwcomm
                  printf "%s\n" "${COMPREPLY[@]}"' _ "$completion")
 [ "$reply" = run ] || fail "completing 'hwcomm ru' gave: $reply"
+# Every command's --help ends with an example and its exit codes.
+for c in topo list run export summary report import analyze compare; do
+  help=$("$prefix/bin/hwcomm" "$c" --help)
+  grep -q "^  hwcomm $c " <<<"$help" || fail "hwcomm $c --help has no example"
+  grep -q "^  2  bad input" <<<"$help" || fail "hwcomm $c --help has no exit codes"
+done
 [ -s "$prefix/share/doc/hwcomm/README.md" ] || fail "no docs installed"
 echo "install into $prefix: binary, $(ls "$man1" | wc -l) man pages, completions, docs: ok"
