@@ -5,7 +5,10 @@
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 "$here/scripts/deps.sh"
-"$here/scripts/build.sh" >/dev/null
+# Only the tool, not the test suite; the configure and build progress stay on
+# screen (Ninja redraws one [done/total] line on a terminal).
+echo "hwcomm: building the hwcomm binary into ${BUILD_DIR:-$here/build} (the tests are not built: scripts/test.sh does)" >&2
+HWCOMM_BUILD_TARGET=hwcomm "$here/scripts/build.sh" >&2
 hwcomm="${BUILD_DIR:-$here/build}/src/cli/hwcomm"
 out=${1:-hwcomm-results-$(hostname -s)-$(date -u +%Y%m%dT%H%M%SZ).json}
 "$hwcomm" topo

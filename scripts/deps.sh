@@ -12,6 +12,8 @@ packages=(build-essential cmake ninja-build pkg-config git
 # clang with its sanitizer/libFuzzer runtimes: for scripts/ci-sanitize.sh and
 # ci-fuzz.sh only (the main build stays g++).
 optional_packages=(chromium clang libclang-rt-dev libomp-dev)
+# python3: runs the Python example of docs/export.md in CI (tests/packaging/test_export.sh).
+optional_packages+=(python3)
 if [ "${HWCOMM_DEPS_OPTIONAL:-0}" = 1 ]; then packages+=("${optional_packages[@]}"); fi
 
 missing=()

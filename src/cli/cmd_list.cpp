@@ -1,10 +1,16 @@
 // hwcomm list: each method with the endpoint pairs it applies to, then each
-// pair with its methods; --all adds the pairs a method does not apply to.
+// pair with its methods; --all adds the pairs a method does not apply to;
+// --json gives the same to programs. On a terminal long lines are cut to fit.
+#include <sys/ioctl.h>
+#include <unistd.h>
+
 #include <iostream>
+#include <sstream>
 #include <map>
 #include <memory>
 
 #include "cli/commands.hpp"
+#include "cli/list_json.hpp"
 #include "discover/discover.hpp"
 #include "methods/group_characterizer.hpp"
 #include "run/plan.hpp"
@@ -16,7 +22,16 @@ namespace {
 struct ListArgs {
     std::string input;
     bool all = false;
+    bool json = false;
 };
+
+// The terminal's width when standard output is one, else 0.
+std::size_t terminal_columns() {
+    if (isatty(STDOUT_FILENO) != 1) return 0;
+    winsize size{};
+    if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &size) == 0 && size.ws_col >= 40) return size.ws_col;
+    return 80;
+}
 
 std::string params_text(const std::vector<ParamSet>& sets) {
     if (sets.empty() || (sets.size() == 1 && sets.front().empty())) return "";
@@ -30,46 +45,43 @@ std::string params_text(const std::vector<ParamSet>& sets) {
 }
 
 // The options and axes a method declares.
-void print_declarations(const Characterizer& method) {
+void print_declarations(std::ostream& out, const Characterizer& method) {
     for (const OptionSpec& o : method.options())
-        std::cout << "  option --" << o.name << " (" << to_string(o.type)
+        out << "  option --" << o.name << " (" << to_string(o.type)
                   << (o.default_value.empty() ? "" : ", default " + o.default_value) << "): " << o.doc << "\n";
     for (const AxisSpec& axis : method.axes()) {
-        std::cout << "  axis " << axis.name << (axis.unit.empty() ? "" : " (" + axis.unit + ")") << ":";
-        for (const auto& v : axis.values) std::cout << " " << (v.is_string() ? v.get<std::string>() : v.dump());
-        std::cout << (axis.doc.empty() ? "" : "  " + axis.doc) << "\n";
+        out << "  axis " << axis.name << (axis.unit.empty() ? "" : " (" + axis.unit + ")") << ":";
+        for (const auto& v : axis.values) out << " " << (v.is_string() ? v.get<std::string>() : v.dump());
+        out << (axis.doc.empty() ? "" : "  " + axis.doc) << "\n";
     }
 }
 
 // A concurrency method: its endpoint sets, each with the vertices its lanes join.
-void list_group_method(const Graph& graph, const GroupCharacterizer& method, const MethodOptions& options,
+void list_group_method(std::ostream& out, const Graph& graph, const GroupCharacterizer& method, const MethodOptions& options,
                        bool all) {
     const auto sets = method.endpoint_sets(graph);
     std::size_t ok = 0;
     for (const auto& s : sets) ok += s.applicability.ok;
-    std::cout << method.name() << ": " << method.description() << "\n";
-    for (const auto& [name, doc] : method.parameter_docs()) std::cout << "  parameter " << name << ": " << doc << "\n";
-    print_declarations(method);
-    std::cout << "  applies to " << ok << " endpoint set(s)\n";
+    out << method.name() << ": " << method.description() << "\n";
+    for (const auto& [name, doc] : method.parameter_docs()) out << "  parameter " << name << ": " << doc << "\n";
+    print_declarations(out, method);
+    out << "  applies to " << ok << " endpoint set(s)\n";
     for (const auto& s : sets) {
         if (!s.applicability.ok && !all) continue;
-        std::cout << "    " << (s.applicability.ok ? "" : "not ") << s.src_id << " -> " << s.dst_id << "  {";
-        for (std::size_t i = 0; i < s.vertices.size(); ++i) std::cout << (i ? " " : "") << s.vertices[i]->id;
-        std::cout << "}";
-        if (s.applicability.ok) std::cout << params_text(method.set_parameter_sets(graph, s, options));
-        else std::cout << ": " << s.applicability.reason;
-        if (!s.note.empty()) std::cout << "  (" << s.note << ")";
-        std::cout << "\n";
+        out << "    " << (s.applicability.ok ? "" : "not ") << s.src_id << " -> " << s.dst_id << "  {";
+        for (std::size_t i = 0; i < s.vertices.size(); ++i) out << (i ? " " : "") << s.vertices[i]->id;
+        out << "}";
+        if (s.applicability.ok) out << params_text(method.set_parameter_sets(graph, s, options));
+        else out << ": " << s.applicability.reason;
+        if (!s.note.empty()) out << "  (" << s.note << ")";
+        out << "\n";
     }
 }
 
-int list_command(const ListArgs& a) {
-    DiscoverOptions dopts;
-    dopts.input_xml = a.input;
-    const Graph graph = discover_machine(dopts);
+void list_text(std::ostream& out, const ListArgs& a, const Graph& graph) {
     for (const Vertex* gpu : graph.of_kind(VertexKind::Gpu))
         if (gpu->attrs.count("cuda_ordinal_inferred")) {
-            std::cout << "note: CUDA ordinals inferred from PCI bus id order (" << a.input << " has no CUDA facts)\n";
+            out << "note: CUDA ordinals inferred from PCI bus id order (" << a.input << " has no CUDA facts)\n";
             break;
         }
     const Registry registry = build_registry();
@@ -78,20 +90,20 @@ int list_command(const ListArgs& a) {
     std::vector<std::pair<std::string, std::string>> pair_order;
     for (const auto& method : registry.all()) {
         if (const auto* group = dynamic_cast<const GroupCharacterizer*>(method.get())) {
-            list_group_method(graph, *group, options, a.all);
+            list_group_method(out, graph, *group, options, a.all);
             continue;
         }
         const auto pairs = method_pairs(graph, *method);
         std::size_t ok = 0;
         for (const auto& p : pairs) ok += p.applicability.ok;
-        std::cout << method->name() << ": " << method->description() << "\n";
-        for (const auto& [name, doc] : method->parameter_docs()) std::cout << "  parameter " << name << ": " << doc << "\n";
-        print_declarations(*method);
-        std::cout << "  applies to " << ok << " pair(s)\n";
+        out << method->name() << ": " << method->description() << "\n";
+        for (const auto& [name, doc] : method->parameter_docs()) out << "  parameter " << name << ": " << doc << "\n";
+        print_declarations(out, *method);
+        out << "  applies to " << ok << " pair(s)\n";
         for (const auto& p : pairs) {
             if (!p.applicability.ok) continue;
-            std::cout << "    " << p.src->id << " -> " << p.dst->id;
-            std::cout << params_text(method->parameter_sets(graph, *p.src, *p.dst, options)) << "\n";
+            out << "    " << p.src->id << " -> " << p.dst->id;
+            out << params_text(method->parameter_sets(graph, *p.src, *p.dst, options)) << "\n";
             const auto key = std::make_pair(p.src->id, p.dst->id);
             if (!by_pair.count(key)) pair_order.push_back(key);
             by_pair[key].push_back(method->name());
@@ -99,15 +111,39 @@ int list_command(const ListArgs& a) {
         if (a.all) {
             for (const auto& p : pairs)
                 if (!p.applicability.ok)
-                    std::cout << "    not " << p.src->id << " -> " << p.dst->id << ": " << p.applicability.reason << "\n";
+                    out << "    not " << p.src->id << " -> " << p.dst->id << ": " << p.applicability.reason << "\n";
         }
     }
-    std::cout << "\nby pair (src -> dst: methods)\n";
+    out << "\nby pair (src -> dst: methods)\n";
     for (const auto& key : pair_order) {
-        std::cout << "  " << key.first << " -> " << key.second << ":";
-        for (const auto& m : by_pair[key]) std::cout << " " << m;
-        std::cout << "\n";
+        out << "  " << key.first << " -> " << key.second << ":";
+        for (const auto& m : by_pair[key]) out << " " << m;
+        out << "\n";
     }
+}
+
+int list_command(const ListArgs& a) {
+    DiscoverOptions dopts;
+    dopts.input_xml = a.input;
+    const Graph graph = discover_machine(dopts);
+    if (a.json) {
+        std::cout << list_as_json(graph, build_registry(), a.all).dump(1) << "\n";
+        return 0;
+    }
+    std::ostringstream text;
+    list_text(text, a, graph);
+    const std::size_t width = terminal_columns();
+    if (width == 0) {  // a file or pipe gets every line whole
+        std::cout << text.str();
+        return 0;
+    }
+    std::istringstream lines(text.str());
+    bool cut = false;
+    for (std::string line; std::getline(lines, line);) {
+        cut = cut || line.size() > width;
+        std::cout << (line.size() > width ? line.substr(0, width - 3) + "..." : line) << "\n";
+    }
+    if (cut) std::cout << "(long lines cut to the terminal's width: hwcomm list | less -S shows them whole; --json for programs)\n";
     return 0;
 }
 
@@ -118,6 +154,7 @@ void add_list_command(CLI::App& app, Action& action) {
     auto* sub = app.add_subcommand("list", "each method and the endpoint pairs it applies to");
     sub->add_option("--input", args->input, "hwloc XML export of a machine instead of this one");
     sub->add_flag("--all,--verbose", args->all, "also list the pairs each method does not apply to, with the reason");
+    sub->add_flag("--json", args->json, "the same as JSON for programs (schema hwcomm-list: methods, their pairs, parameter sets)");
     sub->callback([&action, args] { action = [args] { return list_command(*args); }; });
 }
 

@@ -23,6 +23,10 @@ void add_import_command(CLI::App& app, Action& action);
 void add_analyze_command(CLI::App& app, Action& action);
 void add_compare_command(CLI::App& app, Action& action);
 void add_gpumem_command(CLI::App& app, Action& action);  // cmd_gpumem.cpp
+// Hidden: man pages and completions from `app` itself (cmd_generate.cpp).
+void add_generate_command(CLI::App& app, Action& action);
+// Example and exit codes at the end of each command's --help (help_footers.cpp).
+void add_help_footers(CLI::App& app);
 
 // Every method this build has: CPU ones always, CUDA ones when built with CUDA.
 Registry build_registry();

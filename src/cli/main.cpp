@@ -5,13 +5,14 @@
 
 #include <CLI/CLI.hpp>
 
+#include "cli/build_info.hpp"
 #include "cli/commands.hpp"
 #include "core/error.hpp"
 
 int main(int argc, char** argv) {
     using namespace hwcomm;
-    CLI::App app{"hwcomm: maps and measures every data path of a heterogeneous compute node"};
-    app.set_version_flag("--version", std::string(HWCOMM_VERSION) + " (" + HWCOMM_GIT_REVISION + ")");
+    CLI::App app{"maps and measures every data path of a heterogeneous compute node", "hwcomm"};
+    app.set_version_flag("--version", std::function<std::string()>(cli::version_text), "version, revision, compiler, CUDA and hwloc versions");
     app.require_subcommand(1);
     cli::Action action;
     cli::add_topo_command(app, action);
@@ -24,6 +25,8 @@ int main(int argc, char** argv) {
     cli::add_analyze_command(app, action);
     cli::add_compare_command(app, action);
     cli::add_gpumem_command(app, action);
+    cli::add_generate_command(app, action);
+    cli::add_help_footers(app);
     try {
         app.parse(argc, argv);
     } catch (const CLI::CallForHelp& e) {

@@ -1,0 +1,168 @@
+#include "io/tidy_export.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <map>
+#include <set>
+#include <sstream>
+
+namespace hwcomm {
+
+namespace {
+
+using json = nlohmann::json;
+using Row = std::map<std::string, json>;
+
+// The fixed columns, in order; then param_*, axis_*, extra_*, metric_* sorted.
+const std::vector<std::string>& fixed_columns() {
+    static const std::vector<std::string> cols{
+        "file", "host", "revision", "tool_version", "method", "src", "dst", "record_status", "timing_mode",
+        "row_kind", "variant", "workers", "lanes", "lane", "lane_src", "lane_dst", "lane_role", "bytes",
+        "bytes_per_rep", "status", "verified", "stop_reason", "n", "min_s", "q1_s", "median_s", "q3_s", "max_s",
+        "mean_s", "stdev_s", "cv", "ci95_low_s", "ci95_high_s", "bandwidth_gbps", "peak_bandwidth_gbps",
+        "duplex_fwd_gbps", "duplex_rev_gbps", "duplex_total_gbps", "best_variant", "error"};
+    return cols;
+}
+
+// NaN (an absent statistic of an imported aggregate) is null.
+json num(double v) { return std::isfinite(v) ? json(v) : json(nullptr); }
+
+void put_stats(Row& row, const SampleStats& s) {
+    row["n"] = s.n;
+    if (s.n == 0) return;  // a failed point: no statistics
+    row["min_s"] = num(s.min), row["q1_s"] = num(s.q1), row["median_s"] = num(s.median);
+    row["q3_s"] = num(s.q3), row["max_s"] = num(s.max), row["mean_s"] = num(s.mean);
+    row["stdev_s"] = num(s.stdev), row["cv"] = num(s.cv);
+    row["ci95_low_s"] = num(s.ci95_low), row["ci95_high_s"] = num(s.ci95_high);
+}
+
+bool all_digits(const std::string& s) {
+    return !s.empty() && std::all_of(s.begin(), s.end(), [](unsigned char c) { return std::isdigit(c); });
+}
+
+// The columns every row of a record shares.
+Row record_row(const ExportSource& src, const Record& r) {
+    const json& meta = src.file->meta;
+    Row row;
+    row["file"] = src.name;
+    row["host"] = meta.is_object() ? meta.value("host", "") : "";
+    const bool has_revision = r.provenance.is_object() && r.provenance.contains("revision");
+    row["revision"] = has_revision ? r.provenance.at("revision")
+                                   : json(meta.is_object() ? meta.value("git_revision", "") : "");
+    row["tool_version"] = meta.is_object() ? meta.value("tool_version", "") : "";
+    row["method"] = r.method, row["src"] = r.src, row["dst"] = r.dst;
+    row["record_status"] = r.status;
+    // CUDA methods record event or wall; CPU methods time with the host clock.
+    row["timing_mode"] = r.context.is_object() && r.context.contains("timing_mode") ? r.context.at("timing_mode")
+                                                                                     : json("wall");
+    row["lanes"] = std::max<std::size_t>(r.lanes.size(), 1);
+    for (const auto& [k, v] : r.params) row["param_" + k] = v;
+    return row;
+}
+
+Row point_row(Row row, const Record& r, const Point& p) {
+    row["row_kind"] = "point";
+    row["bytes"] = p.bytes;
+    row["bytes_per_rep"] = p.bytes_per_rep;
+    row["status"] = p.status, row["verified"] = p.verified, row["stop_reason"] = p.stop_reason;
+    put_stats(row, p.stats);
+    if (p.status == "ok") row["bandwidth_gbps"] = num(p.bandwidth_gbps), row["peak_bandwidth_gbps"] = num(p.peak_bandwidth_gbps);
+    row["best_variant"] = p.best_variant;
+    if (all_digits(p.best_variant)) row["workers"] = std::stoul(p.best_variant);
+    row["error"] = p.error;
+    for (const auto& [k, v] : p.axes) row["axis_" + k] = v;
+    for (const auto& [k, v] : p.extras) {
+        if (k == "fwd_gbps") row["duplex_fwd_gbps"] = num(v);
+        else if (k == "rev_gbps") row["duplex_rev_gbps"] = num(v);
+        else row["extra_" + k] = num(v);
+    }
+    // A duplex point's bandwidth is both directions' bytes over the time of both.
+    if (r.method.rfind("duplex-", 0) == 0 && p.status == "ok") row["duplex_total_gbps"] = num(p.bandwidth_gbps);
+    for (const auto& [k, m] : p.metrics) row["metric_" + k] = num(m.value), row["metric_" + k + "_unit"] = m.unit;
+    return row;
+}
+
+void add_record_rows(const ExportSource& src, const Record& r, std::vector<Row>& rows) {
+    const Row shared = record_row(src, r);
+    for (const auto& p : r.points) {
+        Row point = point_row(shared, r, p);
+        rows.push_back(point);
+        // Variants and lanes repeat the point's coordinates (bytes, axes), not its figures.
+        Row base = shared;
+        for (const auto& [k, v] : point)
+            if (k == "bytes" || k == "status" || k == "verified" || k.rfind("axis_", 0) == 0) base[k] = v;
+        for (const auto& v : p.variants) {
+            Row row = base;
+            row["row_kind"] = "variant", row["variant"] = v.variant, row["stop_reason"] = v.stop_reason;
+            if (all_digits(v.variant)) row["workers"] = std::stoul(v.variant);
+            row["bytes_per_rep"] = p.bytes_per_rep;
+            put_stats(row, v.stats);
+            row["bandwidth_gbps"] = num(v.bandwidth_gbps);
+            rows.push_back(row);
+        }
+        for (const auto& lane : p.lanes) {
+            Row row = base;
+            row["row_kind"] = "lane", row["lane"] = lane.label, row["bytes_per_rep"] = lane.bytes_per_rep;
+            for (const auto& spec : r.lanes)
+                if (spec.label == lane.label) row["lane_src"] = spec.src, row["lane_dst"] = spec.dst, row["lane_role"] = spec.role;
+            put_stats(row, lane.stats);
+            row["bandwidth_gbps"] = num(lane.bandwidth_gbps);
+            rows.push_back(row);
+        }
+    }
+}
+
+std::vector<std::string> columns_of(const std::vector<Row>& rows) {
+    std::vector<std::string> cols = fixed_columns();
+    std::set<std::string> dynamic;
+    for (const auto& row : rows)
+        for (const auto& [k, v] : row)
+            if (std::find(cols.begin(), cols.end(), k) == cols.end()) dynamic.insert(k);
+    cols.insert(cols.end(), dynamic.begin(), dynamic.end());
+    return cols;
+}
+
+// RFC 4180 quoting; numbers with 9 significant digits; null is an empty field.
+std::string csv_cell(const json& v) {
+    if (v.is_null()) return "";
+    if (v.is_boolean()) return v.get<bool>() ? "true" : "false";
+    if (v.is_number_float()) {
+        char buf[40];
+        std::snprintf(buf, sizeof buf, "%.9g", v.get<double>());
+        return buf;
+    }
+    const std::string s = v.is_string() ? v.get<std::string>() : v.dump();
+    if (s.find_first_of(",\"\r\n") == std::string::npos) return s;
+    std::string out = "\"";
+    for (char c : s) out += c == '"' ? std::string("\"\"") : std::string(1, c);
+    return out + "\"";
+}
+
+}  // namespace
+
+std::string export_tidy(const std::vector<ExportSource>& sources, ExportFormat format) {
+    std::vector<Row> rows;
+    for (const auto& src : sources)
+        for (const auto& r : src.file->records) add_record_rows(src, r, rows);
+    const auto cols = columns_of(rows);
+    std::ostringstream out;
+    if (format == ExportFormat::Csv) {
+        for (std::size_t i = 0; i < cols.size(); ++i) out << (i ? "," : "") << cols[i];
+        out << "\n";
+    }
+    // JSONL keys in column order, as the CSV header has them.
+    const auto dump = [](const json& v) { return v.dump(-1, ' ', false, json::error_handler_t::replace); };
+    for (const auto& row : rows) {
+        for (std::size_t i = 0; i < cols.size(); ++i) {
+            const auto it = row.find(cols[i]);
+            const json value = it == row.end() ? json(nullptr) : it->second;
+            if (format == ExportFormat::Csv) out << (i ? "," : "") << csv_cell(value);
+            else out << (i ? "," : "{") << dump(cols[i]) << ":" << dump(value);
+        }
+        out << (format == ExportFormat::Jsonl ? "}\n" : "\n");
+    }
+    return out.str();
+}
+
+}  // namespace hwcomm
