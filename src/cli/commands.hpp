@@ -22,6 +22,8 @@ void add_report_command(CLI::App& app, Action& action);
 void add_import_command(CLI::App& app, Action& action);
 void add_analyze_command(CLI::App& app, Action& action);
 void add_compare_command(CLI::App& app, Action& action);
+void add_model_command(CLI::App& app, Action& action);
+void add_predict_command(CLI::App& app, Action& action);
 
 // Every method this build has: CPU ones always, CUDA ones when built with CUDA.
 Registry build_registry();

@@ -23,6 +23,8 @@ int main(int argc, char** argv) {
     cli::add_import_command(app, action);
     cli::add_analyze_command(app, action);
     cli::add_compare_command(app, action);
+    cli::add_model_command(app, action);
+    cli::add_predict_command(app, action);
     try {
         app.parse(argc, argv);
     } catch (const CLI::CallForHelp& e) {

@@ -1,0 +1,116 @@
+// The model fitted on the committed 2x H200 example: facts about its errors,
+// extrapolation to a pair left out, fair share of a shared edge, the file.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+#include "core/error.hpp"
+#include "core/graph_json.hpp"
+#include "io/results_file.hpp"
+#include "model/check.hpp"
+#include "model/fit.hpp"
+#include "model/predict.hpp"
+
+using namespace hwcomm;
+using namespace hwcomm::model;
+
+namespace {
+
+const std::string kH200x2 = std::string(HWCOMM_DOCS) + "/examples/h200x2/results-default.json";
+
+const ResultsFile& h200x2() {
+    static const ResultsFile f = load_results_file(kH200x2);
+    return f;
+}
+
+ResultsFile without(const ResultsFile& f, const std::string& key_part) {
+    ResultsFile out = f;
+    std::erase_if(out.records, [&](const Record& r) { return r.key.find(key_part) != std::string::npos; });
+    return out;
+}
+
+}  // namespace
+
+TEST(ModelFit, EveryRecordOfTheH200ExampleBecomesOneCurveNamingItsSource) {
+    const Model m = fit_model({{kH200x2, h200x2()}});
+    EXPECT_EQ(m.curves.size(), 43u);
+    ASSERT_EQ(m.sources.size(), 1u);
+    EXPECT_EQ(m.sources[0].revision, "f38c90b");
+    EXPECT_EQ(m.sources[0].records, 43u);
+    const CurveModel* peer = m.find("memcpy-peer|gpu0|gpu1|peer=on");
+    ASSERT_NE(peer, nullptr);
+    EXPECT_EQ(peer->limit_what, "NVLink 4.0 x18");
+    EXPECT_EQ(peer->bottleneck, "gpu0->nvswitch-fabric");
+    EXPECT_NEAR(peer->fit.plateau_gbps, 391, 3);
+    const CurveModel* duplex = m.find("duplex-d2d|gpu0|gpu1|peer=on");
+    ASSERT_NE(duplex, nullptr);
+    EXPECT_DOUBLE_EQ(duplex->fit.bytes_per_rep_factor, 2.0);
+    // The file round-trips: same curves, same predictions.
+    const Model back = model_from_json(model_to_json(m));
+    ASSERT_EQ(back.curves.size(), m.curves.size());
+    EXPECT_DOUBLE_EQ(predict_seconds(back.find(peer->key)->fit, 3u << 20), predict_seconds(peer->fit, 3u << 20));
+}
+
+TEST(ModelFit, LeaveOneSizeOutErrorOnTheH200ExampleStaysUnderFivePercent) {
+    const CheckReport r = check_model({{kH200x2, h200x2()}}, 64 * 1024, 64u << 20);
+    EXPECT_EQ(r.sizes.cases.size(), 43u * 15u);  // 64 KiB .. 1 GiB: 15 sizes per curve
+    EXPECT_LT(r.sizes.median_abs, 0.05);
+    EXPECT_TRUE(r.lanes.cases.empty());          // no concurrency record in this file
+}
+
+TEST(ModelFit, APairLeftOutIsExtrapolatedFromTheSameKindOfEdgeWithinFivePercent) {
+    const ResultsFile cut = without(h200x2(), "|gpu1|gpu0|");
+    const Model m = fit_model({{"cut.json", cut}});
+    const Graph g = graph_from_json(m.topology);
+    const Answer a = predict_alone(m, &g, {"memcpy-peer", {{"peer", "on"}}, "gpu1", "gpu0", 1u << 30});
+    EXPECT_EQ(a.basis, "extrapolated");
+    EXPECT_EQ(a.limit_what, "NVLink 4.0 x18");
+    EXPECT_EQ(a.bottleneck, "gpu1->nvswitch-fabric");
+    ASSERT_EQ(a.rests_on.size(), 1u);
+    EXPECT_NE(a.rests_on[0].find("memcpy-peer|gpu0|gpu1|peer=on"), std::string::npos);
+    const Record* truth = h200x2().find("memcpy-peer|gpu1|gpu0|peer=on");
+    ASSERT_NE(truth, nullptr);
+    EXPECT_NEAR(a.gbps / truth->points.back().bandwidth_gbps, 1.0, 0.05);
+    // The same question on the full file is answered from the measurement.
+    const Model full = fit_model({{kH200x2, h200x2()}});
+    EXPECT_EQ(predict_alone(full, &g, {"memcpy-peer", {{"peer", "on"}}, "gpu1", "gpu0", 1u << 30}).basis, "measured");
+}
+
+TEST(ModelFit, TwoTransfersOnOneEdgeShareItsCapacityFairly) {
+    Model m = fit_model({{kH200x2, h200x2()}});
+    const Graph g = graph_from_json(m.topology);
+    const std::vector<Query> two{{"memcpy-peer", {{"peer", "on"}}, "gpu0", "gpu1", 1u << 30},
+                                {"sm-copy-d2d-push", {}, "gpu0", "gpu1", 1u << 30}};
+    // No concurrency record: the NVLink's stated rate times the memcpy-peer efficiency on NVLink 4.0 x18.
+    auto a = predict_concurrent(m, &g, two);
+    ASSERT_EQ(a.size(), 2u);
+    EXPECT_EQ(a[0].shared_edge, "gpu0->nvswitch-fabric");
+    EXPECT_NEAR(a[0].gbps, a[0].capacity_gbps / 2, 1e-6);
+    EXPECT_NEAR(a[1].gbps, a[0].capacity_gbps / 2, 1e-6);
+    EXPECT_NEAR(a[0].capacity_gbps / 478.125, 391.2 / 478.125, 0.01);
+    EXPECT_NEAR(a[0].seconds / predict_alone(m, &g, two[0]).seconds, a[0].alone_gbps / a[0].gbps, 1e-9);
+    // A fitted capacity of the shared edge wins over the stated rate.
+    m.shared_edges.push_back({"gpu0->nvswitch-fabric", "NVLink 4.0 x18", "one-to-all mode=ce", 478.125, 300, 0.63,
+                              {"one-to-all|gpu0|gpu*-gpu0|mode=ce"}, 2});
+    a = predict_concurrent(m, &g, two);
+    EXPECT_NEAR(a[0].gbps, 150, 1e-6);
+    EXPECT_NE(a[0].capacity_basis.find("fitted on one-to-all"), std::string::npos);
+    // Opposite directions do not share (links are full duplex).
+    a = predict_concurrent(m, &g, {two[0], {"memcpy-peer", {{"peer", "on"}}, "gpu1", "gpu0", 1u << 30}});
+    EXPECT_TRUE(a[0].shared_edge.empty());
+}
+
+TEST(ModelFit, BadModelFilesAreOneUsageErrorLine) {
+    EXPECT_THROW(model_from_json(nlohmann::json::object()), UsageError);
+    nlohmann::json j = model_to_json(fit_model({{kH200x2, h200x2()}}));
+    j["curves"][0]["knots"][1][0] = 0;  // sizes out of order
+    try {
+        model_from_json(j);
+        FAIL();
+    } catch (const UsageError& e) {
+        EXPECT_NE(std::string(e.what()).find("bad knot"), std::string::npos);
+    }
+    j = model_to_json(fit_model({{kH200x2, h200x2()}}));
+    j["version"] = "2.0";
+    EXPECT_THROW(model_from_json(j), UsageError);
+}
