@@ -115,6 +115,13 @@ double predict_seconds(const CurveFit& f, std::uint64_t bytes) {
     return std::exp(y0 + (x - x0) / (x1 - x0) * (y1 - y0));
 }
 
+double large_gbps(const CurveFit& f) {
+    std::vector<double> rates;
+    for (const Knot& k : f.knots)
+        if (k.bytes >= f.plateau_start_bytes && k.bytes >= (64ull << 20)) rates.push_back(rate_gbps(k, f.bytes_per_rep_factor));
+    return rates.empty() ? rate_gbps(f.knots.back(), f.bytes_per_rep_factor) : median(rates);
+}
+
 Regime regime_at(const CurveFit& f, std::uint64_t bytes) {
     if (bytes <= f.latency_end_bytes) return Regime::LatencyBound;
     if (bytes >= f.plateau_start_bytes) return Regime::Plateau;

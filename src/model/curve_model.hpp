@@ -47,6 +47,9 @@ CurveFit fit_curve(std::vector<Knot> knots, double bytes_factor = 1);
 CurveFit fit_curve_plain(std::vector<Knot> knots, double bytes_factor = 1);
 
 double predict_seconds(const CurveFit& fit, std::uint64_t bytes);
+// The large-transfer rate (as analyze's rule): the median rate of the plateau
+// sizes of 64 MiB and more; the largest size's rate when none reaches 64 MiB.
+double large_gbps(const CurveFit& fit);
 Regime regime_at(const CurveFit& fit, std::uint64_t bytes);
 // Time, regime and the interval: the largest leave-one-out error of the two
 // knots around the size (the nearest one outside the measured range).

@@ -67,7 +67,7 @@ void size_capacity(const Model& m, const Graph& g, const std::vector<Answer>& al
     for (int pass = 0; pass < 2 && eff.empty(); ++pass)
         for (const CurveModel& c : m.curves)
             if (c.lanes == 1 && c.limit_gbps > 0 && c.limit_what == kind && (pass == 1 || methods.count(c.method)))
-                eff.push_back(c.fit.plateau_gbps / c.limit_gbps);
+                eff.push_back(large_gbps(c.fit) / c.limit_gbps);
     const double efficiency = eff.empty() ? 1.0 : median(eff);
     e.capacity = edge.gbps_per_direction * efficiency;
     std::snprintf(buf, sizeof buf, "%.1f GB/s = %s %.1f GB/s x %.1f%% (%s)", e.capacity, kind.c_str(),

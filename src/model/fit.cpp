@@ -72,46 +72,42 @@ std::optional<SoloEquivalent> solo_equivalent(const LaneSpec& lane) {
     return std::nullopt;
 }
 
-std::optional<SharedEdgeFit> fit_shared_edge(const Record& r, const CurveModel& aggregate, const Graph& g) {
+std::vector<SharedEdgeFit> fit_shared_edges(const Record& r, const CurveModel& aggregate, const Graph& g) {
     std::map<std::string, std::pair<std::size_t, std::size_t>> crossed;  // name -> (lanes, edge index)
     std::size_t lanes = 0;
     for (const LaneSpec& l : r.lanes) {
         if (l.role != "measured") continue;
         ++lanes;
         const auto solo = solo_equivalent(l);
-        if (!solo) return std::nullopt;
+        if (!solo) return {};
         for (const Crossing& c : route_crossings(g, solo->method, l.src, l.dst, solo->params)) {
             auto& e = crossed[c.name()];
             ++e.first, e.second = c.edge;
         }
     }
-    if (lanes < 2) return std::nullopt;
-    const std::pair<const std::string, std::pair<std::size_t, std::size_t>>* best = nullptr;
-    for (const auto& e : crossed) {
-        if (e.second.first < 2) continue;
-        const double rate = g.edges()[e.second.second].gbps_per_direction;
-        // The edge most lanes cross; among those, the slowest stated one.
-        if (!best || e.second.first > best->second.first ||
-            (e.second.first == best->second.first && rate > 0 &&
-             (g.edges()[best->second.second].gbps_per_direction == 0 ||
-              rate < g.edges()[best->second.second].gbps_per_direction)))
-            best = &e;
+    std::size_t most = 0;
+    for (const auto& e : crossed) most = std::max(most, e.second.first);
+    if (lanes < 2 || most < 2) return {};
+    // Every edge the most lanes cross carried the record's aggregate rate.
+    std::vector<SharedEdgeFit> out;
+    for (const auto& [name, use] : crossed) {
+        if (use.first != most) continue;
+        const Edge& edge = g.edges()[use.second];
+        SharedEdgeFit f;
+        f.edge = name;
+        f.what = edge.kind == EdgeKind::NvLink && edge.nvlink
+                     ? "NVLink " + edge.nvlink->version + " x" + std::to_string(edge.nvlink->links)
+                     : std::string(to_string(edge.kind)) + " link";
+        f.lane_method = r.method;
+        for (const auto& [k, v] : r.params) f.lane_method += " " + k + "=" + v;
+        f.stated_gbps = edge.gbps_per_direction;
+        f.capacity_gbps = large_gbps(aggregate.fit);
+        f.efficiency = f.stated_gbps > 0 ? f.capacity_gbps / f.stated_gbps : 0;
+        f.records = {r.key};
+        f.lanes = most;
+        out.push_back(std::move(f));
     }
-    if (!best) return std::nullopt;
-    const Edge& edge = g.edges()[best->second.second];
-    SharedEdgeFit f;
-    f.edge = best->first;
-    f.what = edge.kind == EdgeKind::NvLink && edge.nvlink
-                 ? "NVLink " + edge.nvlink->version + " x" + std::to_string(edge.nvlink->links)
-                 : std::string(to_string(edge.kind)) + " link";
-    f.lane_method = r.method;
-    for (const auto& [k, v] : r.params) f.lane_method += " " + k + "=" + v;
-    f.stated_gbps = edge.gbps_per_direction;
-    f.capacity_gbps = aggregate.fit.plateau_gbps;
-    f.efficiency = f.stated_gbps > 0 ? f.capacity_gbps / f.stated_gbps : 0;
-    f.records = {r.key};
-    f.lanes = best->second.first;
-    return f;
+    return out;
 }
 
 Model fit_model(const std::vector<NamedResults>& inputs) {
@@ -138,8 +134,9 @@ Model fit_model(const std::vector<NamedResults>& inputs) {
             }
             c->source = m.sources.size() - 1;
             if (c->lanes > 1 && graph) {
-                if (auto e = fit_shared_edge(r, *c, *graph)) m.shared_edges.push_back(std::move(*e));
-                else m.notes.push_back(r.key + ": its lanes share no edge of the graph");
+                auto shared = fit_shared_edges(r, *c, *graph);
+                if (shared.empty()) m.notes.push_back(r.key + ": its lanes share no edge of the graph");
+                for (auto& e : shared) m.shared_edges.push_back(std::move(e));
             }
             m.curves.push_back(std::move(*c));
             ++m.sources.back().records;

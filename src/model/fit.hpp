@@ -24,9 +24,10 @@ Model fit_model(const std::vector<NamedResults>& inputs);
 // One record's curve (nullopt: no usable point, or its points are not a size sweep).
 std::optional<CurveModel> fit_record(const Record& record, const Graph* graph);
 
-// The lanes of a concurrency record and the edge most of them cross the same
-// way; nullopt when fewer than two measured lanes share an edge.
-std::optional<SharedEdgeFit> fit_shared_edge(const Record& record, const CurveModel& aggregate, const Graph& graph);
+// The lanes of a concurrency record and the edges most of them cross the same
+// way, each with the record's aggregate plateau as its capacity; empty when
+// fewer than two measured lanes share an edge.
+std::vector<SharedEdgeFit> fit_shared_edges(const Record& record, const CurveModel& aggregate, const Graph& graph);
 
 // The single-transfer method a concurrency lane stands for ("all-to-host"
 // mode=ce -> memcpy-d2h host_mem=pinned), as method and a params filter.

@@ -41,7 +41,7 @@ TEST(ModelFit, EveryRecordOfTheH200ExampleBecomesOneCurveNamingItsSource) {
     ASSERT_NE(peer, nullptr);
     EXPECT_EQ(peer->limit_what, "NVLink 4.0 x18");
     EXPECT_EQ(peer->bottleneck, "gpu0->nvswitch-fabric");
-    EXPECT_NEAR(peer->fit.plateau_gbps, 391, 3);
+    EXPECT_NEAR(large_gbps(peer->fit), 391.2, 1);
     const CurveModel* duplex = m.find("duplex-d2d|gpu0|gpu1|peer=on");
     ASSERT_NE(duplex, nullptr);
     EXPECT_DOUBLE_EQ(duplex->fit.bytes_per_rep_factor, 2.0);
@@ -80,14 +80,14 @@ TEST(ModelFit, TwoTransfersOnOneEdgeShareItsCapacityFairly) {
     Model m = fit_model({{kH200x2, h200x2()}});
     const Graph g = graph_from_json(m.topology);
     const std::vector<Query> two{{"memcpy-peer", {{"peer", "on"}}, "gpu0", "gpu1", 1u << 30},
-                                {"sm-copy-d2d-push", {}, "gpu0", "gpu1", 1u << 30}};
+                                {"memcpy-peer", {{"peer", "on"}}, "gpu0", "gpu1", 1u << 30}};
     // No concurrency record: the NVLink's stated rate times the memcpy-peer efficiency on NVLink 4.0 x18.
     auto a = predict_concurrent(m, &g, two);
     ASSERT_EQ(a.size(), 2u);
     EXPECT_EQ(a[0].shared_edge, "gpu0->nvswitch-fabric");
     EXPECT_NEAR(a[0].gbps, a[0].capacity_gbps / 2, 1e-6);
     EXPECT_NEAR(a[1].gbps, a[0].capacity_gbps / 2, 1e-6);
-    EXPECT_NEAR(a[0].capacity_gbps / 478.125, 391.2 / 478.125, 0.01);
+    EXPECT_NEAR(a[0].capacity_gbps, 391.2, 1);  // the median memcpy-peer efficiency, 81.8%
     EXPECT_NEAR(a[0].seconds / predict_alone(m, &g, two[0]).seconds, a[0].alone_gbps / a[0].gbps, 1e-9);
     // A fitted capacity of the shared edge wins over the stated rate.
     m.shared_edges.push_back({"gpu0->nvswitch-fabric", "NVLink 4.0 x18", "one-to-all mode=ce", 478.125, 300, 0.63,
@@ -113,4 +113,51 @@ TEST(ModelFit, BadModelFilesAreOneUsageErrorLine) {
     j = model_to_json(fit_model({{kH200x2, h200x2()}}));
     j["version"] = "2.0";
     EXPECT_THROW(model_from_json(j), UsageError);
+}
+
+namespace {
+
+// A two-lane record (shape of the concurrency methods): two readers of gpu0
+// whose lanes each got `lane_gbps` at 1 GiB.
+Record two_readers(const std::string& method, double lane_gbps) {
+    Record r;
+    r.method = method, r.src = "gpu0", r.dst = "gpu1", r.params = {{"mode", "ce"}};
+    r.key = record_key(r.method, r.src, r.dst, r.params);
+    for (const char* label : {"a", "b"})
+        r.lanes.push_back({label, method, "gpu0", "gpu1", {{"mode", "ce"}, {"initiator", "dst"}}, "measured", {}});
+    for (std::uint64_t bytes : {1ull << 28, 1ull << 29, 1ull << 30}) {
+        Point p;
+        p.bytes = bytes, p.bytes_per_rep = 2.0 * static_cast<double>(bytes);
+        p.bandwidth_gbps = 2 * lane_gbps, p.stats.n = 5;
+        p.stats.median = p.bytes_per_rep / (p.bandwidth_gbps * 1e9);
+        for (const char* label : {"a", "b"}) {
+            LanePoint l;
+            l.label = label, l.bytes_per_rep = static_cast<double>(bytes), l.bandwidth_gbps = lane_gbps;
+            p.lanes.push_back(l);
+        }
+        r.points.push_back(p);
+    }
+    return r;
+}
+
+}  // namespace
+
+TEST(ModelFit, ConcurrencyLanesArePredictedFromTheCapacityFittedOnTheOtherRecords) {
+    ResultsFile f = h200x2();
+    f.records.push_back(two_readers("one-to-all", 150));
+    f.records.push_back(two_readers("all-to-one", 160));
+    const Model m = fit_model({{"synthetic.json", f}});
+    // Both lanes cross gpu0->nvswitch-fabric and nvswitch-fabric->gpu1: each edge carried 300 (resp. 320).
+    ASSERT_EQ(m.shared_edges.size(), 4u);
+    EXPECT_EQ(m.shared_edges[0].edge, "gpu0->nvswitch-fabric");
+    EXPECT_NEAR(m.shared_edges[0].capacity_gbps, 300, 1e-6);
+    const CheckReport r = check_model({{"synthetic.json", f}}, 64 * 1024, 1u << 28);
+    // Each record is predicted from the other's capacity: 160 per lane for the first, 150 for the second.
+    ASSERT_EQ(r.lanes.cases.size(), 12u);
+    for (const CheckCase& c : r.lanes.cases) {
+        const double expected = c.key.rfind("one-to-all", 0) == 0 ? 160.0 / 150 - 1 : 150.0 / 160 - 1;
+        EXPECT_NEAR(c.error, expected, 1e-6) << c.key;
+    }
+    ASSERT_EQ(r.aggregates.cases.size(), 6u);
+    EXPECT_NEAR(r.aggregates.median_abs, (160.0 / 150 - 1 + 1 - 150.0 / 160) / 2, 1e-6);
 }
