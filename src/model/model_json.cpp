@@ -88,7 +88,7 @@ CurveModel curve_from_json(const json& c, std::size_t index, std::size_t n_sourc
     const auto knots = field<std::vector<std::vector<double>>>(c, "knots", where);
     std::uint64_t previous = 0;
     for (const auto& k : knots) {
-        if (k.size() != 3 || !(k[0] >= 1) || !(k[1] > 0) || !std::isfinite(k[2]) || k[0] <= double(previous))
+        if (k.size() != 3 || !(k[0] >= 1) || !(k[0] < 1.8e19) || !(k[1] > 0) || !std::isfinite(k[2]) || k[0] <= double(previous))
             throw UsageError("model: " + where + " (" + m.key + ") has a bad knot");
         previous = static_cast<std::uint64_t>(k[0]);
         m.fit.knots.push_back({previous, k[1], k[2]});

@@ -31,6 +31,7 @@ Record pseudo_record(const std::string& method, const std::string& src, const st
 std::vector<Crossing> route_crossings(const Graph& g, const std::string& method, const std::string& src,
                                       const std::string& dst, const std::map<std::string, std::string>& params) {
     std::vector<Crossing> out;
+    if (!g.find(src) || !g.find(dst)) return out;
     const Record r = pseudo_record(method, src, dst, params);
     if (analyze::is_gpu_id(src) && analyze::is_gpu_id(dst) && analyze::peer_of(r) == "off") {
         const auto nodes = numa_nodes_of(g, src);
