@@ -46,13 +46,13 @@ Pair unordered(const CurveModel& c) { return c.src < c.dst ? Pair{c.src, c.dst} 
 void leave_one_pair_out(const Model& m, const Graph* g, ErrorSummary& s) {
     std::set<Pair> pairs;
     for (const CurveModel& c : m.curves)
-        if (c.lanes == 1 && c.src != c.dst) pairs.insert(unordered(c));
+        if (c.single() && c.src != c.dst) pairs.insert(unordered(c));
     for (const auto& [a, b] : pairs) {
         std::vector<std::string> held;
         for (const CurveModel& c : m.curves)
             if (unordered(c) == Pair{a, b}) held.push_back(c.key);
         for (const CurveModel& c : m.curves) {
-            if (c.lanes != 1 || unordered(c) != Pair{a, b}) continue;
+            if (!c.single() || unordered(c) != Pair{a, b}) continue;
             const Knot& last = c.fit.knots.back();
             const double measured = static_cast<double>(last.bytes) * c.fit.bytes_per_rep_factor / last.seconds / 1e9;
             try {
@@ -65,22 +65,32 @@ void leave_one_pair_out(const Model& m, const Graph* g, ErrorSummary& s) {
     }
 }
 
+// The size a lane moves per transfer: a background load lane copies chunks
+// (param chunk_bytes, 32 MiB by default), a measured lane the point's size.
+std::uint64_t lane_bytes(const LaneSpec& l, std::uint64_t point_bytes) {
+    if (l.role != "load") return point_bytes;
+    const auto it = l.params.find("chunk_bytes");
+    try {
+        if (it != l.params.end()) return std::stoull(it->second);
+    } catch (const std::exception&) {
+    }
+    return 32ull << 20;
+}
+
 void concurrency(const Model& m, const Graph* g, const std::vector<NamedResults>& inputs, std::uint64_t min_bytes,
                  ErrorSummary& lanes, ErrorSummary& aggregates) {
     for (const NamedResults& in : inputs)
         for (const Record& r : in.file.records) {
             if (r.status != "ok" || r.lanes.size() < 2) continue;
-            std::vector<const LaneSpec*> measured;
-            for (const LaneSpec& l : r.lanes)
-                if (l.role == "measured") measured.push_back(&l);
+            bool loaded = false;
+            for (const LaneSpec& l : r.lanes) loaded = loaded || l.role == "load";
             for (const Point& p : r.points) {
                 if (p.status != "ok" || p.bytes < min_bytes || p.lanes.empty()) continue;
                 std::vector<Query> qs;
-                for (const LaneSpec* l : measured) {
-                    const auto solo = solo_equivalent(*l);
-                    if (solo) qs.push_back({solo->method, solo->params, l->src, l->dst, p.bytes});
-                }
-                if (qs.size() != measured.size() || qs.size() < 2) {
+                for (const LaneSpec& l : r.lanes)
+                    if (const auto solo = solo_equivalent(l))
+                        qs.push_back({solo->method, solo->params, l.src, l.dst, lane_bytes(l, p.bytes)});
+                if (qs.size() != r.lanes.size()) {
                     skip(lanes, r.key + ": a lane has no single-transfer equivalent");
                     break;
                 }
@@ -92,15 +102,16 @@ void concurrency(const Model& m, const Graph* g, const std::vector<NamedResults>
                     break;
                 }
                 double bytes = 0, slowest = 0;
-                for (std::size_t i = 0; i < measured.size(); ++i) {
+                for (std::size_t i = 0; i < r.lanes.size(); ++i) {
+                    if (r.lanes[i].role == "load") continue;  // U: its rate is an input, not a prediction
                     bytes += ans[i].gbps * ans[i].seconds;
                     slowest = std::max(slowest, ans[i].seconds);
                     for (const LanePoint& lp : p.lanes)
-                        if (lp.label == measured[i]->label && lp.bandwidth_gbps > 0)
+                        if (lp.label == r.lanes[i].label && lp.bandwidth_gbps > 0)
                             lanes.cases.push_back({r.key + " " + lp.label, p.bytes, ans[i].gbps, lp.bandwidth_gbps,
                                                    ans[i].gbps / lp.bandwidth_gbps - 1, ans[i].capacity_basis});
                 }
-                if (p.bandwidth_gbps > 0 && slowest > 0)
+                if (!loaded && p.bandwidth_gbps > 0 && slowest > 0)
                     aggregates.cases.push_back({r.key, p.bytes, bytes / slowest, p.bandwidth_gbps,
                                                 bytes / slowest / p.bandwidth_gbps - 1, ans[0].capacity_basis});
             }

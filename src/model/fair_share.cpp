@@ -66,7 +66,7 @@ void size_capacity(const Model& m, const Graph& g, const std::vector<Answer>& al
     std::vector<double> eff;
     for (int pass = 0; pass < 2 && eff.empty(); ++pass)
         for (const CurveModel& c : m.curves)
-            if (c.lanes == 1 && c.limit_gbps > 0 && c.limit_what == kind && (pass == 1 || methods.count(c.method)))
+            if (c.single() && c.limit_gbps > 0 && c.limit_what == kind && (pass == 1 || methods.count(c.method)))
                 eff.push_back(large_gbps(c.fit) / c.limit_gbps);
     const double efficiency = eff.empty() ? 1.0 : median(eff);
     e.capacity = edge.gbps_per_direction * efficiency;

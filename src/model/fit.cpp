@@ -20,8 +20,39 @@ std::string meta_string(const ResultsFile& f, const char* key) {
 
 std::size_t measured_lanes(const Record& r) {
     std::size_t n = 0;
-    for (const LaneSpec& l : r.lanes) n += l.role == "measured";
+    for (const LaneSpec& l : r.lanes) n += l.role != "load";
     return std::max<std::size_t>(n, 1);
+}
+
+std::size_t load_lanes(const Record& r) {
+    std::size_t n = 0;
+    for (const LaneSpec& l : r.lanes) n += l.role == "load";
+    return n;
+}
+
+// Under load, what the lanes crossing an edge moved together: the sum of
+// their own rates (each lane's bytes over its time inside the window), median
+// over the sizes of 64 MiB and more (the largest size when none is).
+double loaded_edge_rate(const Record& r, const std::vector<std::string>& labels) {
+    std::vector<double> sums;
+    const Point* largest = nullptr;
+    for (const Point& p : r.points) {
+        if (p.status != "ok" || p.lanes.empty()) continue;
+        double sum = 0;
+        for (const LanePoint& l : p.lanes)
+            if (std::find(labels.begin(), labels.end(), l.label) != labels.end()) sum += l.bandwidth_gbps;
+        if (p.bytes >= (64ull << 20)) sums.push_back(sum);
+        if (!largest || p.bytes > largest->bytes) largest = &p;
+    }
+    if (sums.empty() && largest) {
+        double sum = 0;
+        for (const LanePoint& l : largest->lanes)
+            if (std::find(labels.begin(), labels.end(), l.label) != labels.end()) sum += l.bandwidth_gbps;
+        sums.push_back(sum);
+    }
+    if (sums.empty()) return 0;
+    std::sort(sums.begin(), sums.end());
+    return sums[sums.size() / 2];
 }
 
 }  // namespace
@@ -46,6 +77,7 @@ std::optional<CurveModel> fit_record(const Record& r, const Graph* g) {
     const auto kind = r.provenance.find("kind");
     c.provenance = kind != r.provenance.end() && kind->is_string() ? kind->get<std::string>() : "measured";
     c.lanes = measured_lanes(r);
+    c.load_lanes = load_lanes(r);
     c.fit = fit_curve(std::move(knots), factor);
     if (g && c.lanes == 1) {
         const PathBottleneck b = path_bottleneck(*g, r.method, r.src, r.dst, r.params);
@@ -58,7 +90,16 @@ std::optional<SoloEquivalent> solo_equivalent(const LaneSpec& lane) {
     const auto mode_it = lane.params.find("mode");
     const bool sm = mode_it != lane.params.end() && mode_it->second == "sm";
     const bool gpu_src = lane.src.rfind("gpu", 0) == 0, gpu_dst = lane.dst.rfind("gpu", 0) == 0;
-    if (lane.method.find("memcpy") == 0 || lane.method.find("sm-copy") == 0) return SoloEquivalent{lane.method, lane.params};
+    if (lane.method.find("memcpy") == 0 || lane.method.find("sm-copy") == 0) {
+        // Only the parameters that pick a single-transfer curve (a load lane
+        // also carries chunk_bytes, spec); background loads use pinned memory.
+        SoloEquivalent e{lane.method, {}};
+        for (const char* key : {"host_mem", "peer"})
+            if (const auto it = lane.params.find(key); it != lane.params.end()) e.params[key] = it->second;
+        if ((lane.method == "memcpy-h2d" || lane.method == "memcpy-d2h") && !e.params.count("host_mem"))
+            e.params["host_mem"] = "pinned";
+        return e;
+    }
     if (gpu_src && gpu_dst) {
         const auto init = lane.params.find("initiator");
         const bool push = init != lane.params.end() && init->second == "src";
@@ -74,15 +115,16 @@ std::optional<SoloEquivalent> solo_equivalent(const LaneSpec& lane) {
 
 std::vector<SharedEdgeFit> fit_shared_edges(const Record& r, const CurveModel& aggregate, const Graph& g) {
     std::map<std::string, std::pair<std::size_t, std::size_t>> crossed;  // name -> (lanes, edge index)
+    std::map<std::string, std::vector<std::string>> labels;               // name -> lanes crossing it
     std::size_t lanes = 0;
     for (const LaneSpec& l : r.lanes) {
-        if (l.role != "measured") continue;
         ++lanes;
         const auto solo = solo_equivalent(l);
         if (!solo) return {};
         for (const Crossing& c : route_crossings(g, solo->method, l.src, l.dst, solo->params)) {
             auto& e = crossed[c.name()];
             ++e.first, e.second = c.edge;
+            labels[c.name()].push_back(l.label);
         }
     }
     std::size_t most = 0;
@@ -101,7 +143,10 @@ std::vector<SharedEdgeFit> fit_shared_edges(const Record& r, const CurveModel& a
         f.lane_method = r.method;
         for (const auto& [k, v] : r.params) f.lane_method += " " + k + "=" + v;
         f.stated_gbps = edge.gbps_per_direction;
-        f.capacity_gbps = large_gbps(aggregate.fit);
+        // Without load lanes the record's own rate is every lane's bytes over
+        // the common window; with them, the lanes' own rates added.
+        f.capacity_gbps = aggregate.load_lanes ? loaded_edge_rate(r, labels[name]) : large_gbps(aggregate.fit);
+        if (!(f.capacity_gbps > 0)) continue;
         f.efficiency = f.stated_gbps > 0 ? f.capacity_gbps / f.stated_gbps : 0;
         f.records = {r.key};
         f.lanes = most;
@@ -133,7 +178,7 @@ Model fit_model(const std::vector<NamedResults>& inputs) {
                 continue;
             }
             c->source = m.sources.size() - 1;
-            if (c->lanes > 1 && graph) {
+            if (!c->single() && graph) {
                 auto shared = fit_shared_edges(r, *c, *graph);
                 if (shared.empty()) m.notes.push_back(r.key + ": its lanes share no edge of the graph");
                 for (auto& e : shared) m.shared_edges.push_back(std::move(e));

@@ -31,6 +31,8 @@ struct CurveModel {
     std::size_t source = 0;               // index into Model::sources
     std::string provenance;               // "measured" | "imported"
     std::size_t lanes = 1;                // measured lanes (concurrency records: > 1)
+    std::size_t load_lanes = 0;           // background lanes (role "load": measured under load U)
+    bool single() const { return lanes == 1 && load_lanes == 0; }  // a transfer alone
     CurveFit fit;
     double limit_gbps = 0;                // theoretical bottleneck of the path (0: none stated)
     std::string limit_what;               // "NVLink 4.0 x18", "staged: PCIe 5.0 x16"

@@ -32,7 +32,7 @@ json model_to_json(const Model& m) {
         for (const Knot& k : c.fit.knots) knots.push_back({k.bytes, k.seconds, k.loo_error});
         j["curves"].push_back({{"key", c.key}, {"method", c.method}, {"src", c.src}, {"dst", c.dst},
                                {"params", c.params}, {"source", c.source}, {"provenance", c.provenance},
-                               {"lanes", c.lanes}, {"bytes_factor", c.fit.bytes_per_rep_factor},
+                               {"lanes", c.lanes}, {"load_lanes", c.load_lanes}, {"bytes_factor", c.fit.bytes_per_rep_factor},
                                {"latency_s", c.fit.latency_s}, {"asymptotic_gbps", c.fit.asymptotic_gbps},
                                {"hockney_rel_rms", c.fit.hockney_rel_rms}, {"plateau_gbps", c.fit.plateau_gbps},
                                {"latency_end_bytes", c.fit.latency_end_bytes},
@@ -75,6 +75,7 @@ CurveModel curve_from_json(const json& c, std::size_t index, std::size_t n_sourc
                                                 " of " + std::to_string(n_sources));
     m.provenance = field<std::string>(c, "provenance", where);
     m.lanes = field<std::size_t>(c, "lanes", where);
+    m.load_lanes = c.contains("load_lanes") ? field<std::size_t>(c, "load_lanes", where) : 0;
     m.fit.bytes_per_rep_factor = field<double>(c, "bytes_factor", where);
     m.fit.latency_s = field<double>(c, "latency_s", where);
     m.fit.asymptotic_gbps = field<double>(c, "asymptotic_gbps", where);

@@ -169,7 +169,7 @@ Answer predict_alone(const Model& m, const Graph* g, const Query& q, const std::
     if (q.bytes == 0) throw UsageError("predict: the size must be at least 1 byte");
     std::vector<const CurveModel*> cands, here;
     for (const CurveModel& c : m.curves) {
-        if (c.method != q.method || c.lanes != 1 || !includes(c.params, q.params) || excluded(c.key, exclude)) continue;
+        if (c.method != q.method || !c.single() || !includes(c.params, q.params) || excluded(c.key, exclude)) continue;
         cands.push_back(&c);
         if (c.src == q.src && c.dst == q.dst) here.push_back(&c);
     }
@@ -179,7 +179,7 @@ Answer predict_alone(const Model& m, const Graph* g, const Query& q, const std::
     }
     // A concurrency record asked for by its own endpoints ("all-to-host gpu* -> numa0").
     for (const CurveModel& c : m.curves)
-        if (c.method == q.method && c.lanes > 1 && c.src == q.src && c.dst == q.dst && includes(c.params, q.params) &&
+        if (c.method == q.method && !c.single() && c.src == q.src && c.dst == q.dst && includes(c.params, q.params) &&
             !excluded(c.key, exclude))
             return from_curve(m, c, q);
     if (cands.empty()) throw UsageError("predict: the model has no " + q.method + " curve" +

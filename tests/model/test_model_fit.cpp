@@ -161,3 +161,53 @@ TEST(ModelFit, ConcurrencyLanesArePredictedFromTheCapacityFittedOnTheOtherRecord
     ASSERT_EQ(r.aggregates.cases.size(), 6u);
     EXPECT_NEAR(r.aggregates.median_abs, (160.0 / 150 - 1 + 1 - 150.0 / 160) / 2, 1e-6);
 }
+
+namespace {
+
+// A transfer measured under load U (the shape `hwcomm run --under-load` writes):
+// one measured lane numa0->gpuN and one background lane numa0->gpuM, each at `gbps`.
+Record under_load(const std::string& gpu, const std::string& load_gpu, double gbps) {
+    Record r;
+    r.method = "memcpy-h2d", r.src = "numa0", r.dst = gpu;
+    r.params = {{"host_mem", "pinned"}, {"numa", "0"}, {"load", "numa0->" + load_gpu}};
+    r.key = record_key(r.method, r.src, r.dst, r.params);
+    r.lanes.push_back({"numa0->" + gpu, "memcpy-h2d", "numa0", gpu, {{"host_mem", "pinned"}}, "measured", {}});
+    r.lanes.push_back({"load:numa0->" + load_gpu, "memcpy-h2d", "numa0", load_gpu,
+                       {{"chunk_bytes", "33554432"}, {"spec", "memcpy-h2d numa0->" + load_gpu}}, "load", {}});
+    for (std::uint64_t bytes : {1ull << 28, 1ull << 30}) {
+        Point p;
+        p.bytes = bytes, p.bytes_per_rep = static_cast<double>(bytes), p.bandwidth_gbps = gbps, p.stats.n = 5;
+        p.stats.median = p.bytes_per_rep / (gbps * 1e9);
+        for (const auto& l : r.lanes) {
+            LanePoint lp;
+            lp.label = l.label, lp.bytes_per_rep = static_cast<double>(bytes), lp.bandwidth_gbps = gbps;
+            p.lanes.push_back(lp);
+        }
+        r.points.push_back(p);
+    }
+    return r;
+}
+
+}  // namespace
+
+TEST(ModelFit, ATransferUnderLoadIsPredictedFromTheHostSideFittedOnAnotherLoadedRecord) {
+    ResultsFile f = h200x2();
+    f.records.push_back(under_load("gpu0", "gpu1", 45));
+    f.records.push_back(under_load("gpu1", "gpu0", 45));
+    const Model m = fit_model({{"loaded.json", f}});
+    // Both lanes leave NUMA node 0 through its host bridge: that edge carried 2 x 45 GB/s.
+    const auto host = std::find_if(m.shared_edges.begin(), m.shared_edges.end(),
+                                   [](const SharedEdgeFit& e) { return e.edge == "numa0->pci0000:00"; });
+    ASSERT_NE(host, m.shared_edges.end());
+    EXPECT_NEAR(host->capacity_gbps, 90, 1e-6);
+    EXPECT_EQ(host->stated_gbps, 0);
+    // A loaded record is no single transfer: numa0->gpu0 alone still answers from the unloaded record.
+    const Graph g = graph_from_json(m.topology);
+    const Answer alone = predict_alone(m, &g, {"memcpy-h2d", {{"host_mem", "pinned"}}, "numa0", "gpu0", 1u << 30});
+    EXPECT_NEAR(alone.gbps, 55.1, 0.5);
+    // Each loaded record predicted from the capacity fitted on the other: 45 GB/s, as measured.
+    const CheckReport r = check_model({{"loaded.json", f}}, 64 * 1024, 1u << 28);
+    ASSERT_EQ(r.lanes.cases.size(), 4u);  // the measured lane of 2 records at 2 sizes
+    for (const CheckCase& c : r.lanes.cases) EXPECT_NEAR(c.error, 0, 1e-6) << c.key;
+    EXPECT_TRUE(r.aggregates.cases.empty());
+}
