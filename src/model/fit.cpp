@@ -95,7 +95,8 @@ std::optional<SoloEquivalent> solo_equivalent(const LaneSpec& lane) {
         // also carries chunk_bytes, spec); background loads use pinned memory.
         SoloEquivalent e{lane.method, {}};
         for (const char* key : {"host_mem", "peer"})
-            if (const auto it = lane.params.find(key); it != lane.params.end()) e.params[key] = it->second;
+            if (const auto it = lane.params.find(key); it != lane.params.end())
+                e.params[key] = it->second.substr(0, it->second.find(':'));  // "off: the driver refused ..."
         if ((lane.method == "memcpy-h2d" || lane.method == "memcpy-d2h") && !e.params.count("host_mem"))
             e.params["host_mem"] = "pinned";
         return e;
