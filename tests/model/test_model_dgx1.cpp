@@ -1,6 +1,8 @@
 // The model on the study's DGX-1 data (imported Comm|Scope results).
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "analyze/dgx1_fixture.hpp"
 #include "core/graph_json.hpp"
 #include "model/check.hpp"
@@ -27,4 +29,19 @@ TEST(ModelDgx1, APeerPairNeverMeasuredIsExtrapolatedFromTheNvLinkPairs) {
     EXPECT_EQ(a.limit_what, "NVLink 1.0 x1");
     EXPECT_EQ(a.rests_on.size(), 4u);  // GPU0 -> GPU1..4
     EXPECT_NEAR(a.gbps, 18.4, 0.1);    // 92% of 20 GB/s
+}
+
+TEST(ModelDgx1, TheNumaParameterFollowsFromTheHostEndOfAnUnmeasuredPair) {
+    ResultsFile cut = test::dgx1_import().results;
+    const Record truth = *cut.find("memcpy-h2d|numa1|gpu5|host_mem=pinned,numa=1");
+    std::erase_if(cut.records, [](const Record& r) { return r.method == "memcpy-h2d" && r.dst == "gpu5"; });
+    const Model m = fit_model({{"cut.json", cut}});
+    const Graph g = graph_from_json(m.topology);
+    // Curves of numa=0 and numa=1 are candidates; the query's NUMA end picks numa=1.
+    const Answer a = predict_alone(m, &g, {"memcpy-h2d", {{"host_mem", "pinned"}}, "numa1", "gpu5", 1u << 30});
+    EXPECT_EQ(a.basis, "extrapolated");
+    EXPECT_EQ(a.params.at("numa"), "1");
+    const Point& p = *std::find_if(truth.points.begin(), truth.points.end(),
+                                   [](const Point& x) { return x.bytes == (1u << 30); });
+    EXPECT_NEAR(a.gbps / p.bandwidth_gbps, 1.0, 0.01);
 }
