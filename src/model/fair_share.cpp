@@ -6,6 +6,7 @@
 // taken as steady: the transfers in --while keep the edge busy throughout.
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <limits>
 #include <map>
 #include <set>

@@ -1,6 +1,7 @@
 // hwcomm model fit / predict / model check end to end on the committed example.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <fstream>
 
 #include "cli/cli_helpers.hpp"
