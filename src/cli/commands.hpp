@@ -27,6 +27,8 @@ void add_gpumem_command(CLI::App& app, Action& action);  // cmd_gpumem.cpp
 void add_generate_command(CLI::App& app, Action& action);
 // Example and exit codes at the end of each command's --help (help_footers.cpp).
 void add_help_footers(CLI::App& app);
+void add_model_command(CLI::App& app, Action& action);
+void add_predict_command(CLI::App& app, Action& action);
 
 // Every method this build has: CPU ones always, CUDA ones when built with CUDA.
 Registry build_registry();

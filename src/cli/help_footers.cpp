@@ -28,6 +28,8 @@ const std::map<std::string, Footer>& footers() {
          {"hwcomm gpumem --quick --filter src=gpu0 -o gpumem.json",
           "  3  finished, some records are errors (the file says which and why)\n"
           "  4  interrupted: the file is valid; complete it with hwcomm run --resume FILE\n"}},
+        {"model", {"hwcomm model fit results.json -o model.json\n  hwcomm model check results.json", ""}},
+        {"predict", {"hwcomm predict --model model.json --method memcpy-h2d --src numa0 --dst gpu0 --size 64MiB", ""}},
         {"export", {"hwcomm export results.json.gz --format csv -o results.csv", ""}},
         {"summary", {"hwcomm summary results.json --targets docs/targets-h200x2.json",
                      "  1  a reference figure was missed, or the file is from another machine\n"}},

@@ -26,7 +26,9 @@ int main(int argc, char** argv) {
     cli::add_compare_command(app, action);
     cli::add_gpumem_command(app, action);
     cli::add_generate_command(app, action);
-    cli::add_help_footers(app);
+    cli::add_model_command(app, action);
+    cli::add_predict_command(app, action);
+    cli::add_help_footers(app);  // last: it reads every command added above
     try {
         app.parse(argc, argv);
     } catch (const CLI::CallForHelp& e) {

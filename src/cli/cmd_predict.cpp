@@ -1,0 +1,106 @@
+// hwcomm predict (--model M.json | RESULTS...) --method M[:k=v,...] --src A
+// --dst B --size S [--while 'M2 C->D S2']... [--json]: predicted time and
+// bandwidth with an interval, the regime, the bottleneck edge and the records
+// the answer rests on; pairs never measured are extrapolated from the graph.
+#include <cstdio>
+#include <iostream>
+#include <memory>
+#include <optional>
+
+#include "cli/commands.hpp"
+#include "cli/model_inputs.hpp"
+#include "core/error.hpp"
+#include "core/graph_json.hpp"
+#include "model/predict.hpp"
+
+namespace hwcomm::cli {
+
+namespace {
+
+struct PredictArgs {
+    std::string model_file;
+    std::vector<std::string> files;
+    std::string method, src, dst, size;
+    std::vector<std::string> whiles;
+    bool json = false;
+};
+
+nlohmann::json answer_json(const model::Answer& a) {
+    nlohmann::json j{{"transfer", a.query.text()}, {"method", a.query.method}, {"src", a.query.src},
+                     {"dst", a.query.dst}, {"bytes", a.query.bytes}, {"params", a.params}, {"basis", a.basis},
+                     {"seconds", a.seconds}, {"seconds_interval", {a.seconds_low, a.seconds_high}},
+                     {"gbps", a.gbps}, {"gbps_interval", {a.gbps_low, a.gbps_high}}, {"regime", a.regime},
+                     {"bottleneck", a.bottleneck}, {"limit", a.limit_what}, {"limit_gbps", a.limit_gbps},
+                     {"rests_on", a.rests_on}, {"notes", a.notes}};
+    if (!a.shared_edge.empty())
+        j["under_load"] = {{"shared_edge", a.shared_edge}, {"capacity_gbps", a.capacity_gbps},
+                           {"capacity_basis", a.capacity_basis}, {"alone_gbps", a.alone_gbps}};
+    return j;
+}
+
+std::string answer_text(const model::Answer& a, bool first) {
+    char buf[512];
+    std::snprintf(buf, sizeof buf, "%s%s: %.4g s [%.4g, %.4g] = %.2f GB/s [%.2f, %.2f]  %s  %s\n",
+                  first ? "" : "while ", a.query.text().c_str(), a.seconds, a.seconds_low, a.seconds_high, a.gbps,
+                  a.gbps_low, a.gbps_high, a.regime.c_str(), a.basis.c_str());
+    std::string out = buf;
+    if (!a.bottleneck.empty()) {
+        std::snprintf(buf, sizeof buf, "  bottleneck: %s (%s, %.1f GB/s)\n", a.bottleneck.c_str(),
+                      a.limit_what.c_str(), a.limit_gbps);
+        out += buf;
+    }
+    if (!a.shared_edge.empty()) {
+        std::snprintf(buf, sizeof buf, "  under load: %s carries %s; alone %.2f GB/s\n", a.shared_edge.c_str(),
+                      a.capacity_basis.c_str(), a.alone_gbps);
+        out += buf;
+    }
+    for (const auto& r : a.rests_on) out += "  rests on: " + r + "\n";
+    for (const auto& n : a.notes) out += "  note: " + n + "\n";
+    return out;
+}
+
+int run_predict(const PredictArgs& a) {
+    if (a.model_file.empty() == a.files.empty())
+        throw UsageError("predict: give either --model FILE or results files, not both or neither");
+    const model::Model m = a.model_file.empty() ? model::fit_model(load_model_inputs(a.files, "predict"))
+                                                : model::load_model(a.model_file);
+    std::optional<Graph> graph;
+    if (!m.topology.empty()) {
+        try {
+            graph = graph_from_json(m.topology);
+        } catch (const std::exception& e) {
+            throw UsageError(std::string("predict: the model's topology does not parse: ") + e.what());
+        }
+    }
+    std::vector<model::Query> qs{model::parse_transfer(a.method + " " + a.src + "->" + a.dst + " " + a.size)};
+    for (const auto& w : a.whiles) qs.push_back(model::parse_transfer(w));
+    const auto answers = model::predict_concurrent(m, graph ? &*graph : nullptr, qs);
+    if (a.json) {
+        nlohmann::json j{{"schema", "hwcomm.predict/v1"}, {"prediction", answer_json(answers[0])}};
+        j["while"] = nlohmann::json::array();
+        for (std::size_t i = 1; i < answers.size(); ++i) j["while"].push_back(answer_json(answers[i]));
+        std::cout << j.dump(1) << "\n";
+    } else {
+        for (std::size_t i = 0; i < answers.size(); ++i) std::cout << answer_text(answers[i], i == 0);
+    }
+    return 0;
+}
+
+}  // namespace
+
+void add_predict_command(CLI::App& app, Action& action) {
+    auto args = std::make_shared<PredictArgs>();
+    auto* sub = app.add_subcommand("predict", "How long a transfer takes here, alone or while others run");
+    sub->add_option("files", args->files, "results files to fit on the fly (instead of --model)");
+    sub->add_option("--model", args->model_file, "a model file from `hwcomm model fit`");
+    sub->add_option("--method", args->method, "method, optionally with parameters: memcpy-h2d:host_mem=pinned")
+        ->required();
+    sub->add_option("--src", args->src, "source vertex id (numa0, gpu1)")->required();
+    sub->add_option("--dst", args->dst, "destination vertex id")->required();
+    sub->add_option("--size", args->size, "bytes per transfer (64M, 1G)")->required();
+    sub->add_option("--while", args->whiles, "a concurrent transfer 'METHOD[:k=v] SRC->DST SIZE' (repeatable)");
+    sub->add_flag("--json", args->json, "JSON for programs (schema hwcomm.predict/v1)");
+    sub->callback([&action, args] { action = [args] { return run_predict(*args); }; });
+}
+
+}  // namespace hwcomm::cli

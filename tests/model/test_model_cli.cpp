@@ -1,0 +1,70 @@
+// hwcomm model fit / predict / model check end to end on the committed example.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <fstream>
+
+#include "cli/cli_helpers.hpp"
+
+using namespace hwcomm::test;
+
+namespace {
+
+const std::string kExample = "'" + std::string(HWCOMM_DOCS) + "/examples/h200x2/results-default.json'";
+
+std::size_t lines(const std::string& s) { return static_cast<std::size_t>(std::count(s.begin(), s.end(), '\n')); }
+
+}  // namespace
+
+TEST(ModelCli, FitThenPredictAMeasuredPairNamesItsRecordAndBottleneck) {
+    Scratch s("model-fit");
+    Result r = run_hwcomm(s, "model fit " + kExample + " -o model.json");
+    ASSERT_EQ(r.code, 0) << r.err;
+    const auto model = read_json(s / "model.json");
+    EXPECT_EQ(model["schema"].get<std::string>(), "hwcomm-model");
+    EXPECT_EQ(model["sources"][0]["revision"].get<std::string>(), "f38c90b");
+    // Never overwritten without --force.
+    r = run_hwcomm(s, "model fit " + kExample + " -o model.json");
+    EXPECT_EQ(r.code, 2);
+    r = run_hwcomm(s, "predict --model model.json --method memcpy-h2d:host_mem=pinned --src numa0 --dst gpu0 "
+                      "--size 64M --json");
+    ASSERT_EQ(r.code, 0) << r.err;
+    const auto j = nlohmann::json::parse(r.out)["prediction"];
+    EXPECT_EQ(j["basis"].get<std::string>(), "measured");
+    EXPECT_EQ(j["regime"].get<std::string>(), "plateau");
+    EXPECT_EQ(j["limit"].get<std::string>(), "PCIe 5.0 x16");
+    EXPECT_NEAR(j["gbps"].get<double>(), 55.1, 0.5);
+    EXPECT_LE(j["gbps_interval"][0].get<double>(), j["gbps"].get<double>());
+    EXPECT_GE(j["gbps_interval"][1].get<double>(), j["gbps"].get<double>());
+    EXPECT_NE(j["rests_on"][0].get<std::string>().find("memcpy-h2d|numa0|gpu0|host_mem=pinned,numa=0"),
+              std::string::npos);
+}
+
+TEST(ModelCli, PredictUnderLoadAndAmbiguousParameters) {
+    Scratch s("model-predict");
+    Result r = run_hwcomm(s, "predict " + kExample + " --method memcpy-peer:peer=on --src gpu0 --dst gpu1 "
+                                 "--size 1G --while 'memcpy-peer:peer=on gpu0->gpu1 1G'");
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_NE(r.out.find("under load: gpu0->nvswitch-fabric carries"), std::string::npos) << r.out;
+    // memcpy-peer gpu0->gpu1 was measured with peer on and off: the parameters must say which.
+    r = run_hwcomm(s, "predict " + kExample + " --method memcpy-peer --src gpu0 --dst gpu1 --size 1G");
+    EXPECT_EQ(r.code, 2);
+    EXPECT_EQ(lines(r.err), 1u) << r.err;
+    EXPECT_NE(r.err.find("ambiguous"), std::string::npos);
+}
+
+TEST(ModelCli, BadModelFileIsExitTwoAndOneLine) {
+    Scratch s("model-bad");
+    std::ofstream(s / "bad.json") << R"({"schema": "hwcomm-model", "version": "1.0", "sources": []})";
+    Result r = run_hwcomm(s, "predict --model bad.json --method memcpy-peer --src gpu0 --dst gpu1 --size 1G");
+    EXPECT_EQ(r.code, 2);
+    EXPECT_EQ(lines(r.err), 1u) << r.err;
+    EXPECT_NE(r.err.find("bad.json"), std::string::npos) << r.err;
+    std::ofstream(s / "results.json") << "{}";
+    r = run_hwcomm(s, "predict --model results.json --method m --src a --dst b --size 1");
+    EXPECT_EQ(r.code, 2);
+    EXPECT_NE(r.err.find("not a model file"), std::string::npos) << r.err;
+    r = run_hwcomm(s, "model check missing.json");
+    EXPECT_EQ(r.code, 2);
+    EXPECT_EQ(lines(r.err), 1u) << r.err;
+}
