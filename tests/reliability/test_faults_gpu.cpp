@@ -4,6 +4,7 @@
 // (illegal address: the context is lost) and a GPU that vanishes mid-record.
 // Each run must leave a valid, finished results file with the fault recorded
 // by its CUDA error's name, and go on as far as the device allows.
+// HWCOMM_FAULT_TEST_OUT=DIR keeps the results files.
 #include <gtest/gtest.h>
 
 #include <cuda_runtime_api.h>
@@ -40,6 +41,13 @@ FaultRun run_with_faults(const Scratch& s, const std::string& args) {
     r.result = run_hwcomm(s, args);
     ::unsetenv("HWCOMM_TEST_FAULT_METHODS");
     r.file = read_json(s / "r.json");  // throws (fails the test) when the file is not whole JSON
+    // HWCOMM_FAULT_TEST_OUT=DIR keeps each results file (DIR/<scratch>[-resumed].json) for the record.
+    if (const char* keep = std::getenv("HWCOMM_FAULT_TEST_OUT"); keep && *keep) {
+        const bool resumed = args.find("--resume") != std::string::npos;
+        fs::create_directories(keep);
+        fs::copy_file(s / "r.json", fs::path(keep) / (s.dir.filename().string() + (resumed ? "-resumed" : "") + ".json"),
+                      fs::copy_options::overwrite_existing);
+    }
     return r;
 }
 
