@@ -10,6 +10,7 @@
 #include <cuda_runtime_api.h>
 
 #include <cstdlib>
+#include <fstream>
 #include <string>
 
 #include "cli/cli_helpers.hpp"
@@ -41,12 +42,13 @@ FaultRun run_with_faults(const Scratch& s, const std::string& args) {
     r.result = run_hwcomm(s, args);
     ::unsetenv("HWCOMM_TEST_FAULT_METHODS");
     r.file = read_json(s / "r.json");  // throws (fails the test) when the file is not whole JSON
-    // HWCOMM_FAULT_TEST_OUT=DIR keeps each results file (DIR/<scratch>[-resumed].json) for the record.
+    // HWCOMM_FAULT_TEST_OUT=DIR keeps each results file and stderr (DIR/<scratch>[-resumed].json, .stderr.txt).
     if (const char* keep = std::getenv("HWCOMM_FAULT_TEST_OUT"); keep && *keep) {
         const bool resumed = args.find("--resume") != std::string::npos;
         fs::create_directories(keep);
-        fs::copy_file(s / "r.json", fs::path(keep) / (s.dir.filename().string() + (resumed ? "-resumed" : "") + ".json"),
-                      fs::copy_options::overwrite_existing);
+        const fs::path base = fs::path(keep) / (s.dir.filename().string() + (resumed ? "-resumed" : ""));
+        fs::copy_file(s / "r.json", base.string() + ".json", fs::copy_options::overwrite_existing);
+        std::ofstream(base.string() + ".stderr.txt") << r.result.err;
     }
     return r;
 }
