@@ -97,11 +97,11 @@ std::string expect_points_then_fault(const json& rec) {
 TEST(GpuFaults, FaultMethodsAreListedOnlyWhenTheTestsAskForThem) {
     REQUIRE_A_GPU();
     Scratch s("fault-list");
-    EXPECT_EQ(run_hwcomm(s, "list").out.find("fault-"), std::string::npos);
+    EXPECT_EQ(run_hwcomm(s, "list").out.find("fault-kernel:"), std::string::npos);
     ::setenv("HWCOMM_TEST_FAULT_METHODS", "1", 1);
     const Result listed = run_hwcomm(s, "list");
     ::unsetenv("HWCOMM_TEST_FAULT_METHODS");
-    EXPECT_NE(listed.out.find("fault-kernel"), std::string::npos);
+    EXPECT_NE(listed.out.find("fault-kernel:"), std::string::npos);
 }
 
 TEST(GpuFaults, FailedAllocationAndRefusedPeerAccessAreErrorRecordsAndTheGpuGoesOn) {
