@@ -221,6 +221,14 @@ int run_command(const RunArgs& a) {
         // A log line even into a file or pipe; on a terminal it replaces the progress line.
         std::cerr << (tty ? "\r\033[K" : "") << record_line(record, results.records.size(), plan.size()) << std::endl;
     };
+    // A sticky device error: one line, the reason kept in the file, which is saved at once.
+    if (results.meta["run"].is_object()) results.meta["run"].erase("device_lost");  // a resume measures those again
+    hooks.on_device_lost = [&](const std::string& summary) {
+        std::cerr << (tty ? "\r\033[K" : "") << "hwcomm: " << summary << std::endl;
+        results.meta["run"]["device_lost"] = summary;
+        set_completed_records(results.meta, results.records.size());
+        save_results(path, results);
+    };
     run_plan(graph, plan, options, results, hooks);
     end_run_state(results.meta, every_planned_record_present(plan, results), utc_now_iso8601());
     save_results(path, results);

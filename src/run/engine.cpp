@@ -12,6 +12,7 @@
 #include "core/error.hpp"
 #include "measure/statistics.hpp"
 #include "platform/clock.hpp"
+#include "run/device_loss.hpp"
 #include "run/progress.hpp"
 
 namespace hwcomm {
@@ -28,6 +29,7 @@ struct VariantOutcome {
     std::string error_type;  // "verification", or the exception's type
     bool verified = false;   // every sample's destination held its batch's pattern
     bool interrupted = false;
+    std::optional<DeviceFailure> device_failure;  // the error was a failed device call
 };
 
 // "std::runtime_error" for the record's error_type.
@@ -106,27 +108,33 @@ VariantOutcome measure_variant(TransferSession& session, std::size_t bytes, cons
     } catch (const std::exception& e) {
         out.error = e.what();
         out.error_type = type_name_of(e);
+        out.device_failure = device_failure_of(e);
     }
     return out;
 }
 
 // nullopt when the run was asked to stop before the point was complete.
+// `failure`: the device failure of the point's error, if it was one.
 std::optional<Point> measure_point(TransferSession& session, std::size_t bytes,
                                    const std::vector<std::string>& variants, const RunOptions& options,
-                                   const std::function<bool()>& should_stop, std::string& error_type) {
+                                   const std::function<bool()>& should_stop, std::string& error_type,
+                                   std::optional<DeviceFailure>& failure) {
     Point p;
     p.bytes = bytes;
     std::vector<VariantOutcome> outcomes;
     for (const auto& v : variants) {
         outcomes.push_back(measure_variant(session, bytes, v, options, should_stop));
         if (outcomes.back().interrupted) return std::nullopt;
+        // A lost context fails every later call: no point in the other variants.
+        if (outcomes.back().device_failure && outcomes.back().device_failure->context_lost) break;
     }
     const VariantOutcome* best = nullptr;
     for (const auto& o : outcomes) {
         if (!o.error.empty()) {
-            if (p.error.empty()) {
+            if (p.error.empty() || (o.device_failure && o.device_failure->context_lost)) {
                 p.error = (o.result.variant.empty() ? "" : "variant " + o.result.variant + ": ") + o.error;
                 error_type = o.error_type;
+                failure = o.device_failure;
             }
             continue;
         }
@@ -221,10 +229,25 @@ void snapshot_device_state(const EngineHooks* hooks, const PlannedRecord& planne
     }
 }
 
-}  // namespace
+// The record's error: the first one, or a lost context (it explains the rest).
+void set_record_error(Record& r, const std::string& error, const std::string& error_type,
+                      const std::optional<DeviceFailure>& failure, std::optional<DeviceFailure>& record_failure) {
+    if (r.status == "ok" || (failure && failure->context_lost && !(record_failure && record_failure->context_lost))) {
+        r.status = "error";
+        r.error = error;
+        r.error_type = error_type;
+        if (failure) {
+            r.context["device_error"] = device_failure_json(*failure);
+            record_failure = failure;
+        }
+    }
+}
 
-std::optional<Record> measure_record(const Graph& graph, const PlannedRecord& planned, const RunOptions& options,
-                                     Progress* progress, const EngineHooks* hooks) {
+// measure_record, also saying which device failure (if any) the record met:
+// a lost context stops the record at once, keeping the points measured before.
+std::optional<Record> measure_record_noting_failure(const Graph& graph, const PlannedRecord& planned,
+                                                    const RunOptions& options, Progress* progress,
+                                                    const EngineHooks* hooks, std::optional<DeviceFailure>& failure) {
     nlohmann::json device_state = nlohmann::json::object();
     snapshot_device_state(hooks, planned, "before", device_state);
     Record r;
@@ -244,9 +267,7 @@ std::optional<Record> measure_record(const Graph& graph, const PlannedRecord& pl
         r.lanes = record_lanes(r, *session);
     } catch (const std::exception& e) {
         // Any failure to prepare is this record's, whatever its type: the run goes on.
-        r.status = "error";
-        r.error = std::string("prepare: ") + e.what();
-        r.error_type = type_name_of(e);
+        set_record_error(r, std::string("prepare: ") + e.what(), type_name_of(e), device_failure_of(e), failure);
         if (!device_state.empty()) r.context["device_state"] = std::move(device_state);
         if (progress) progress->skip_units(options.sizes.size());
         return r;
@@ -255,17 +276,20 @@ std::optional<Record> measure_record(const Graph& graph, const PlannedRecord& pl
     const std::vector<std::uint64_t> sizes = planned.method->size_policy().apply(options.sizes);
     const auto combos = axis_combinations(planned.method->axes());
     std::vector<std::uint64_t> skipped;
-    for (std::size_t c = 0; c < combos.size(); ++c) {
+    const auto context_lost = [&failure] { return failure && failure->context_lost; };
+    for (std::size_t c = 0; c < combos.size() && !context_lost(); ++c) {
         const bool count_progress = progress && c == 0;  // progress counts sizes once per record
         try {
             session->set_axes(combos[c]);
         } catch (const std::exception& e) {
-            r.status = "error";
-            r.error = "axes: " + std::string(e.what());
-            r.error_type = type_name_of(e);
+            set_record_error(r, "axes: " + std::string(e.what()), type_name_of(e), device_failure_of(e), failure);
             break;
         }
         for (std::uint64_t bytes : sizes) {
+            if (context_lost()) {
+                if (count_progress) progress->finish_unit();
+                continue;
+            }
             if (bytes > session->max_bytes()) {
                 if (c == 0) skipped.push_back(bytes);
                 if (count_progress) progress->finish_unit();
@@ -273,19 +297,26 @@ std::optional<Record> measure_record(const Graph& graph, const PlannedRecord& pl
             }
             if (count_progress) progress->start(r.method, r.src, r.dst, bytes);
             std::string error_type;
-            std::optional<Point> point = measure_point(*session, bytes, variants, options, should_stop, error_type);
+            std::optional<DeviceFailure> point_failure;
+            std::optional<Point> point =
+                measure_point(*session, bytes, variants, options, should_stop, error_type, point_failure);
             if (!point) return std::nullopt;  // interrupted: the record is measured again on --resume
             point->axes = combos[c];
             r.points.push_back(std::move(*point));
             if (count_progress) progress->finish_unit();
-            if (r.points.back().status != "ok" && r.status == "ok") {
-                r.status = "error";
-                r.error = "size " + std::to_string(bytes) + ": " + r.points.back().error;
-                r.error_type = error_type;
-            }
+            if (r.points.back().status != "ok")
+                set_record_error(r, "size " + std::to_string(bytes) + ": " + r.points.back().error, error_type,
+                                 point_failure, failure);
         }
     }
     if (progress && sizes.size() < options.sizes.size()) progress->skip_units(options.sizes.size() - sizes.size());
+    if (context_lost()) {
+        // Release what the lost context held now, before any other GPU call.
+        session.reset();
+        snapshot_device_state(hooks, planned, "after", device_state);
+        if (!device_state.empty()) r.context["device_state"] = std::move(device_state);
+        return r;
+    }
     try {
         r.context.update(session->context());  // after measuring: binding failures found on the way
     } catch (const std::exception& e) {
@@ -297,21 +328,44 @@ std::optional<Record> measure_record(const Graph& graph, const PlannedRecord& pl
     return r;
 }
 
+}  // namespace
+
+std::optional<Record> measure_record(const Graph& graph, const PlannedRecord& planned, const RunOptions& options,
+                                     Progress* progress, const EngineHooks* hooks) {
+    std::optional<DeviceFailure> failure;
+    return measure_record_noting_failure(graph, planned, options, progress, hooks, failure);
+}
+
 std::size_t run_plan(const Graph& graph, const std::vector<PlannedRecord>& plan, const RunOptions& options,
                      ResultsFile& results, const EngineHooks& hooks) {
     std::vector<const PlannedRecord*> todo;
-    for (const auto& p : plan)
-        if (!results.find(p.key)) todo.push_back(&p);
+    for (const auto& p : plan) {
+        const Record* done = results.find(p.key);
+        if (!done || is_not_measured(*done)) todo.push_back(&p);
+    }
     Progress progress(hooks.progress, todo.size() * options.sizes.size());
     std::size_t measured = 0;
-    for (const PlannedRecord* p : todo) {
+    std::optional<DeviceLoss> loss;  // set once: the sticky failure that ended the GPU part
+    for (std::size_t i = 0; i < todo.size(); ++i) {
+        const PlannedRecord* p = todo[i];
+        if (loss && needs_gpu(*p)) {
+            progress.skip_units(options.sizes.size());
+            continue;  // kept as "not measured" when the context was lost
+        }
         if (hooks.stop_after_records && measured >= hooks.stop_after_records) break;
         if (hooks.should_stop && hooks.should_stop()) break;
-        std::optional<Record> record = measure_record(graph, *p, options, &progress, &hooks);
+        std::optional<DeviceFailure> failure;
+        std::optional<Record> record = measure_record_noting_failure(graph, *p, options, &progress, &hooks, failure);
         if (!record) break;
-        results.records.push_back(std::move(*record));
+        store_record(results, std::move(*record));
         ++measured;
         if (hooks.on_record) hooks.on_record(results.records.back());
+        if (!loss && failure && failure->context_lost) {
+            loss = DeviceLoss{*failure, p->key};
+            const std::vector<const PlannedRecord*> rest(todo.begin() + static_cast<std::ptrdiff_t>(i) + 1, todo.end());
+            const std::size_t n = keep_gpu_records_not_measured(rest, *loss, results);
+            if (hooks.on_device_lost) hooks.on_device_lost(describe_loss(*loss, n));
+        }
     }
     return measured;
 }

@@ -29,6 +29,9 @@ struct EngineHooks {
     // Asked at every sample boundary and between records: true stops the run
     // (SIGINT/SIGTERM). A record cut short is not kept; --resume measures it.
     std::function<bool()> should_stop;
+    // Once, when a sticky device error lost the context (run_plan has then
+    // stored every remaining GPU record as "not measured"): a one-line summary.
+    std::function<void(const std::string&)> on_device_lost;
 };
 
 // Measures one record. With hooks.device_state, the context gets
@@ -38,8 +41,11 @@ struct EngineHooks {
 std::optional<Record> measure_record(const Graph& graph, const PlannedRecord& planned, const RunOptions& options,
                       Progress* progress = nullptr, const EngineHooks* hooks = nullptr);
 
-// Measures every planned record whose key is not in `results` yet, appending
-// each to results.records. Returns the number of records measured.
+// Measures every planned record whose key is not in `results` yet (or is there
+// only as "not measured" after a lost context), appending each to
+// results.records. A sticky device error ends the GPU part: the remaining GPU
+// records are stored as "not measured" (run/device_loss.hpp), the others are
+// measured. Returns the number of records measured.
 std::size_t run_plan(const Graph& graph, const std::vector<PlannedRecord>& plan, const RunOptions& options,
                      ResultsFile& results, const EngineHooks& hooks);
 

@@ -1,8 +1,11 @@
 #pragma once
-// Checked CUDA calls. HWCOMM_CUDA_CHECK(expr) throws MeasurementError with the
-// call, file:line and the CUDA error's name and text; the engine records it on
-// the record and the run goes on. HWCOMM_CUDA_WARN(expr) is the noexcept form
-// for destructors: it reports on stderr and returns whether the call worked.
+// Checked CUDA calls. HWCOMM_CUDA_CHECK(expr) throws DeviceError (a
+// MeasurementError, core/device_error.hpp) with the call, file:line and the
+// CUDA error's name and text; the engine records it on the record and the run
+// goes on (a sticky error ends the GPU part). HWCOMM_CUDA_WARN(expr) is the
+// noexcept form for destructors: it reports on stderr (not sticky errors,
+// which every release after a lost context repeats) and returns whether the
+// call worked.
 #include <cuda_runtime_api.h>
 
 #include "core/error.hpp"

@@ -21,7 +21,7 @@ std::string describe_cuda_failure(int code, std::string_view name, std::string_v
     msg.append(expr).append(" failed at ").append(base).append(":").append(std::to_string(line)).append(": ");
     msg.append(name).append(" (").append(text).append(")");
     if (is_sticky_cuda_error(code))
-        msg += " [sticky error: the CUDA context of this process is unusable; later CUDA records will fail]";
+        msg += " [sticky error: the CUDA context of this process is unusable; the run measures no more GPU records]";
     return msg;
 }
 

@@ -12,7 +12,7 @@ namespace hwcomm::cuda {
 bool is_sticky_cuda_error(int code);
 
 // "cudaMemcpyAsync(...) failed at copy_session.cpp:42: cudaErrorInvalidValue (invalid argument)"
-// plus, for sticky errors, a note that later CUDA records will fail.
+// plus, for sticky errors, a note that the run measures no more GPU records.
 std::string describe_cuda_failure(int code, std::string_view name, std::string_view text, std::string_view expr,
                                   std::string_view file, int line);
 
