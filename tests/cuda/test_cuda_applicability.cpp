@@ -48,7 +48,8 @@ TEST(CudaMethods, RegistersExactlyTheIssueMethodNames) {
     const std::set<std::string> expected{"memcpy-h2d",  "memcpy-d2h",  "memcpy-h2h",       "memcpy-d2d",
                                          "memcpy-peer", "duplex-d2d",  "duplex-h2d",       "sm-copy-d2d",
                                          "sm-copy-d2d-push", "sm-copy-h2d", "sm-copy-d2h", "all-to-host",
-                                         "host-to-all", "one-to-all", "all-to-one", "pairs-sharing-a-link"};
+                                         "host-to-all", "one-to-all", "all-to-one", "pairs-sharing-a-link",
+                                         "under-load", "in-flight", "priority"};
     EXPECT_EQ(names, expected);
     for (const auto& m : r.all()) {
         EXPECT_FALSE(m->description().empty()) << m->name();

@@ -1,6 +1,7 @@
 #include "methods/cuda/register.hpp"
 
 #include "methods/cuda/methods.hpp"
+#include "methods/cuda/load/methods_load.hpp"
 
 namespace hwcomm {
 
@@ -22,6 +23,9 @@ void register_cuda_methods(Registry& registry) {
     registry.add(make_all_to_one());
     registry.add(make_one_to_all());
     registry.add(make_pairs_sharing_a_link());
+    registry.add(make_under_load());
+    registry.add(make_in_flight());
+    registry.add(make_priority());
 }
 
 }  // namespace hwcomm
