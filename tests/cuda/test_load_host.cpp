@@ -52,9 +52,13 @@ TEST(LoadMethods, UnderLoadScenariosOnTheTwoSocketGraph) {
         (loads ? loaded : alone) += 1;
         max_loads = std::max(max_loads, loads);
     }
-    // Each NUMA node's host side is shared by its 4 GPUs' routes in each
-    // direction: 8 routes per direction, each alone once.
-    EXPECT_EQ(alone, 16u + 4u);  // + the 4 NVLink peer routes that share a switch uplink with PCIe? see below
-    EXPECT_EQ(max_loads, 3u);
-    (void)loaded;
+    // 8 host-to-GPU and 8 GPU-to-host routes, each alone once; the 4 NVLink
+    // peer routes share nothing (one direct link each, each way its own).
+    EXPECT_EQ(alone, 16u);
+    EXPECT_EQ(max_loads, 3u);  // a GPU with the 3 others of its NUMA node's host side
+    // 52 loaded scenarios per direction: 12 + 12 from the two host sides, 10
+    // and 12 new ones over the two host bridges (4 routes each: both nodes to
+    // the bridge's 2 GPUs), 6 new ones over the GPUs' own links; the SMP
+    // link's pairs repeat earlier ones.
+    EXPECT_EQ(loaded, 104u);
 }

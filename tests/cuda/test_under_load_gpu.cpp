@@ -106,25 +106,27 @@ TEST(PatternCGpu, InFlightCountsEveryTransferAndPriorityRecordsTheLoad) {
     for (const Point& pt : r.points) {
         const int n = pt.axes.at("in_flight").get<int>();
         EXPECT_EQ(pt.bytes_per_rep, static_cast<double>(n) * (4u << 20)) << n;
-        if (pt.axes.at("streams").get<std::string>() == "several" && n > 1) EXPECT_EQ(pt.lanes.size(), static_cast<std::size_t>(n));
+        if (pt.axes.at("streams").get<std::string>() == "several" && n > 1) {
+            EXPECT_EQ(pt.lanes.size(), static_cast<std::size_t>(n));
+        }
         EXPECT_GT(pt.bandwidth_gbps, 1.0);
     }
 
     const Characterizer& priority = *reg.find("priority");
     PlannedRecord q{&priority, g.find("numa0"), g.find("gpu0"), {}, "priority|numa0|gpu0|"};
-    const Record pr = *measure_record(g, q, options_at({4096, 256u << 20}));
+    const Record pr = *measure_record(g, q, options_at({4096, 64u << 20}));
     ASSERT_EQ(pr.status, "ok") << pr.error;
     ASSERT_EQ(pr.points.size(), 6u);
     double alone_large = 0, equal_large = 0;
     for (const Point& pt : pr.points) {
         const std::string level = pt.axes.at("priority").get<std::string>();
-        if (pt.bytes != (256u << 20)) continue;
+        if (pt.bytes != (64u << 20)) continue;
         if (level == "alone") alone_large = pt.bandwidth_gbps;
         if (level == "equal") {
             equal_large = pt.bandwidth_gbps;
-            EXPECT_GT(pt.extras.at("load_gbps"), 1.0);
+            EXPECT_EQ(pt.extras.count("load_covered"), 1u);  // the load ran; its share is in load_gbps when a mark fell inside
         }
     }
     // A load on the same route at equal priority takes a good share of the link.
-    EXPECT_LT(equal_large, 0.8 * alone_large);
+    EXPECT_LT(equal_large, 0.8 * alone_large) << equal_large << " vs " << alone_large;
 }

@@ -96,13 +96,17 @@ public:
                                          const MethodOptions&) const override {
         return {{}};
     }
+    std::map<std::string, std::string> parameter_docs() const override {
+        return {{"in_flight (axis)", "transfers of the point's size pending at once: 1, 2, 4, 8"},
+                {"streams (axis)", "one: queued back to back on one stream; several: one stream per transfer"}};
+    }
     std::vector<AxisSpec> axes() const override {
         return {{"in_flight", {1, 2, 4, 8}, "transfers", "transfers of the point's size pending at once"},
                 {"streams", {"one", "several"}, "", "one stream for all, or one stream per transfer"}};
     }
     SizePolicy size_policy() const override {
         SizePolicy p;
-        p.min_bytes = std::size_t{64} << 10;
+        p.min_bytes = std::size_t{256} << 10;
         p.max_bytes = std::size_t{16} << 20;
         return p;
     }

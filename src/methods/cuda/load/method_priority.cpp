@@ -94,6 +94,10 @@ public:
                                          const MethodOptions&) const override {
         return {{}};
     }
+    std::map<std::string, std::string> parameter_docs() const override {
+        return {{"priority (axis)", "alone: no load; equal: transfer and load at the least priority; high: the "
+                                    "transfer at the greatest, the load at the least"}};
+    }
     std::vector<AxisSpec> axes() const override {
         return {{"priority", {"alone", "equal", "high"}, "", "the transfer alone, or against a low-priority load at "
                                                              "equal or high priority"}};
@@ -101,7 +105,7 @@ public:
     SizePolicy size_policy() const override {
         SizePolicy p;
         p.min_bytes = 4096;
-        p.max_bytes = std::size_t{256} << 20;
+        p.max_bytes = std::size_t{64} << 20;
         return p;
     }
     std::unique_ptr<TransferSession> prepare(const Graph& graph, const Vertex& src, const Vertex& dst,
