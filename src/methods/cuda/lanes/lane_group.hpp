@@ -104,8 +104,6 @@ private:
     std::size_t reps_cap() const;
     double target_interval() const;
     Sample timed_under_load(std::size_t bytes, std::size_t reps);
-    double last_window_s_ = 0;
-    std::size_t reps_limit_ = 0;  // 0: kMaxRepetitions shared by the lanes  // the last timed window, for the background's plan
 
     BlockingGate gate_;  // first member: destroyed last, after the streams drained
     std::unique_ptr<BackgroundLoad> background_;
@@ -116,6 +114,8 @@ private:
     bool gate_enabled_ = true;
     bool lane_extras_ = false;
     std::function<void(std::size_t)> blocking_copy_;
+    double last_window_s_ = 0;    // the last timed window, for the background's plan
+    std::size_t reps_limit_ = 0;  // 0: kMaxRepetitions shared by the lanes
     std::size_t reset_bytes_ = 0;
     bool was_reset_ = false;
     std::uint64_t fills_ = 0;
