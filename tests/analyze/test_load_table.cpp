@@ -5,6 +5,7 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <iostream>
 
 #include "analyze/load_table.hpp"
 #include "io/results_file.hpp"
@@ -99,6 +100,7 @@ TEST(LoadTable, BandwidthAgainstLoadCountAsFractionOfAlone) {
     EXPECT_DOUBLE_EQ(prio[0].rows[2].large_gbps, 27.5);
 
     const std::string text = format_load_tables(tables, prio);
+    if (std::getenv("HWCOMM_PRINT_LOAD_TABLE")) std::cout << text;
     EXPECT_NE(text.find("numa0 -> gpu0 at 64 MiB"), std::string::npos) << text;
     EXPECT_NE(text.find("0.692"), std::string::npos) << text;  // 36 / 52
     EXPECT_NE(text.find("load ended inside the window"), std::string::npos) << text;
