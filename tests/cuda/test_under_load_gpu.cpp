@@ -61,8 +61,9 @@ TEST(UnderLoadGpu, ALoadOnTheSameLinkLowersPinnedH2dAndIsRecordedAsU) {
     const LanePoint* u = lane(l, "load:numa0->gpu0");
     ASSERT_NE(u, nullptr);
     EXPECT_GT(u->bandwidth_gbps, 1.0);
-    EXPECT_GT(l.extras.at("load_gbps"), 1.0);
-    EXPECT_EQ(l.extras.at("load_covered"), 1.0);
+    // load_covered is not asserted: whether the copy engine interleaves the two
+    // streams or serves the load first is what the record shows, not a given.
+    EXPECT_GT(l.extras.at("load_gbps"), 1.0) << "load_covered " << l.extras.at("load_covered");
     // Together they move no more than the link does alone (plus noise).
     EXPECT_LT(l.bandwidth_gbps + l.extras.at("load_gbps"), 1.15 * a.bandwidth_gbps);
 }
