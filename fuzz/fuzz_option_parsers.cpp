@@ -1,5 +1,5 @@
 // The parsers of command-line values: sizes (--min-size), sweeps built from
-// them, --filter specs against a registry and a small graph. The input is
+// them, --filter specs against a registry and a small graph, --under-load specs. The input is
 // split at newlines: first line a size, the rest filter specs.
 #include <algorithm>
 #include <cstdint>
@@ -12,6 +12,7 @@
 #include "measure/byte_size.hpp"
 #include "measure/sweep.hpp"
 #include "methods/cpu/register.hpp"
+#include "methods/under_load.hpp"
 #include "run/filter.hpp"
 #include "run/run_options.hpp"
 
@@ -51,6 +52,13 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         const hwcomm::Filters filters(specs, registry, graph);
         (void)filters.accepts("cpu-read", "numa0", "numa1");
     } catch (const hwcomm::UsageError&) {
+    }
+    // The same lines as --under-load SPECs: parsed, then resolved on the small graph.
+    for (const auto& spec : specs) {
+        try {
+            (void)hwcomm::resolve_load_spec(graph, hwcomm::parse_load_spec(spec));
+        } catch (const hwcomm::UsageError&) {
+        }
     }
     return 0;
 }

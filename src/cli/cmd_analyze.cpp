@@ -6,6 +6,7 @@
 #include <memory>
 #include <stdexcept>
 
+#include "analyze/load_table.hpp"
 #include "analyze/matrix.hpp"
 #include "analyze/study.hpp"
 #include "io/results_file.hpp"
@@ -47,9 +48,19 @@ int run_analyze(const AnalyzeArgs& a) {
         }
     }
     const analyze::Analysis result = analyze::analyze_results(inputs, rule);
-    const std::string text = a.json       ? analyze::analysis_to_json(result).dump(1) + "\n"
+    // Bandwidth against load (under-load, priority records): docs/under-load.md.
+    std::vector<Record> all_records;
+    for (const auto& in : inputs) all_records.insert(all_records.end(), in.file.records.begin(), in.file.records.end());
+    const auto load = analyze::load_tables(all_records);
+    const auto priority = analyze::priority_tables(all_records);
+    nlohmann::json json_out;
+    if (a.json) {
+        json_out = analyze::analysis_to_json(result);
+        if (!load.empty() || !priority.empty()) json_out["load"] = analyze::load_tables_to_json(load, priority);
+    }
+    const std::string text = a.json       ? json_out.dump(1) + "\n"
                              : a.markdown ? analyze::format_analysis_markdown(result)
-                                          : analyze::format_analysis_text(result);
+                                          : analyze::format_analysis_text(result) + analyze::format_load_tables(load, priority);
     if (a.output.empty()) {
         std::cout << text;
         return 0;

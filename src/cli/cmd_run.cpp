@@ -26,6 +26,7 @@
 #include "io/results_meta.hpp"
 #include "io/run_state.hpp"
 #include "run/progress.hpp"
+#include "methods/under_load.hpp"
 
 namespace hwcomm::cli {
 
@@ -45,6 +46,7 @@ struct RunArgs {
     std::string timing;
     bool pool_half_gpu_memory = false;
     std::vector<std::string> filters;
+    std::vector<std::string> under_load;  // --under-load SPECs
     std::size_t stop_after_records = 0;  // hidden test hook: stop as an interrupt would
     // Options the methods declare (Characterizer::options), as given.
     std::map<std::string, std::string> declared;
@@ -97,6 +99,8 @@ RunOptions options_from_args(const RunArgs& a) {
     o.method.pool_half_gpu_memory = a.pool_half_gpu_memory;
     set_declared_options(a, o);
     o.filters = a.filters;
+    for (const auto& spec : a.under_load) (void)parse_load_spec(spec);  // syntax now; endpoints once the graph is known
+    o.method.under_load = a.under_load;
     // Room for two buffers of the largest size (memcpy) and the rest of the system.
     const std::uint64_t avail = available_memory_bytes();
     o.sizes = sweep_sizes(o.sweep);
@@ -107,7 +111,7 @@ RunOptions options_from_args(const RunArgs& a) {
 
 bool measurement_options_given(const RunArgs& a) {
     return a.quick || !a.min_size.empty() || !a.max_size.empty() || a.points_per_octave || a.min_samples ||
-           !a.max_noise.empty() || a.time_budget != 0 || a.max_workers || !a.timing.empty() || a.pool_half_gpu_memory || !a.filters.empty() ||
+           !a.max_noise.empty() || a.time_budget != 0 || a.max_workers || !a.timing.empty() || a.pool_half_gpu_memory || !a.filters.empty() || !a.under_load.empty() ||
            std::any_of(a.declared.begin(), a.declared.end(), [](const auto& kv) { return !kv.second.empty(); }) ||
            std::any_of(a.declared_flags.begin(), a.declared_flags.end(), [](const auto& kv) { return kv.second; });
 }
@@ -185,6 +189,7 @@ int run_command(const RunArgs& a) {
     }
     const Registry registry = build_registry();
     const Filters filters(options.filters, registry, graph);
+    (void)resolve_load_specs(graph, options.method.under_load);  // unknown endpoints: exit 2, nothing written
     const auto plan = build_plan(graph, registry, filters, options.method);
     if (plan.empty()) throw UsageError("nothing to measure: no method applies to the endpoints the filters select");
 
@@ -274,6 +279,11 @@ void add_run_command(CLI::App& app, Action& action) {
                   "CUDA methods: size device buffers at half the GPU's memory, as the original study did");
     sub->add_option("--filter", args->filters,
                     "KEY=PATTERN, KEY method|src|dst, PATTERN a name or glob; repeatable (same key: OR, keys: AND)")
+        ->check(non_empty());
+    sub->add_option("--under-load", args->under_load,
+                    "measure while background lanes keep a route busy: 'memcpy-h2d numa0->gpu1', 'memcpy-d2h "
+                    "GPU->NUMA', 'memcpy-peer GPU->GPU', 'all-to-host [NUMA]', 'host-to-all [NUMA]', 'all-to-one GPU', "
+                    "'one-to-all GPU'; repeatable (docs/under-load.md)")
         ->check(non_empty());
     // Test hook, hidden from --help: stop after N records as an interrupt would.
     sub->add_option("--stop-after-records", args->stop_after_records)->group("");

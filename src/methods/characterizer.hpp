@@ -18,6 +18,8 @@
 
 namespace hwcomm {
 
+struct LoadRoute;  // methods/under_load.hpp
+
 // Ordered so the record key is stable: {"host_mem":"pinned","numa":"0"}.
 using ParamSet = std::map<std::string, std::string>;
 
@@ -34,6 +36,7 @@ struct MethodOptions {
     unsigned max_workers = 0;           // CPU methods: 0 = all cores of the node
     bool pool_half_gpu_memory = false;  // size pools at half the GPU's memory
     OptionValues values;                // the options methods declare (Characterizer::options)
+    std::vector<std::string> under_load;  // --under-load SPECs (methods/under_load.hpp)
 };
 
 // One timed sample. `seconds` covers `repetitions` back-to-back transfers of
@@ -85,6 +88,10 @@ public:
     virtual std::vector<LaneSpec> lanes() const { return {}; }
     // Before the points of one combination of the method's axes (Characterizer::axes).
     virtual void set_axes(const std::map<std::string, nlohmann::json>& values) { (void)values; }
+    // Background lanes (role "load") that keep `routes` busy during every
+    // sample (--under-load). Only lane-group sessions can; others throw
+    // MeasurementError, which becomes the record's error.
+    virtual void attach_load(const Graph& graph, const std::vector<LoadRoute>& routes, const MethodOptions& options);
     // Facts worth keeping with the record: placement, clocks, link state.
     virtual nlohmann::json context() const { return nlohmann::json::object(); }
     // Largest size this session can move (buffers, free memory).

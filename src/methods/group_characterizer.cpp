@@ -4,6 +4,10 @@
 
 namespace hwcomm {
 
+void TransferSession::attach_load(const Graph&, const std::vector<LoadRoute>&, const MethodOptions&) {
+    throw MeasurementError("this method cannot run under load (--under-load needs a CUDA lane-group method)");
+}
+
 std::unique_ptr<TransferSession> GroupCharacterizer::prepare(const Graph&, const Vertex&, const Vertex&,
                                                              const ParamSet&, std::size_t,
                                                              const MethodOptions&) const {

@@ -11,6 +11,7 @@
 
 #include "core/error.hpp"
 #include "measure/statistics.hpp"
+#include "methods/under_load.hpp"
 #include "platform/clock.hpp"
 #include "run/device_loss.hpp"
 #include "run/progress.hpp"
@@ -207,6 +208,16 @@ std::unique_ptr<TransferSession> prepare_session(const Graph& graph, const Plann
     return planned.method->prepare(graph, *planned.src, *planned.dst, planned.params, max_size, options);
 }
 
+// --under-load: background lanes on the session (the record's own route may
+// be one of them: a second copy on the same link is a load too).
+void attach_under_load(const Graph& graph, const MethodOptions& options, TransferSession& session,
+                       nlohmann::json& context) {
+    if (options.under_load.empty()) return;
+    const std::vector<LoadRoute> routes = resolve_load_specs(graph, options.under_load);
+    context["under_load"] = {{"specs", options.under_load}, {"lanes", routes.size()}};
+    session.attach_load(graph, routes, options);
+}
+
 // The record's lanes: the session's, or its own pair as the one lane.
 std::vector<LaneSpec> record_lanes(const Record& r, const TransferSession& session) {
     std::vector<LaneSpec> lanes = session.lanes();
@@ -263,6 +274,7 @@ std::optional<Record> measure_record_noting_failure(const Graph& graph, const Pl
     std::unique_ptr<TransferSession> session;
     try {
         session = prepare_session(graph, planned, max_size, options.method);
+        attach_under_load(graph, options.method, *session, r.context);
         r.context.update(session->context());
         r.lanes = record_lanes(r, *session);
     } catch (const std::exception& e) {

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "core/error.hpp"
+#include "methods/under_load.hpp"
 
 namespace hwcomm {
 
@@ -46,7 +47,8 @@ nlohmann::json run_options_to_json(const RunOptions& o) {
             {"pool_half_gpu_memory", o.method.pool_half_gpu_memory},
             {"quick", o.quick},
             {"filters", o.filters},
-            {"method_options", o.method.values.all()}};
+            {"method_options", o.method.values.all()},
+            {"under_load", o.method.under_load}};
 }
 
 namespace {
@@ -137,6 +139,8 @@ RunOptions run_options_from_json(const nlohmann::json& j) {
         o.filters = j.at("filters").get<std::vector<std::string>>();
         for (const auto& [name, value] : j.value("method_options", std::map<std::string, std::string>{}))
             o.method.values.set(name, value);
+        o.method.under_load = j.value("under_load", std::vector<std::string>{});
+        for (const auto& spec : o.method.under_load) (void)parse_load_spec(spec);  // resolved against the graph later
         validate_run_options(o);
         return o;
     } catch (const nlohmann::json::exception& e) {

@@ -49,7 +49,8 @@ TEST(CudaMethods, RegistersExactlyTheIssueMethodNames) {
                                          "memcpy-peer", "duplex-d2d",  "duplex-h2d",       "sm-copy-d2d",
                                          "sm-copy-d2d-push", "sm-copy-h2d", "sm-copy-d2h", "all-to-host",
                                          "host-to-all", "one-to-all", "all-to-one", "pairs-sharing-a-link",
-                                         "zero-copy-read", "zero-copy-write", "um-prefetch", "um-demand"};
+                                         "zero-copy-read", "zero-copy-write", "um-prefetch", "um-demand",
+                                         "under-load", "in-flight", "priority"};
     EXPECT_EQ(names, expected);
     for (const auto& m : r.all()) {
         EXPECT_FALSE(m->description().empty()) << m->name();

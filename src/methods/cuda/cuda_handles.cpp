@@ -23,6 +23,18 @@ Stream::Stream(int device) : device_(device) {
     HWCOMM_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
 }
 
+Stream::Stream(int device, int priority) : device_(device) {
+    ScopedDevice on(device);
+    HWCOMM_CUDA_CHECK(cudaStreamCreateWithPriority(&stream_, cudaStreamNonBlocking, priority));
+}
+
+StreamPriorityRange stream_priority_range(int device) {
+    ScopedDevice on(device);
+    StreamPriorityRange r;
+    HWCOMM_CUDA_CHECK(cudaDeviceGetStreamPriorityRange(&r.least, &r.greatest));
+    return r;
+}
+
 Stream::~Stream() {
     if (!stream_) return;
     synchronize_noexcept();

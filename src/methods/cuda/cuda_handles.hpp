@@ -25,6 +25,8 @@ private:
 class Stream {
 public:
     explicit Stream(int device);
+    // A stream of the given priority (cudaStreamCreateWithPriority: lower numbers are higher priority).
+    Stream(int device, int priority);
     ~Stream();
     Stream(const Stream&) = delete;
     Stream& operator=(const Stream&) = delete;
@@ -37,6 +39,12 @@ private:
     int device_;
     cudaStream_t stream_ = nullptr;
 };
+
+// cudaDeviceGetStreamPriorityRange on `device`: greatest is the highest priority (numerically lowest).
+struct StreamPriorityRange {
+    int least = 0, greatest = 0;
+};
+StreamPriorityRange stream_priority_range(int device);
 
 // A timing event on one device; record it only on streams of that device.
 class Event {

@@ -1,6 +1,7 @@
 #include "methods/cuda/register.hpp"
 
 #include "methods/cuda/methods.hpp"
+#include "methods/cuda/load/methods_load.hpp"
 
 namespace hwcomm {
 
@@ -26,6 +27,9 @@ void register_cuda_methods(Registry& registry) {
     registry.add(make_zero_copy_write());
     registry.add(make_um_prefetch());
     registry.add(make_um_demand());
+    registry.add(make_under_load());
+    registry.add(make_in_flight());
+    registry.add(make_priority());
 }
 
 }  // namespace hwcomm

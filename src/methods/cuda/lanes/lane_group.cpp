@@ -25,7 +25,8 @@ CudaLaneGroup::CudaLaneGroup(TimingMode mode, std::size_t max_bytes) : mode_(mod
 
 void CudaLaneGroup::add_lane(CudaLaneDef def) {
     Lane lane;
-    lane.stream = std::make_unique<Stream>(def.device);
+    lane.stream = def.stream_priority != 0 ? std::make_unique<Stream>(def.device, def.stream_priority)
+                                           : std::make_unique<Stream>(def.device);
     lane.start = std::make_unique<Event>(def.device);
     lane.stop = std::make_unique<Event>(def.device);
     if (!lanes_.empty() && def.device != lanes_.front().def.device) {
@@ -49,12 +50,6 @@ void CudaLaneGroup::add_lane(CudaLaneDef def) {
     }
 }
 
-std::vector<LaneSpec> CudaLaneGroup::lanes() const {
-    std::vector<LaneSpec> out;
-    for (const Lane& l : lanes_) out.push_back(l.def.spec);
-    return out;
-}
-
 void CudaLaneGroup::disable_gate(const std::string& why) {
     gate_enabled_ = false;
     if (mode_ == TimingMode::Event) context_["gate"] = why;
@@ -68,7 +63,8 @@ void CudaLaneGroup::force_wall(const std::string& why) {
 }
 
 std::size_t CudaLaneGroup::reps_cap() const {
-    return std::max<std::size_t>(1, kMaxRepetitions / std::max<std::size_t>(1, lanes_.size()));
+    const std::size_t cap = std::max<std::size_t>(1, kMaxRepetitions / std::max<std::size_t>(1, lanes_.size()));
+    return reps_limit_ ? std::min(cap, reps_limit_) : cap;
 }
 
 void CudaLaneGroup::check_size(std::size_t bytes) const {
@@ -92,6 +88,7 @@ void CudaLaneGroup::reset(std::size_t bytes, const std::string&) {
 Sample CudaLaneGroup::timed(std::size_t bytes, std::size_t reps) {
     const bool use_gate = mode_ == TimingMode::Event && gate_enabled_;
     auto drain = [this]() noexcept {
+        if (background_) background_->drain_noexcept();
         for (Lane& l : lanes_) {
             l.stream->synchronize_noexcept();
             if (l.observer) l.observer->synchronize_noexcept();
@@ -102,7 +99,12 @@ Sample CudaLaneGroup::timed(std::size_t bytes, std::size_t reps) {
         GateRelease release(use_gate ? &gate_ : nullptr);
         if (use_gate)
             for (Lane& l : lanes_) gate_.hold(*l.stream);
+        if (use_gate && background_) background_->hold(gate_);
         host_t0 = steady_seconds();
+        if (background_) {  // queued first: without a gate they start ahead of the measured lanes
+            const auto it = seconds_per_rep_.find(bytes);
+            background_->enqueue(it != seconds_per_rep_.end() ? it->second * static_cast<double>(reps) : last_window_s_);
+        }
         for (Lane& l : lanes_) l.start->record(*l.stream);
         for (std::size_t r = 0; r < reps; ++r)
             for (Lane& l : lanes_) {
@@ -130,6 +132,7 @@ Sample CudaLaneGroup::timed(std::size_t bytes, std::size_t reps) {
         // the stall. Drop the gate for this session and time again.
         gate_enabled_ = false;
         context_["gate"] = "dropped: the blocking kernel timed out while copies were queued";
+        if (background_) background_->drain_noexcept();
         return timed(bytes, reps);
     }
 
@@ -156,12 +159,14 @@ Sample CudaLaneGroup::timed(std::size_t bytes, std::size_t reps) {
     s.repetitions = reps;
     s.seconds = mode_ == TimingMode::Event ? measured.window_s : host_seconds;
     s.bytes_per_rep = static_cast<double>(bytes) * static_cast<double>(measured_events.size());
-    if (lanes_.size() > 1) {
+    last_window_s_ = measured.window_s;
+    if (lanes_.size() > 1 || background_) {
         for (std::size_t i = 0; i < lanes_.size(); ++i)
             s.lanes.push_back({lanes_[i].def.spec.label, events[i].duration_s, static_cast<double>(bytes)});
         s.extras["start_skew_max_s"] = all.max_start_skew_s;
         s.extras["stop_skew_max_s"] = all.max_stop_skew_s;
     }
+    if (background_) background_->account(measured.window_s, reps, s);
     if (lane_extras_) {
         for (std::size_t i = 0; i < lanes_.size(); ++i) {
             const std::string& label = lanes_[i].def.spec.label;
@@ -200,7 +205,7 @@ void CudaLaneGroup::warmup(std::size_t bytes, const std::string& variant) {
     timed(bytes, 1);
     const double one = timed(bytes, 1).seconds;
     // A planned batch also warms the queueing path the samples will take.
-    const std::size_t reps = plan_repetitions(one, kTargetIntervalS, reps_cap());
+    const std::size_t reps = plan_repetitions(one, target_interval(), reps_cap());
     const double batch = reps > 1 ? timed(bytes, reps).seconds / static_cast<double>(reps) : one;
     seconds_per_rep_[bytes] = std::min(one, batch);
 }
@@ -210,12 +215,45 @@ Sample CudaLaneGroup::measure(std::size_t bytes, const std::string& variant) {
     if (mode_ == TimingMode::Wall) return timed_wall(bytes, 1);
     const auto it = seconds_per_rep_.find(bytes);
     const std::size_t reps =
-        plan_repetitions(it == seconds_per_rep_.end() ? 0.0 : it->second, kTargetIntervalS, reps_cap());
-    Sample s = timed(bytes, reps);
+        plan_repetitions(it == seconds_per_rep_.end() ? 0.0 : it->second, target_interval(), reps_cap());
+    Sample s = background_ ? timed_under_load(bytes, reps) : timed(bytes, reps);
     // Keep the plan of the first sample for the later ones: every sample of a
     // size then batches the same number of copies.
     if (it == seconds_per_rep_.end()) seconds_per_rep_[bytes] = s.seconds / static_cast<double>(reps);
     return s;
+}
+
+double CudaLaneGroup::target_interval() const { return background_ ? kLoadTargetIntervalS : kTargetIntervalS; }
+
+void CudaLaneGroup::set_background(std::unique_ptr<BackgroundLoad> load) {
+    if (mode_ != TimingMode::Event)
+        throw MeasurementError("a transfer under load needs event timing (the load lanes are timed by events)");
+    background_ = std::move(load);
+    context_["load_lanes"] = background_->context();
+    context_["repetitions"]["target_interval_s"] = target_interval();
+}
+
+void CudaLaneGroup::attach_load(const Graph&, const std::vector<LoadRoute>& routes, const MethodOptions&) {
+    set_background(std::make_unique<BackgroundLoad>(routes));
+}
+
+// A sample whose load stopped before the measured window closed is taken
+// again with a longer load (twice at most); load_covered says if it still fell short.
+Sample CudaLaneGroup::timed_under_load(std::size_t bytes, std::size_t reps) {
+    Sample s = timed(bytes, reps);
+    for (int retry = 0; retry < 2 && !background_->covered(); ++retry) {
+        background_->lengthen();
+        s = timed(bytes, reps);
+    }
+    return s;
+}
+
+std::vector<LaneSpec> CudaLaneGroup::lanes() const {
+    std::vector<LaneSpec> out;
+    for (const Lane& l : lanes_) out.push_back(l.def.spec);
+    if (background_)
+        for (LaneSpec& spec : background_->specs()) out.push_back(std::move(spec));
+    return out;
 }
 
 std::string CudaLaneGroup::verify(std::size_t bytes, const std::string&) {

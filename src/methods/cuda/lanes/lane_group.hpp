@@ -29,6 +29,7 @@
 #include "methods/characterizer.hpp"
 #include "methods/cuda/blocking_gate.hpp"
 #include "methods/cuda/cuda_handles.hpp"
+#include "methods/cuda/load/background_load.hpp"
 #include "methods/cuda/pattern_ops.hpp"
 
 namespace hwcomm::cuda {
@@ -46,6 +47,7 @@ struct CudaLaneDef {
     int device = -1;    // the GPU whose stream queues the copies
     BufferRef src, dst; // for the pattern fill and check
     EnqueueCopy enqueue;
+    int stream_priority = 0;  // 0: the default; else cudaStreamCreateWithPriority's value
 };
 
 class CudaLaneGroup : public TransferSession {
@@ -57,6 +59,9 @@ public:
     nlohmann::json context() const override { return context_; }
     std::size_t max_bytes() const override { return max_bytes_; }
     std::vector<LaneSpec> lanes() const override;
+    // --under-load: background lanes on `routes`, released with the measured
+    // lanes by the same gate (event timing only).
+    void attach_load(const Graph& graph, const std::vector<LoadRoute>& routes, const MethodOptions& options) override;
 
 protected:
     CudaLaneGroup(TimingMode mode, std::size_t max_bytes);
@@ -73,6 +78,12 @@ protected:
     // lane 1 against lane 0 (the duplex figures).
     void report_lane_extras() { lane_extras_ = true; }
     TimingMode mode() const { return mode_; }
+    // Background lanes (role "load") for every sample; samples then span at
+    // least kLoadTargetIntervalS so the load's share inside them is seen.
+    void set_background(std::unique_ptr<BackgroundLoad> load);
+    BackgroundLoad* background() { return background_.get(); }
+    // At most this many copies per lane and sample (1: every sample times one transfer, its latency).
+    void set_max_repetitions(std::size_t n) { reps_limit_ = n; }
     const Stream& lane_stream(std::size_t lane) const { return *lanes_.at(lane).stream; }
 
     nlohmann::json context_ = nlohmann::json::object();
@@ -91,8 +102,11 @@ private:
     Sample timed_wall(std::size_t bytes, std::size_t reps);
     void check_size(std::size_t bytes) const;
     std::size_t reps_cap() const;
+    double target_interval() const;
+    Sample timed_under_load(std::size_t bytes, std::size_t reps);
 
     BlockingGate gate_;  // first member: destroyed last, after the streams drained
+    std::unique_ptr<BackgroundLoad> background_;
     std::vector<Lane> lanes_;
     PatternOps patterns_;
     TimingMode mode_;
@@ -100,6 +114,8 @@ private:
     bool gate_enabled_ = true;
     bool lane_extras_ = false;
     std::function<void(std::size_t)> blocking_copy_;
+    double last_window_s_ = 0;    // the last timed window, for the background's plan
+    std::size_t reps_limit_ = 0;  // 0: kMaxRepetitions shared by the lanes
     std::size_t reset_bytes_ = 0;
     bool was_reset_ = false;
     std::uint64_t fills_ = 0;

@@ -1,0 +1,158 @@
+#include "analyze/load_table.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <map>
+#include <sstream>
+
+namespace hwcomm::analyze {
+
+namespace {
+
+std::string param(const Record& r, const std::string& key, const std::string& fallback) {
+    const auto it = r.params.find(key);
+    return it == r.params.end() ? fallback : it->second;
+}
+
+const Point* ok_point(const Record& r, std::uint64_t bytes) {
+    for (const Point& p : r.points)
+        if (p.bytes == bytes && p.status == "ok" && p.axes.empty()) return &p;
+    return nullptr;
+}
+
+double extra(const Point& p, const std::string& name, double fallback) {
+    const auto it = p.extras.find(name);
+    return it == p.extras.end() ? fallback : it->second;
+}
+
+std::string fixed(double v, int digits) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.*f", digits, v);
+    return buf;
+}
+
+std::string size_text(std::uint64_t bytes) {
+    if (bytes >= (1ull << 30) && bytes % (1ull << 30) == 0) return std::to_string(bytes >> 30) + " GiB";
+    if (bytes >= (1ull << 20) && bytes % (1ull << 20) == 0) return std::to_string(bytes >> 20) + " MiB";
+    if (bytes >= (1ull << 10) && bytes % (1ull << 10) == 0) return std::to_string(bytes >> 10) + " KiB";
+    return std::to_string(bytes) + " B";
+}
+
+}  // namespace
+
+std::vector<LoadTable> load_tables(const std::vector<Record>& records) {
+    std::map<std::pair<std::string, std::string>, std::vector<const Record*>> routes;
+    std::vector<std::pair<std::string, std::string>> order;
+    for (const Record& r : records) {
+        if (r.method != "under-load" || r.status != "ok") continue;
+        auto& v = routes[{r.src, r.dst}];
+        if (v.empty()) order.push_back({r.src, r.dst});
+        v.push_back(&r);
+    }
+    std::vector<LoadTable> out;
+    for (const auto& key : order) {
+        const auto& recs = routes.at(key);
+        // The largest size that every record of the route measured.
+        std::vector<std::uint64_t> common;
+        for (const Point& p : recs.front()->points)
+            if (std::all_of(recs.begin(), recs.end(), [&](const Record* r) { return ok_point(*r, p.bytes); }))
+                common.push_back(p.bytes);
+        if (common.empty()) continue;
+        LoadTable t{key.first, key.second, *std::max_element(common.begin(), common.end()), {}};
+        double alone = 0;
+        for (const Record* r : recs) {
+            const Point& p = *ok_point(*r, t.bytes);
+            LoadRow row;
+            try {
+                row.loads = std::stoul(param(*r, "loads", "0"));
+            } catch (const std::exception&) {
+                continue;  // not a count: not ours to read
+            }
+            row.with = param(*r, "with", "none");
+            row.gbps = p.bandwidth_gbps;
+            row.load_gbps = extra(p, "load_gbps", 0);
+            row.load_covered = extra(p, "load_covered", 1) >= 0.5;
+            if (row.loads == 0) alone = row.gbps;
+            t.rows.push_back(row);
+        }
+        std::stable_sort(t.rows.begin(), t.rows.end(), [](const LoadRow& a, const LoadRow& b) { return a.loads < b.loads; });
+        for (LoadRow& row : t.rows) row.fraction_of_alone = alone > 0 ? row.gbps / alone : 0;
+        out.push_back(std::move(t));
+    }
+    return out;
+}
+
+std::vector<PriorityTable> priority_tables(const std::vector<Record>& records) {
+    std::vector<PriorityTable> out;
+    for (const Record& r : records) {
+        if (r.method != "priority" || r.points.empty()) continue;
+        PriorityTable t{r.src, r.dst, {}};
+        for (const char* level : {"alone", "equal", "high"}) {
+            PriorityRow row;
+            row.priority = level;
+            for (const Point& p : r.points) {
+                const auto it = p.axes.find("priority");
+                if (p.status != "ok" || it == p.axes.end() || !it->second.is_string() ||
+                    it->second.get<std::string>() != level)
+                    continue;
+                if (row.small_bytes == 0 || p.bytes < row.small_bytes) {
+                    row.small_bytes = p.bytes;
+                    row.small_seconds = p.stats.median;
+                }
+                if (p.bytes > row.large_bytes) {
+                    row.large_bytes = p.bytes;
+                    row.large_gbps = p.bandwidth_gbps;
+                }
+            }
+            if (row.small_bytes) t.rows.push_back(row);
+        }
+        if (!t.rows.empty()) out.push_back(std::move(t));
+    }
+    return out;
+}
+
+std::string format_load_tables(const std::vector<LoadTable>& load, const std::vector<PriorityTable>& priority) {
+    std::ostringstream out;
+    if (!load.empty()) out << "\nBandwidth under load (under-load; fraction of the route alone; U = load lanes together)\n";
+    for (const LoadTable& t : load) {
+        out << "  " << t.src << " -> " << t.dst << " at " << size_text(t.bytes) << "\n";
+        out << "    loads  GB/s      of alone  U GB/s   with\n";
+        for (const LoadRow& r : t.rows) {
+            char line[160];
+            std::snprintf(line, sizeof line, "    %-5zu  %-8s  %-8s  %-7s  ", r.loads, fixed(r.gbps, 1).c_str(),
+                          r.fraction_of_alone > 0 ? fixed(r.fraction_of_alone, 3).c_str() : "-",
+                          r.loads ? fixed(r.load_gbps, 1).c_str() : "-");
+            out << line << r.with << (r.load_covered ? "" : " (load ended inside the window)") << "\n";
+        }
+    }
+    if (!priority.empty()) out << "\nPriority against a low-priority load on the same route (one transfer per sample)\n";
+    for (const PriorityTable& t : priority) {
+        out << "  " << t.src << " -> " << t.dst << "\n";
+        for (const PriorityRow& r : t.rows)
+            out << "    " << r.priority << ": " << fixed(r.small_seconds * 1e6, 1) << " us at " << size_text(r.small_bytes)
+                << ", " << fixed(r.large_gbps, 1) << " GB/s at " << size_text(r.large_bytes) << "\n";
+    }
+    return out.str();
+}
+
+nlohmann::json load_tables_to_json(const std::vector<LoadTable>& load, const std::vector<PriorityTable>& priority) {
+    nlohmann::json j{{"under_load", nlohmann::json::array()}, {"priority", nlohmann::json::array()}};
+    for (const LoadTable& t : load) {
+        nlohmann::json rows = nlohmann::json::array();
+        for (const LoadRow& r : t.rows)
+            rows.push_back({{"loads", r.loads}, {"with", r.with}, {"gbps", r.gbps},
+                            {"fraction_of_alone", r.fraction_of_alone}, {"load_gbps", r.load_gbps},
+                            {"load_covered", r.load_covered}});
+        j["under_load"].push_back({{"src", t.src}, {"dst", t.dst}, {"bytes", t.bytes}, {"rows", rows}});
+    }
+    for (const PriorityTable& t : priority) {
+        nlohmann::json rows = nlohmann::json::array();
+        for (const PriorityRow& r : t.rows)
+            rows.push_back({{"priority", r.priority}, {"small_bytes", r.small_bytes}, {"small_seconds", r.small_seconds},
+                            {"large_bytes", r.large_bytes}, {"large_gbps", r.large_gbps}});
+        j["priority"].push_back({{"src", t.src}, {"dst", t.dst}, {"rows", rows}});
+    }
+    return j;
+}
+
+}  // namespace hwcomm::analyze

@@ -1,0 +1,114 @@
+// under-load: the default load scenarios of the machine's graph. For every
+// resource (an edge crossed the same way, or the host side of a NUMA node)
+// that k >= 2 routes of one direction share, each route is measured alone and
+// with the first 1 .. k-1 of the others loading it (background lanes, the set
+// U). One record per scenario: params "loads" (how many) and "with" (which).
+#include <memory>
+
+#include "methods/cuda/concurrency/concurrency_lanes.hpp"
+#include "methods/cuda/graph_queries.hpp"
+#include "methods/cuda/load/methods_load.hpp"
+#include "methods/cuda/session_common.hpp"
+#include "methods/group_characterizer.hpp"
+#include "methods/under_load.hpp"
+
+namespace hwcomm::cuda {
+
+namespace {
+
+LoadDirection direction_of(const Vertex& src, const Vertex& dst) {
+    if (src.kind == VertexKind::NumaNode) return LoadDirection::HostToGpu;
+    if (dst.kind == VertexKind::NumaNode) return LoadDirection::GpuToHost;
+    return LoadDirection::GpuToGpu;
+}
+
+class UnderLoadMethod final : public GroupCharacterizer {
+public:
+    std::string name() const override { return "under-load"; }
+    std::string description() const override {
+        return "each route that shares an edge (or a NUMA node's host side) with others: alone, then with 1, 2, ... "
+               "of the others loading it at once (copy engines; U recorded as load lanes)";
+    }
+    std::vector<VertexKind> src_kinds() const override { return {VertexKind::NumaNode, VertexKind::Gpu}; }
+    std::vector<VertexKind> dst_kinds() const override { return {VertexKind::NumaNode, VertexKind::Gpu}; }
+    std::map<std::string, std::string> parameter_docs() const override {
+        return {{"loads", "how many other routes load the shared resource (0: alone)"},
+                {"with", "the loading routes, comma-separated ('none' alone)"}};
+    }
+    SizePolicy size_policy() const override {
+        SizePolicy p;
+        p.min_bytes = std::size_t{256} << 20;  // the question is bandwidth under load, not latency
+        p.points_per_octave = 1;
+        return p;
+    }
+    std::vector<EndpointSet> endpoint_sets(const Graph& graph) const override {
+        std::vector<Route> d2d;
+        for (const Vertex* a : load_gpus(graph))
+            for (const Vertex* b : load_gpus(graph))
+                if (a != b && peer_path_in_graph(graph, *a, *b).possible) d2d.push_back({a, b});
+        std::vector<SharedResource> resources = shared_resources(graph, host_to_gpu_routes(graph), true);
+        for (auto& r : shared_resources(graph, gpu_to_host_routes(graph), true)) resources.push_back(std::move(r));
+        for (auto& r : shared_resources(graph, d2d, false)) resources.push_back(std::move(r));
+        std::vector<EndpointSet> out;
+        for (const LoadScenario& sc : load_scenarios(resources)) {
+            EndpointSet s;
+            s.src_id = sc.measured.src->id;
+            s.dst_id = sc.measured.dst->id;
+            s.vertices = {sc.measured.src, sc.measured.dst};
+            for (const Route& r : sc.loads) {
+                s.vertices.push_back(r.src);
+                s.vertices.push_back(r.dst);
+            }
+            s.note = sc.loads.empty() ? "alone" : std::to_string(sc.loads.size()) + " other route(s) loading " + sc.shared;
+            s.applicability = Applicability::yes();
+            out.push_back(std::move(s));
+        }
+        return out;
+    }
+    std::vector<ParamSet> set_parameter_sets(const Graph&, const EndpointSet& set, const MethodOptions&) const override {
+        std::string with;
+        for (std::size_t i = 2; i + 1 < set.vertices.size(); i += 2)
+            with += (with.empty() ? "" : ",") + set.vertices[i]->id + "->" + set.vertices[i + 1]->id;
+        return {{{"loads", std::to_string(set.vertices.size() / 2 - 1)}, {"with", with.empty() ? "none" : with}}};
+    }
+    std::unique_ptr<TransferSession> prepare_set(const Graph& graph, const EndpointSet& set, const ParamSet&,
+                                                 std::size_t max_bytes,
+                                                 const MethodOptions& options) const override {
+        return prepare_guarded(name(), [&]() -> std::unique_ptr<TransferSession> {
+            const Vertex& src = *set.vertices.at(0);
+            const Vertex& dst = *set.vertices.at(1);
+            std::vector<std::pair<int, unsigned>> device_buffers;
+            unsigned host_buffers = 0;
+            for (const Vertex* v : {&src, &dst}) {
+                if (v->kind == VertexKind::Gpu) device_buffers.push_back({cuda_ordinal(*v), 1});
+                else ++host_buffers;
+            }
+            const SizeCap cap = plan_buffers(options, max_bytes, device_buffers, host_buffers);
+            auto session = std::make_unique<ConcurrentCopySession>(timing_mode_from_string(options.timing_mode), cap,
+                                                                   CopyEngine::CopyEngine, name());
+            switch (direction_of(src, dst)) {
+                case LoadDirection::HostToGpu: session->add_host_to_gpu(src, dst); break;
+                case LoadDirection::GpuToHost: session->add_gpu_to_host(src, dst); break;
+                case LoadDirection::GpuToGpu: session->add_gpu_to_gpu(src, dst, Initiator::Writer); break;
+            }
+            std::vector<LoadRoute> loads;
+            for (std::size_t i = 2; i + 1 < set.vertices.size(); i += 2) {
+                const Vertex& ls = *set.vertices[i];
+                const Vertex& ld = *set.vertices[i + 1];
+                loads.push_back({&ls, &ld, direction_of(ls, ld), "under-load"});
+            }
+            if (!loads.empty()) session->attach_load(graph, loads, options);
+            std::vector<const Vertex*> gpus;
+            for (const Vertex* v : set.vertices)
+                if (v->kind == VertexKind::Gpu) gpus.push_back(v);
+            session->context_ref().update(base_context(graph, gpus, cap, options));
+            return session;
+        });
+    }
+};
+
+}  // namespace
+
+std::unique_ptr<Characterizer> make_under_load() { return std::make_unique<UnderLoadMethod>(); }
+
+}  // namespace hwcomm::cuda

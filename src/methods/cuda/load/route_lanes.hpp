@@ -1,0 +1,55 @@
+#pragma once
+// Lanes of the pattern-C methods on one route (host to GPU, GPU to host, GPU
+// to GPU), all copy-engine copies: `pairs` source/destination buffer pairs
+// (pinned host memory on the NUMA node, device memory), and a lane group that
+// exposes what these methods need (lanes added from outside, background load,
+// at most one copy per sample).
+#include <cstddef>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/graph.hpp"
+#include "methods/cuda/host_memory.hpp"
+#include "methods/cuda/lanes/lane_group.hpp"
+#include "methods/cuda/peer_setup.hpp"
+#include "methods/under_load.hpp"
+#include "platform/hwloc_topology.hpp"
+
+namespace hwcomm::cuda {
+
+// "" when the method can copy src -> dst on the copy engines, else why not.
+std::string why_not_route(const Graph& graph, const Vertex& src, const Vertex& dst);
+
+class RouteBuffers {
+public:
+    // Throws MeasurementError when allocation or peer access fails.
+    RouteBuffers(const Vertex& src, const Vertex& dst, std::size_t bytes, unsigned pairs);
+    // A lane that copies pair `first`, `first + 1`, ... `first + copies - 1` in turn on one stream
+    // (the pattern fill and check cover pair `first`).
+    CudaLaneDef lane(unsigned first, unsigned copies, const std::string& label, const std::string& method) const;
+    LoadRoute route() const { return {src_, dst_, direction_, "route"}; }
+    nlohmann::json describe() const;
+
+private:
+    const Vertex* src_;
+    const Vertex* dst_;
+    LoadDirection direction_;
+    int device_ = -1;  // the GPU whose stream queues the copies
+    int src_gpu_ = -1, dst_gpu_ = -1;
+    HwlocTopology topo_;  // before the host buffers, which borrow it
+    std::unique_ptr<PeerSetup> peer_;
+    std::vector<std::unique_ptr<HostBuffer>> host_;
+    std::vector<std::unique_ptr<DeviceBuffer>> from_, to_;
+};
+
+class RouteLaneGroup final : public CudaLaneGroup {
+public:
+    RouteLaneGroup(TimingMode mode, std::size_t max_bytes) : CudaLaneGroup(mode, max_bytes) {}
+    using CudaLaneGroup::add_lane;
+    using CudaLaneGroup::set_background;
+    using CudaLaneGroup::set_max_repetitions;
+    nlohmann::json& context_ref() { return context_; }
+};
+
+}  // namespace hwcomm::cuda

@@ -1,0 +1,120 @@
+// Bandwidth against load, read from a synthetic results file (no GPU).
+#include <gtest/gtest.h>
+
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <iostream>
+
+#include "analyze/load_table.hpp"
+#include "io/results_file.hpp"
+
+using namespace hwcomm;
+using namespace hwcomm::analyze;
+
+namespace {
+
+Point point(std::uint64_t bytes, double gbps, double load_gbps = -1, double covered = 1) {
+    Point p;
+    p.bytes = bytes;
+    p.verified = true;
+    p.bytes_per_rep = static_cast<double>(bytes);
+    p.stats.median = static_cast<double>(bytes) / gbps / 1e9;
+    p.samples_s = {p.stats.median};
+    p.bandwidth_gbps = gbps;
+    if (load_gbps >= 0) {
+        p.extras["load_gbps"] = load_gbps;
+        p.extras["load_covered"] = covered;
+    }
+    return p;
+}
+
+Record under_load(const std::string& dst, int loads, const std::string& with, std::vector<Point> points) {
+    Record r;
+    r.method = "under-load";
+    r.src = "numa0";
+    r.dst = dst;
+    r.params = {{"loads", std::to_string(loads)}, {"with", with}};
+    r.key = record_key(r.method, r.src, r.dst, r.params);
+    r.points = std::move(points);
+    return r;
+}
+
+// numa0 -> gpu0 alone and with 1, 2, 3 others loading numa0's host side (the
+// shape of the 4x H200 machine's all-to-host figures in docs/measurement-core.md).
+ResultsFile synthetic() {
+    ResultsFile f;
+    f.records.push_back(under_load("gpu0", 3, "numa0->gpu1,numa0->gpu2,numa0->gpu3",
+                                   {point(64 << 20, 36.0, 110.0), point(1 << 30, 37.0, 111.0)}));
+    f.records.push_back(under_load("gpu0", 0, "none", {point(64 << 20, 52.0), point(1 << 30, 55.0)}));
+    f.records.push_back(under_load("gpu0", 1, "numa0->gpu1", {point(64 << 20, 50.0, 50.0), point(1 << 30, 52.0, 52.0)}));
+    // The 2-load record lacks 1 GiB: the table compares at 64 MiB.
+    f.records.push_back(under_load("gpu0", 2, "numa0->gpu1,numa0->gpu2", {point(64 << 20, 40.0, 80.0, 0)}));
+    Record other = under_load("gpu1", 0, "none", {point(1 << 30, 54.0)});
+    f.records.push_back(other);
+    Record prio;
+    prio.method = "priority";
+    prio.src = "numa0";
+    prio.dst = "gpu0";
+    prio.key = record_key(prio.method, prio.src, prio.dst, {});
+    for (const char* level : {"alone", "equal", "high"})
+        for (std::uint64_t b : {std::uint64_t{4096}, std::uint64_t{256} << 20}) {
+            Point p = point(b, std::string(level) == "alone" ? 55.0 : 27.5);
+            p.axes["priority"] = level;
+            prio.points.push_back(p);
+        }
+    f.records.push_back(prio);
+    return f;
+}
+
+}  // namespace
+
+TEST(LoadTable, BandwidthAgainstLoadCountAsFractionOfAlone) {
+    const auto dir = std::filesystem::temp_directory_path() / ("hwcomm-load-table-" + std::to_string(::getpid()));
+    std::filesystem::create_directories(dir);
+    const std::string path = (dir / "results.json").string();
+    save_results(path, synthetic());
+    const ResultsFile f = load_results_file(path);
+    std::filesystem::remove_all(dir);
+
+    const auto tables = load_tables(f.records);
+    ASSERT_EQ(tables.size(), 2u);
+    const LoadTable& t = tables[0];
+    EXPECT_EQ(t.dst, "gpu0");
+    EXPECT_EQ(t.bytes, 64u << 20);  // the largest size all four records measured
+    ASSERT_EQ(t.rows.size(), 4u);
+    for (std::size_t i = 0; i < 4; ++i) EXPECT_EQ(t.rows[i].loads, i);
+    EXPECT_DOUBLE_EQ(t.rows[0].fraction_of_alone, 1.0);
+    EXPECT_DOUBLE_EQ(t.rows[1].fraction_of_alone, 50.0 / 52.0);
+    EXPECT_DOUBLE_EQ(t.rows[3].fraction_of_alone, 36.0 / 52.0);
+    EXPECT_DOUBLE_EQ(t.rows[3].load_gbps, 110.0);
+    EXPECT_FALSE(t.rows[2].load_covered);
+    EXPECT_EQ(tables[1].bytes, 1u << 30);
+
+    const auto prio = priority_tables(f.records);
+    ASSERT_EQ(prio.size(), 1u);
+    ASSERT_EQ(prio[0].rows.size(), 3u);
+    EXPECT_EQ(prio[0].rows[2].priority, "high");
+    EXPECT_EQ(prio[0].rows[2].small_bytes, 4096u);
+    EXPECT_DOUBLE_EQ(prio[0].rows[2].large_gbps, 27.5);
+
+    const std::string text = format_load_tables(tables, prio);
+    if (std::getenv("HWCOMM_PRINT_LOAD_TABLE")) std::cout << text;
+    EXPECT_NE(text.find("numa0 -> gpu0 at 64 MiB"), std::string::npos) << text;
+    EXPECT_NE(text.find("0.692"), std::string::npos) << text;  // 36 / 52
+    EXPECT_NE(text.find("load ended inside the window"), std::string::npos) << text;
+    EXPECT_NE(text.find("high:"), std::string::npos) << text;
+    const auto j = load_tables_to_json(tables, prio);
+    EXPECT_EQ(j["under_load"].size(), 2u);
+    EXPECT_EQ(j["under_load"][0]["rows"][3]["loads"].get<int>(), 3);
+}
+
+TEST(LoadTable, NoUnderLoadRecordsNoTable) {
+    ResultsFile f;
+    Record r = under_load("gpu0", 0, "none", {point(1 << 20, 10)});
+    r.method = "memcpy-h2d";
+    f.records.push_back(r);
+    EXPECT_TRUE(load_tables(f.records).empty());
+    EXPECT_EQ(format_load_tables({}, {}), "");
+}

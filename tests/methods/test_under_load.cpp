@@ -1,0 +1,151 @@
+// Transfers under load: --under-load SPEC parsing and resolution, and the
+// default load scenarios planned from fixture graphs (no GPU).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+#include "core/error.hpp"
+#include "discover/discover.hpp"
+#include "methods/under_load.hpp"
+
+using namespace hwcomm;
+
+namespace {
+
+std::string fixture(const std::string& relative) { return std::string(HWCOMM_FIXTURES) + "/" + relative; }
+
+Graph from_xml(const std::string& name) { return discover_machine({.input_xml = fixture("hwloc/" + name)}); }
+
+// One NUMA node, gpu0..gpu3 each under its own host bridge (the 4x H200 VM's shape):
+// the four host-to-GPU routes share no edge, only the host side of numa0.
+Graph four_roots() {
+    Graph g;
+    Vertex n{.id = "numa0", .kind = VertexKind::NumaNode, .os_index = 0};
+    n.numa = NumaInfo{.memory_bytes = 64ull << 30, .cores = 16};
+    g.add_vertex(n);
+    for (int i = 0; i < 4; ++i) {
+        const std::string id = std::to_string(i);
+        g.add_vertex({.id = "hb" + id, .kind = VertexKind::HostBridge});
+        Vertex gpu{.id = "gpu" + id, .kind = VertexKind::Gpu};
+        gpu.gpu = GpuInfo{.cuda_ordinal = i};
+        g.add_vertex(gpu);
+        g.add_edge({.a = "numa0", .b = "hb" + id, .kind = EdgeKind::Membership});
+        g.add_edge({.a = "hb" + id, .b = "gpu" + id, .kind = EdgeKind::Pcie, .gbps_per_direction = 63});
+    }
+    return g;
+}
+
+std::string usage_error(const std::string& spec) {
+    try {
+        (void)parse_load_spec(spec);
+    } catch (const UsageError& e) {
+        return e.what();
+    }
+    return "";
+}
+
+}  // namespace
+
+TEST(LoadSpec, ParsesRoutesAndFans) {
+    LoadSpec s = parse_load_spec("memcpy-h2d numa0->gpu1");
+    EXPECT_EQ(s.method, "memcpy-h2d");
+    EXPECT_EQ(s.src, "numa0");
+    EXPECT_EQ(s.dst, "gpu1");
+    s = parse_load_spec("  all-to-host  ");
+    EXPECT_EQ(s.method, "all-to-host");
+    EXPECT_EQ(s.src, "");
+    s = parse_load_spec("all-to-one gpu2");
+    EXPECT_EQ(s.src, "gpu2");
+    EXPECT_EQ(parse_load_spec("memcpy-peer gpu0->gpu1").dst, "gpu1");
+}
+
+TEST(LoadSpec, MalformedSpecsAreOneLineUsageErrors) {
+    const std::vector<std::string> bads{"", "   ", "memcpy-h2d", "memcpy-h2d numa0", "memcpy-h2d numa0->", "memcpy-h2d ->gpu1",
+          "memcpy-h2d numa0->gpu1->gpu2", "memcpy-h2d gpu0->gpu0", "frob numa0->gpu1", "all-to-one",
+          "all-to-host numa0->gpu1", "memcpy-h2d numa0->gpu1 extra", std::string(300, 'a'),
+          std::string("memcpy-h2d numa0->gpu1\nx"), std::string("all-to-host\x01\x02", 13)};
+    for (const std::string& bad : bads) {
+        const std::string msg = usage_error(bad);
+        EXPECT_FALSE(msg.empty()) << "accepted: " << bad;
+        EXPECT_EQ(msg.find('\n'), std::string::npos) << msg;
+        EXPECT_EQ(msg.rfind("--under-load", 0), 0u) << msg;
+        EXPECT_LT(msg.size(), 300u) << msg;
+    }
+}
+
+TEST(LoadSpec, ResolvesAgainstTheGraph) {
+    const Graph g = four_roots();
+    auto routes = resolve_load_spec(g, parse_load_spec("memcpy-h2d numa0->gpu1"));
+    ASSERT_EQ(routes.size(), 1u);
+    EXPECT_EQ(routes[0].label(), "numa0->gpu1");
+    EXPECT_EQ(routes[0].direction, LoadDirection::HostToGpu);
+    routes = resolve_load_spec(g, parse_load_spec("all-to-host"));
+    ASSERT_EQ(routes.size(), 4u);  // every CUDA GPU to the first host node
+    EXPECT_EQ(routes[3].label(), "gpu3->numa0");
+    EXPECT_EQ(resolve_load_spec(g, parse_load_spec("one-to-all gpu1")).size(), 3u);
+    EXPECT_EQ(resolve_load_specs(g, {"host-to-all numa0", "memcpy-peer gpu0->gpu2"}).size(), 5u);
+    for (const char* bad : {"memcpy-h2d numa9->gpu1", "memcpy-h2d gpu0->gpu1", "memcpy-d2h gpu0->hb0",
+                            "all-to-host gpu0", "all-to-one numa0"})
+        EXPECT_THROW(resolve_load_spec(g, parse_load_spec(bad)), UsageError) << bad;
+}
+
+TEST(LoadScenarios, FourGpusOnOneHostSideGiveAloneAndOneToThreeLoads) {
+    const Graph g = four_roots();
+    const auto res = shared_resources(g, host_to_gpu_routes(g), true);
+    ASSERT_EQ(res.size(), 1u);  // no edge is shared; the host side of numa0 is
+    EXPECT_EQ(res[0].label, "host side of numa0");
+    const auto sc = load_scenarios(res);
+    ASSERT_EQ(sc.size(), 16u);  // 4 routes x (alone + 1, 2, 3 others)
+    EXPECT_EQ(sc[0].measured.dst->id, "gpu0");
+    EXPECT_TRUE(sc[0].loads.empty());
+    ASSERT_EQ(sc[3].loads.size(), 3u);
+    EXPECT_EQ(sc[3].loads[2].dst->id, "gpu3");
+    EXPECT_EQ(sc[3].shared, "host side of numa0");
+    EXPECT_TRUE(shared_resources(g, host_to_gpu_routes(g), false).empty());
+}
+
+// Minsky: each socket's host side (4 routes), the SMP link each way (the 2
+// routes to the far socket's GPUs), each GPU's NVLink to its socket (both
+// sockets' routes to it): 8 resources; 4 x 4 + 4 x 4 scenarios from the host
+// sides, +2 over the SMP link (numa0->gpu2 loaded by numa0->gpu3 and back;
+// numa1's pair repeats a host-side scenario), +8 over the GPU links.
+TEST(LoadScenarios, MinskyRoutesShareTheHostSidesTheSmpLinkAndEachGpusNvlink) {
+    const Graph g = from_xml("power8gpudistances.xml");
+    ASSERT_EQ(load_gpus(g).size(), 4u);
+    ASSERT_EQ(load_host_nodes(g).size(), 2u);
+    const auto res = shared_resources(g, host_to_gpu_routes(g), true);
+    ASSERT_EQ(res.size(), 8u);
+    std::map<std::string, std::size_t> sizes;
+    for (const auto& r : res) sizes[r.label] = r.routes.size();
+    EXPECT_EQ(sizes["host side of numa0"], 4u);
+    EXPECT_EQ(sizes["edge package0->package1"], 2u);
+    EXPECT_EQ(sizes["edge package0->gpu0 (40 GB/s)"], 2u);
+    const auto sc = load_scenarios(res);
+    EXPECT_EQ(sc.size(), 42u);
+    std::size_t alone = 0;
+    for (const auto& s : sc) alone += s.loads.empty();
+    EXPECT_EQ(alone, 8u);  // each of the 8 routes once
+    // GPU to host: the mirror image.
+    EXPECT_EQ(load_scenarios(shared_resources(g, gpu_to_host_routes(g), true)).size(), 42u);
+}
+
+// DGX-1 (8 GPUs in pairs behind 4 PCIe switches, 2 sockets): the host sides
+// (8 routes each), the SMP link each way, each host bridge, each switch
+// uplink (4 routes: 2 GPUs from 2 nodes) and each GPU's own link: 18.
+TEST(LoadScenarios, Dgx1SwitchUplinksAndHostSides) {
+    const Graph g = from_xml("dgx1.xml");
+    ASSERT_EQ(load_gpus(g).size(), 8u);
+    const auto res = shared_resources(g, host_to_gpu_routes(g), true);
+    ASSERT_EQ(res.size(), 18u);
+    std::size_t uplinks = 0;
+    for (const auto& r : res)
+        if (r.label.find("15.75") != std::string::npos && r.routes.size() == 4) ++uplinks;
+    EXPECT_EQ(uplinks, 4u);
+    const auto sc = load_scenarios(res);
+    EXPECT_EQ(sc.size(), 276u);
+    std::size_t max_loads = 0;
+    for (const auto& s : sc) max_loads = std::max(max_loads, s.loads.size());
+    EXPECT_EQ(max_loads, 7u);  // one route with the 7 others of its host side
+}
