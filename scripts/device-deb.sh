@@ -4,12 +4,13 @@
 # `dpkg -x` (no root, nothing installed), clears LD_LIBRARY_PATH of CUDA,
 # shows what the binary links, prints --version and runs `hwcomm run --quick`.
 #
-#   scripts/device-deb.sh [PACKAGE.deb]   (default: build-cuda/hwcomm_*.deb)
+#   scripts/device-deb.sh [PACKAGE.deb [hwcomm run options...]]   (default: build-cuda/hwcomm_*.deb)
 # Writes $OUT/deb-quick.json ($OUT defaults to ./deb-check). Exit status: 0
 # when the run measured GPU records, 1 otherwise.
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 deb=${1:-$(ls "$root"/build-cuda/hwcomm_*.deb 2>/dev/null | head -n1)}
+shift || true  # what follows the package goes to hwcomm run (a --filter, say)
 [ -f "$deb" ] || { echo "device-deb: no package (build it: cd build-cuda && cpack)" >&2; exit 2; }
 out=${OUT:-$PWD/deb-check}
 mkdir -p "$out"
@@ -29,7 +30,7 @@ echo "== hwcomm --version"
 "$hwcomm" --version
 echo "== hwcomm run --quick"
 rc=0
-"$hwcomm" run --quick -o "$out/deb-quick.json" --force || rc=$?
+"$hwcomm" run --quick "$@" -o "$out/deb-quick.json" --force || rc=$?
 echo "run exit status: $rc"
 "$hwcomm" summary "$out/deb-quick.json" | head -n 40
 gpu_records=$(python3 - "$out/deb-quick.json" <<'PY'
