@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# One device-tool call on the 4-GPU machine (issues 10 and 15): pinned H2D to
+# each GPU alone and with 1-3 other GPUs loading the host side (under-load),
+# the concurrency records the model is checked against, and, when given, gtest
+# filters of GPU tests whose whole output is wanted. Binaries come from
+# .devcarry/build.tar.gz (scripts/pack-device-build.sh); at most 8 files land
+# under $OUT.   scripts/device-x4-load.sh ['GTEST_FILTER_FOR_DETAILS']
+set -uo pipefail
+out=${OUT:?set OUT}
+exec > >(tee "$out/session.log") 2>&1
+nvidia-smi --query-gpu=index,name,pci.bus_id,clocks.sm,clocks.mem --format=csv,noheader
+mkdir -p /work build && { [ -e /work/main ] || ln -s "$PWD" /work/main; }
+tar xzf .devcarry/build.tar.gz -C build
+B=/work/main/build
+hw=$B/src/cli/hwcomm
+step() {
+  local name=$1 limit=$2 t=$SECONDS
+  shift 2
+  echo "== $name (limit ${limit} s)"
+  timeout -s INT -k 5 "$limit" bash -c "$*"
+  echo "== $name: exit $? in $((SECONDS - t)) s"
+}
+if [ -n "${1:-}" ]; then
+  for t in "$B"/tests/*/test_*gpu; do "$t" --gtest_filter="$1" 2>&1 | grep -vE '^\[ +(RUN|OK) +\]|^$' ; done > "$out/details.log"
+  tail -60 "$out/details.log"
+fi
+step under-load 100 "$hw run --filter method=under-load --filter src=numa0 -o $out/ul4.json"
+step concurrency 70 "$hw run --filter method=all-to-host --filter method=host-to-all --filter method=memcpy-h2d --filter method=memcpy-d2h --min-size 64M --max-size 256M -o $out/conc4.json"
+[ -f "$out/ul4.json" ] && "$hw" analyze "$out/ul4.json" 2>&1 | sed -n '/under load/,$p' > "$out/ul4-analyze.txt"
+[ -f "$out/conc4.json" ] && "$hw" model check "$out/conc4.json" > "$out/conc4-model-check.txt" 2>&1
+ls -la "$out"
