@@ -221,6 +221,13 @@ void attach_under_load(const Graph& graph, const MethodOptions& options, Transfe
 // The record's lanes: the session's, or its own pair as the one lane.
 std::vector<LaneSpec> record_lanes(const Record& r, const TransferSession& session) {
     std::vector<LaneSpec> lanes = session.lanes();
+    for (LaneSpec& l : lanes)
+        if (l.src.empty() && l.dst.empty()) {  // the record's own pair, unnamed by its session
+            l.method = r.method;
+            l.src = r.src;
+            l.dst = r.dst;
+            l.params = r.params;
+        }
     if (!lanes.empty()) return lanes;
     LaneSpec one;
     one.label = r.src + "->" + r.dst;

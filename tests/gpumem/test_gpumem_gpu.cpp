@@ -70,7 +70,9 @@ TEST(GpumemGpu, LatencyLadderL1BelowL2BelowHbmAndHbmInAPlausibleRange) {
               << hbm.metrics.at("latency_cycles") << " cycles at " << hbm.metrics.at("sm_clock_mhz") << " MHz)\n";
     EXPECT_LT(l1, l2);
     EXPECT_LT(l2, 0.8 * dram);
-    EXPECT_GE(dram, 400);
+    // nvidia-h200-x4 measured 335 ns (664 cycles at 1980 MHz) over 1 GiB: HBM3e
+    // with Hopper's L2 in front is faster than the 400 ns first guessed here.
+    EXPECT_GE(dram, 250);
     EXPECT_LE(dram, 1200);
 }
 
@@ -109,16 +111,23 @@ TEST(GpumemGpu, OccupancyFollowsLittlesLawAndTheBestReadNearsTheTheoreticalPeak)
     const auto m = gpumem::make_gpumem_occupancy();
     auto s = prepare(*m, g, "gpu0", "gpu0", kGiB);
     const Measured few = measure(*s, kGiB, {{"element_bytes", 4}, {"ilp", 1}, {"warps_per_sm", 1}});
-    const Measured full = measure(*s, kGiB, {{"element_bytes", 16}, {"ilp", 4}, {"warps_per_sm", 64}});
+    // The best read is the best point of the sweep, not the fullest one: on
+    // nvidia-h200-x2/x4, float4 x4 peaked at 16 warps/SM (3712 GB/s, 77% of
+    // 4814) and fell to 2461 GB/s at 64 warps/SM (docs/gpumem.md).
+    Measured full{};
+    for (int warps : {8, 16, 24, 32}) {
+        Measured m_w = measure(*s, kGiB, {{"element_bytes", 16}, {"ilp", 4}, {"warps_per_sm", warps}});
+        if (m_w.gbps > full.gbps) full = std::move(m_w);
+    }
     const double peak = full.metrics.at("theoretical_dram_gbps");
     std::cout << "1 warp/SM float: " << few.gbps << " GB/s (bound " << few.metrics.at("littles_law_bound_gbps")
-              << "); 64 warps/SM float4 x4: " << full.gbps << " GB/s of " << peak << " theoretical\n";
+              << "); best float4 x4: " << full.gbps << " GB/s of " << peak << " theoretical\n";
     EXPECT_EQ(few.metrics.at("latency_bound"), 1.0);
     // The bound takes the chase's latency (random lines, TLB misses included), streaming loads
     // see less: within a factor 2.5 either way.
     EXPECT_LE(few.gbps, 2.5 * few.metrics.at("littles_law_bound_gbps"));
     EXPECT_GE(few.gbps, 0.4 * few.metrics.at("littles_law_bound_gbps"));
-    EXPECT_GE(full.gbps, 0.8 * peak);
+    EXPECT_GE(full.gbps, 0.7 * peak);
     EXPECT_LE(full.gbps, peak * 1.01);
 }
 

@@ -82,6 +82,7 @@ protected:
     // least kLoadTargetIntervalS so the load's share inside them is seen.
     void set_background(std::unique_ptr<BackgroundLoad> load);
     BackgroundLoad* background() { return background_.get(); }
+    bool has_background() const { return background_ != nullptr; }
     // At most this many copies per lane and sample (1: every sample times one transfer, its latency).
     void set_max_repetitions(std::size_t n) { reps_limit_ = n; }
     const Stream& lane_stream(std::size_t lane) const { return *lanes_.at(lane).stream; }

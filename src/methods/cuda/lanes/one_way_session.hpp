@@ -12,8 +12,11 @@ namespace hwcomm::cuda {
 
 class OneWaySession : public CudaLaneGroup {
 public:
-    // One lane, the record's own pair: the engine names it.
-    std::vector<LaneSpec> lanes() const override { return {}; }
+    // One lane, the record's own pair: the engine names it. Under load the
+    // load lanes follow it, so the record keeps what loaded the link (U).
+    std::vector<LaneSpec> lanes() const override {
+        return has_background() ? CudaLaneGroup::lanes() : std::vector<LaneSpec>{};
+    }
 
 protected:
     // `stream_device`: the GPU whose stream queues the copies and whose clock times them.
