@@ -50,9 +50,9 @@ std::string answer_text(const model::Answer& a, bool first) {
         out += buf;
     }
     if (!a.shared_edge.empty()) {
-        std::snprintf(buf, sizeof buf, "  under load: %s carries %s; alone %.2f GB/s\n", a.shared_edge.c_str(),
-                      a.capacity_basis.c_str(), a.alone_gbps);
-        out += buf;
+        // The basis names every record it was fitted on: no fixed buffer.
+        std::snprintf(buf, sizeof buf, "; alone %.2f GB/s\n", a.alone_gbps);
+        out += "  under load: " + a.shared_edge + " carries " + a.capacity_basis + buf;
     }
     for (const auto& r : a.rests_on) out += "  rests on: " + r + "\n";
     for (const auto& n : a.notes) out += "  note: " + n + "\n";

@@ -66,17 +66,11 @@ void leave_one_pair_out(const Model& m, const Graph* g, ErrorSummary& s) {
     }
 }
 
-// The size a lane moves per transfer: a background load lane copies chunks
-// (param chunk_bytes, 32 MiB by default), a measured lane the point's size.
-std::uint64_t lane_bytes(const LaneSpec& l, std::uint64_t point_bytes) {
-    if (l.role != "load") return point_bytes;
-    const auto it = l.params.find("chunk_bytes");
-    try {
-        if (it != l.params.end()) return std::stoull(it->second);
-    } catch (const std::exception&) {
-    }
-    return 32ull << 20;
-}
+// The size whose rate a lane asks for: a background load lane copies its
+// chunks back to back for the whole window, a steady stream that asks for the
+// large-transfer rate (its 32 MiB chunk alone would sit on the ramp and
+// understate the load), so it asks at the measured lane's size.
+std::uint64_t lane_bytes(const LaneSpec&, std::uint64_t point_bytes) { return point_bytes; }
 
 void concurrency(const Model& m, const Graph* g, const std::vector<NamedResults>& inputs, std::uint64_t min_bytes,
                  ErrorSummary& lanes, ErrorSummary& aggregates) {
@@ -160,10 +154,9 @@ std::string format_check(const CheckReport& r, std::size_t worst) {
                       [](const CheckCase* x, const CheckCase* y) { return std::abs(x->error) > std::abs(y->error); });
             for (std::size_t i = 0; i < std::min(worst, sorted.size()); ++i) {
                 const CheckCase& c = *sorted[i];
-                std::snprintf(buf, sizeof buf, "  worst: %-60s %9s  %+7.2f%%  (predicted %.4g, measured %.4g)%s%s\n",
-                              c.key.c_str(), format_size(c.bytes).c_str(), c.error * 100, c.predicted, c.measured,
-                              c.note.empty() ? "" : " ", c.note.c_str());
-                out += buf;
+                std::snprintf(buf, sizeof buf, "  worst: %-60s %9s  %+7.2f%%  (predicted %.4g, measured %.4g)",
+                              c.key.c_str(), format_size(c.bytes).c_str(), c.error * 100, c.predicted, c.measured);
+                out += buf + (c.note.empty() ? "" : " " + c.note) + "\n";  // a note can name many records
             }
         }
         if (s->skipped) {

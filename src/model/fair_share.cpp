@@ -1,7 +1,7 @@
 // Transfers under load: max-min fair share of every edge that two or more of
 // them cross the same way (links are full duplex). Each transfer asks for the
 // rate it reaches alone at its size; an edge gives what it can carry (fitted
-// from concurrency records, else its stated rate times the efficiency of the
+// from concurrency records: the most any of them carried; else its stated rate times the efficiency of the
 // same methods on edges of its kind, else no limit, said so). The load is
 // taken as steady: the transfers in --while keep the edge busy throughout.
 #include <algorithm>
@@ -48,7 +48,10 @@ void size_capacity(const Model& m, const Graph& g, const std::vector<Answer>& al
     }
     char buf[200];
     if (!fitted.empty()) {
-        e.capacity = median(fitted);
+        // Each record shows what the edge carried, not always all it can
+        // carry (two lanes of 55 GB/s do not fill a 160 GB/s host side):
+        // every fit is a lower bound, and the capacity is the largest seen.
+        e.capacity = *std::max_element(fitted.begin(), fitted.end());
         std::string keys;
         for (const auto& k : from) keys += (keys.empty() ? "" : ", ") + k;
         std::snprintf(buf, sizeof buf, "%.1f GB/s fitted on ", e.capacity);
