@@ -6,6 +6,7 @@
 
 #include "analyze/record_facts.hpp"
 #include "core/graph_json.hpp"
+#include "measure/statistics.hpp"
 
 namespace hwcomm::analyze {
 
@@ -15,12 +16,6 @@ std::string number(double v, const char* fmt = "%.3g") {
     char buf[48];
     std::snprintf(buf, sizeof buf, fmt, v);
     return buf;
-}
-
-double median_of(std::vector<double> v) {
-    std::sort(v.begin(), v.end());
-    const std::size_t n = v.size();
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
 std::optional<LargeTransfer> large_transfer(const std::vector<CurvePoint>& pts, const CurveOptions& o) {
@@ -40,7 +35,7 @@ std::optional<LargeTransfer> large_transfer(const std::vector<CurvePoint>& pts, 
     }
     lt.to_bytes = pts.back().bytes;
     lt.n_points = window.size();
-    lt.gbps = median_of(window);
+    lt.gbps = median_value(window);
     return lt;
 }
 

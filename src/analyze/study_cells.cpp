@@ -6,18 +6,13 @@
 #include <map>
 
 #include "analyze/study_internal.hpp"
+#include "measure/statistics.hpp"
 
 namespace hwcomm::analyze {
 
 using nlohmann::json;
 
 namespace {
-
-double median(std::vector<double> v) {
-    std::sort(v.begin(), v.end());
-    const std::size_t n = v.size();
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
 
 json window_json(const VerdictRule& rule) {
     return {{"statistic", rule.statistic},
@@ -124,7 +119,7 @@ void cpu_gpu_cells(const std::vector<Series>& all, const VerdictRule& rule, std:
                                          "socket (remote), (local - remote) / remote; effect = median over GPUs";
             aff.evidence["per_gpu"] = per_gpu;
             if (effects.empty()) no_data(aff, "no GPU measured from both a local and a remote NUMA node");
-            decide(aff, effects, effects.empty() ? 0 : median(effects), rule);
+            decide(aff, effects, effects.empty() ? 0 : median_value(effects), rule);
             cells.push_back(aff);
 
             std::vector<double> spreads;
@@ -181,7 +176,7 @@ void cpu_gpu_cells(const std::vector<Series>& all, const VerdictRule& rule, std:
             an.evidence["per_pair"] = per_pair;
             if (effects.empty())
                 no_data(an, pairs.empty() ? "no " + std::string(loc) + " series" : "no pair measured in both directions");
-            decide(an, effects, effects.empty() ? 0 : median(effects), rule);
+            decide(an, effects, effects.empty() ? 0 : median_value(effects), rule);
             cells.push_back(an);
         }
     }
@@ -200,7 +195,7 @@ double reduce(std::vector<double> v, const std::string& statistic) {
         for (double x : v) sum += x;
         return sum / static_cast<double>(v.size());
     }
-    return median(std::move(v));
+    return median_value(std::move(v));
 }
 
 }  // namespace
@@ -256,6 +251,5 @@ void no_data_cell(Cell& c, const std::string& why) { no_data(c, why); }
 Cell new_cell(const std::string& table, const std::string& link, const std::string& a, const std::string& b) {
     return make_cell(table, link, a, b);
 }
-double median_of_values(std::vector<double> v) { return median(std::move(v)); }
 
 }  // namespace hwcomm::analyze

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "analyze/study_internal.hpp"
+#include "measure/statistics.hpp"
 
 namespace hwcomm::analyze {
 
@@ -79,7 +80,7 @@ void gpu_gpu_cells(const std::vector<Series>& all, const VerdictRule& rule, std:
             }
             pe.evidence["per_pair"] = per_pair;
             if (effects.empty()) no_data_cell(pe, "no pair measured with peer access both on and off");
-            decide_cell(pe, effects, effects.empty() ? 0 : median_of_values(effects), rule);
+            decide_cell(pe, effects, effects.empty() ? 0 : median_value(effects), rule);
         }
         cells.push_back(pe);
 
@@ -110,7 +111,7 @@ void gpu_gpu_cells(const std::vector<Series>& all, const VerdictRule& rule, std:
                 }
                 an.evidence["per_pair"] = per_pair;
                 if (effects.empty()) no_data_cell(an, "no pair measured in both directions");
-                decide_cell(an, effects, effects.empty() ? 0 : median_of_values(effects), rule);
+                decide_cell(an, effects, effects.empty() ? 0 : median_value(effects), rule);
             }
             cells.push_back(an);
 

@@ -19,7 +19,6 @@ std::string series_binding(const Series& s);
 void decide_cell(Cell& c, const std::vector<double>& effects, double effect, const VerdictRule& rule);
 void no_data_cell(Cell& c, const std::string& why);
 Cell new_cell(const std::string& table, const std::string& link, const std::string& a, const std::string& b);
-double median_of_values(std::vector<double> v);
 // The rule's statistic over the sizes both series measured in the window of
 // a(n) / b(n) - 1; nullopt when they share no size there.
 std::optional<double> paired_difference(const Series& a, const Series& b, const VerdictRule& rule);

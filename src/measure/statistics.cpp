@@ -15,6 +15,11 @@ double quantile_sorted(const std::vector<double>& sorted, double p) {
     return sorted[lo] + (h - static_cast<double>(lo)) * (sorted[hi] - sorted[lo]);
 }
 
+double median_value(std::vector<double> values) {
+    std::sort(values.begin(), values.end());
+    return quantile_sorted(values, 0.5);
+}
+
 std::pair<std::size_t, std::size_t> median_ci95_ranks(std::size_t n) {
     if (n == 0) return {0, 0};
     if (n > 1000) {

@@ -18,6 +18,10 @@ SampleStats compute_stats(std::vector<double> samples);
 // Linear-interpolated quantile of sorted data, p in [0, 1].
 double quantile_sorted(const std::vector<double>& sorted, double p);
 
+// The median (type 7: the mean of the middle two for an even count); throws
+// std::invalid_argument on an empty vector.
+double median_value(std::vector<double> values);
+
 // 1-based ranks (lo, hi) of the order statistics bounding the 95% CI of the
 // median for n samples. When n is too small for 95% coverage (n < 6) the
 // widest interval, (1, n), is returned.

@@ -14,16 +14,11 @@
 #include "analyze/record_facts.hpp"
 #include "model/predict.hpp"
 #include "model/routes.hpp"
+#include "measure/statistics.hpp"
 
 namespace hwcomm::model {
 
 namespace {
-
-double median(std::vector<double> v) {
-    std::sort(v.begin(), v.end());
-    const std::size_t n = v.size();
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
 
 struct SharedEdge {
     std::string name;
@@ -72,7 +67,7 @@ void size_capacity(const Model& m, const Graph& g, const std::vector<Answer>& al
         for (const CurveModel& c : m.curves)
             if (c.single() && c.limit_gbps > 0 && c.limit_what == kind && (pass == 1 || methods.count(c.method)))
                 eff.push_back(large_gbps(c.fit) / c.limit_gbps);
-    const double efficiency = eff.empty() ? 1.0 : median(eff);
+    const double efficiency = eff.empty() ? 1.0 : median_value(eff);
     e.capacity = edge.gbps_per_direction * efficiency;
     std::snprintf(buf, sizeof buf, "%.1f GB/s = %s %.1f GB/s x %.1f%% (%s)", e.capacity, kind.c_str(),
                   edge.gbps_per_direction, efficiency * 100,

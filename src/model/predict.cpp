@@ -8,16 +8,11 @@
 #include "core/error.hpp"
 #include "measure/byte_size.hpp"
 #include "model/routes.hpp"
+#include "measure/statistics.hpp"
 
 namespace hwcomm::model {
 
 namespace {
-
-double median(std::vector<double> v) {
-    std::sort(v.begin(), v.end());
-    const std::size_t n = v.size();
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
 
 bool includes(const std::map<std::string, std::string>& have, const std::map<std::string, std::string>& want) {
     for (const auto& [k, v] : want) {
@@ -108,7 +103,7 @@ Answer extrapolate(const Model& m, const Graph* g, const Query& q, const std::ve
         high.push_back(e * (1 + p.rel_error));
         a.rests_on.push_back(cite(m, *d));
     }
-    const double e = median(eff);
+    const double e = median_value(eff);
     a.gbps = e * b.gbps;
     a.gbps_low = *std::min_element(low.begin(), low.end()) * b.gbps;
     a.gbps_high = *std::max_element(high.begin(), high.end()) * b.gbps;

@@ -79,22 +79,12 @@ private:
     bool one_stream_ = false;
 };
 
-class InFlightMethod final : public Characterizer {
+class InFlightMethod final : public RouteCharacterizer {
 public:
     std::string name() const override { return "in-flight"; }
     std::string description() const override {
         return "a copy with 1, 2, 4 or 8 transfers in flight, on one stream or on several (copy engines, pinned host "
                "memory or peer)";
-    }
-    std::vector<VertexKind> src_kinds() const override { return {VertexKind::NumaNode, VertexKind::Gpu}; }
-    std::vector<VertexKind> dst_kinds() const override { return {VertexKind::NumaNode, VertexKind::Gpu}; }
-    Applicability applicable(const Graph& graph, const Vertex& src, const Vertex& dst) const override {
-        const std::string why = why_not_route(graph, src, dst);
-        return why.empty() ? Applicability::yes() : Applicability::no(why);
-    }
-    std::vector<ParamSet> parameter_sets(const Graph&, const Vertex&, const Vertex&,
-                                         const MethodOptions&) const override {
-        return {{}};
     }
     std::map<std::string, std::string> parameter_docs() const override {
         return {{"in_flight (axis)", "transfers of the point's size pending at once: 1, 2, 4, 8"},

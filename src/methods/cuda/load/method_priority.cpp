@@ -77,22 +77,12 @@ private:
     std::string method_;
 };
 
-class PriorityMethod final : public Characterizer {
+class PriorityMethod final : public RouteCharacterizer {
 public:
     std::string name() const override { return "priority"; }
     std::string description() const override {
         return "one transfer on a high-priority stream against a low-priority load on the same route, beside the "
                "same transfer alone and at equal priority (copy engines)";
-    }
-    std::vector<VertexKind> src_kinds() const override { return {VertexKind::NumaNode, VertexKind::Gpu}; }
-    std::vector<VertexKind> dst_kinds() const override { return {VertexKind::NumaNode, VertexKind::Gpu}; }
-    Applicability applicable(const Graph& graph, const Vertex& src, const Vertex& dst) const override {
-        const std::string why = why_not_route(graph, src, dst);
-        return why.empty() ? Applicability::yes() : Applicability::no(why);
-    }
-    std::vector<ParamSet> parameter_sets(const Graph&, const Vertex&, const Vertex&,
-                                         const MethodOptions&) const override {
-        return {{}};
     }
     std::map<std::string, std::string> parameter_docs() const override {
         return {{"priority (axis)", "alone: no load; equal: transfer and load at the least priority; high: the "

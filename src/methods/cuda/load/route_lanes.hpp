@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "core/graph.hpp"
+#include "methods/characterizer.hpp"
 #include "methods/cuda/host_memory.hpp"
 #include "methods/cuda/lanes/lane_group.hpp"
 #include "methods/cuda/peer_setup.hpp"
@@ -20,6 +21,22 @@ namespace hwcomm::cuda {
 
 // "" when the method can copy src -> dst on the copy engines, else why not.
 std::string why_not_route(const Graph& graph, const Vertex& src, const Vertex& dst);
+
+// What the pattern-C methods share: any copy-engine route between a NUMA
+// node and a GPU or two GPUs, one parameter set (the axes carry the pattern).
+class RouteCharacterizer : public Characterizer {
+public:
+    std::vector<VertexKind> src_kinds() const override { return {VertexKind::NumaNode, VertexKind::Gpu}; }
+    std::vector<VertexKind> dst_kinds() const override { return {VertexKind::NumaNode, VertexKind::Gpu}; }
+    Applicability applicable(const Graph& graph, const Vertex& src, const Vertex& dst) const override {
+        const std::string why = why_not_route(graph, src, dst);
+        return why.empty() ? Applicability::yes() : Applicability::no(why);
+    }
+    std::vector<ParamSet> parameter_sets(const Graph&, const Vertex&, const Vertex&,
+                                         const MethodOptions&) const override {
+        return {{}};
+    }
+};
 
 class RouteBuffers {
 public:
