@@ -26,10 +26,6 @@ int gpumem_command(const std::vector<std::string>& passed) {
         throw UsageError("--ncu is not implemented: profile the stride method under Nsight Compute yourself: "
                          "ncu --metrics l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum hwcomm gpumem "
                          "--filter method=gpumem-stride ...");
-    const Registry registry = build_registry();
-    if (std::none_of(registry.all().begin(), registry.all().end(),
-                     [](const auto& m) { return m->name().rfind("gpumem-", 0) == 0; }))
-        throw UsageError("gpumem: this build has no CUDA methods (configured without CUDA)");
     std::vector<std::string> args{"run", "--filter", "method=gpumem-*"};
     args.insert(args.end(), passed.begin(), passed.end());
     if (given(passed, "--quick") && !given(passed, "--max-size")) {
@@ -46,6 +42,11 @@ int gpumem_command(const std::vector<std::string>& passed) {
     } catch (const CLI::ParseError& e) {
         throw UsageError(std::string("gpumem: ") + e.what());
     }
+    // After parsing, so an unknown option is named first whatever the build.
+    const Registry registry = build_registry();
+    if (std::none_of(registry.all().begin(), registry.all().end(),
+                     [](const auto& m) { return m->name().rfind("gpumem-", 0) == 0; }))
+        throw UsageError("gpumem: this build has no CUDA methods (configured without CUDA)");
     return run ? run() : 0;
 }
 
