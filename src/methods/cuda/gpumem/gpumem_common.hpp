@@ -3,6 +3,7 @@
 // around each kernel, a small device counter the read kernels add to (the
 // check that every element was read), the GPU's memory facts, and the
 // pointer chase that gives the latency the Little's-law bounds use.
+#include <algorithm>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -15,6 +16,8 @@
 #include "methods/characterizer.hpp"
 #include "methods/cuda/cuda_handles.hpp"
 #include "methods/cuda/gpumem/gpumem_kernels.hpp"
+#include "methods/cuda/graph_queries.hpp"
+#include "methods/cuda/session_common.hpp"
 
 namespace hwcomm::cuda::gpumem {
 
@@ -101,6 +104,36 @@ private:
 // "" when the vertex is a CUDA GPU and src == dst, else why not (the
 // on-GPU methods measure one GPU's own memory).
 Applicability on_gpu_applicable(const Vertex& src, const Vertex& dst);
+
+// What the on-GPU methods share: one GPU's own memory, one parameter set (the
+// axes carry the sweep), one size (the footprint, or less where memory is
+// short), and a Session(graph, gpu, cap, options) over one device buffer.
+template <typename Session>
+class OnGpuCharacterizer : public Characterizer {
+public:
+    explicit OnGpuCharacterizer(std::uint64_t footprint) : footprint_(footprint) {}
+    std::vector<VertexKind> src_kinds() const override { return {VertexKind::Gpu}; }
+    std::vector<VertexKind> dst_kinds() const override { return {VertexKind::Gpu}; }
+    Applicability applicable(const Graph&, const Vertex& src, const Vertex& dst) const override {
+        return on_gpu_applicable(src, dst);
+    }
+    std::vector<ParamSet> parameter_sets(const Graph&, const Vertex&, const Vertex&,
+                                         const MethodOptions&) const override {
+        return {{}};
+    }
+    SizePolicy size_policy() const override { return {1, footprint_, footprint_, 0}; }
+    std::unique_ptr<TransferSession> prepare(const Graph& graph, const Vertex& src, const Vertex&, const ParamSet&,
+                                             std::size_t max_bytes, const MethodOptions& options) const override {
+        return prepare_guarded(name(), [&]() -> std::unique_ptr<TransferSession> {
+            const SizeCap cap = plan_buffers(options, std::min<std::size_t>(max_bytes, footprint_),
+                                             {{cuda_ordinal(src), 1}}, 0);
+            return std::make_unique<Session>(graph, src, cap, options);
+        });
+    }
+
+private:
+    std::uint64_t footprint_;
+};
 
 // Elements of `element_bytes` a kernel reads for a point of `bytes`: at least one.
 inline std::uint64_t elements_of(std::uint64_t bytes, int element_bytes) {

@@ -122,35 +122,18 @@ private:
     nlohmann::json context_;
 };
 
-class OccupancyMethod final : public Characterizer {
+class OccupancyMethod final : public OnGpuCharacterizer<OccupancySession> {
 public:
+    OccupancyMethod() : OnGpuCharacterizer(kFootprint) {}
     std::string name() const override { return "gpumem-occupancy"; }
     std::string description() const override {
         return "DRAM read bandwidth against resident warps per SM, element size and loads in flight, with the "
                "Little's-law bound of each point";
     }
-    std::vector<VertexKind> src_kinds() const override { return {VertexKind::Gpu}; }
-    std::vector<VertexKind> dst_kinds() const override { return {VertexKind::Gpu}; }
-    Applicability applicable(const Graph&, const Vertex& src, const Vertex& dst) const override {
-        return on_gpu_applicable(src, dst);
-    }
-    std::vector<ParamSet> parameter_sets(const Graph&, const Vertex&, const Vertex&,
-                                         const MethodOptions&) const override {
-        return {{}};
-    }
     std::vector<AxisSpec> axes() const override {
         return {{"element_bytes", {4, 8, 16}, "bytes", "bytes per load (float, float2, float4)"},
                 {"ilp", {1, 2, 4}, "loads", "independent loads in flight per thread"},
                 {"warps_per_sm", {1, 2, 4, 8, 16, 24, 32, 48, 64}, "warps", "resident warps on every SM"}};
-    }
-    SizePolicy size_policy() const override { return {1, kFootprint, kFootprint, 0}; }
-    std::unique_ptr<TransferSession> prepare(const Graph& graph, const Vertex& src, const Vertex&, const ParamSet&,
-                                             std::size_t max_bytes, const MethodOptions& options) const override {
-        return prepare_guarded(name(), [&]() -> std::unique_ptr<TransferSession> {
-            const SizeCap cap = plan_buffers(options, std::min<std::size_t>(max_bytes, kFootprint),
-                                             {{cuda_ordinal(src), 1}}, 0);
-            return std::make_unique<OccupancySession>(graph, src, cap, options);
-        });
     }
 };
 

@@ -80,34 +80,17 @@ private:
     nlohmann::json context_;
 };
 
-class StrideMethod final : public Characterizer {
+class StrideMethod final : public OnGpuCharacterizer<StrideSession> {
 public:
+    StrideMethod() : OnGpuCharacterizer(kFootprint) {}
     std::string name() const override { return "gpumem-stride"; }
     std::string description() const override {
         return "strided loads a[(stride*i) % n] over 1 GiB of the GPU's memory: effective bandwidth and "
                "32-byte sectors per warp request";
     }
-    std::vector<VertexKind> src_kinds() const override { return {VertexKind::Gpu}; }
-    std::vector<VertexKind> dst_kinds() const override { return {VertexKind::Gpu}; }
-    Applicability applicable(const Graph&, const Vertex& src, const Vertex& dst) const override {
-        return on_gpu_applicable(src, dst);
-    }
-    std::vector<ParamSet> parameter_sets(const Graph&, const Vertex&, const Vertex&,
-                                         const MethodOptions&) const override {
-        return {{}};
-    }
     std::vector<AxisSpec> axes() const override {
         return {{"element_bytes", {4, 16}, "bytes", "size of one loaded element (float, float4)"},
                 {"stride", {1, 2, 4, 8, 16, 32, 64, 128}, "elements", "distance between the elements of neighbouring threads"}};
-    }
-    SizePolicy size_policy() const override { return {1, kFootprint, kFootprint, 0}; }
-    std::unique_ptr<TransferSession> prepare(const Graph& graph, const Vertex& src, const Vertex&, const ParamSet&,
-                                             std::size_t max_bytes, const MethodOptions& options) const override {
-        return prepare_guarded(name(), [&]() -> std::unique_ptr<TransferSession> {
-            const SizeCap cap = plan_buffers(options, std::min<std::size_t>(max_bytes, kFootprint),
-                                             {{cuda_ordinal(src), 1}}, 0);
-            return std::make_unique<StrideSession>(graph, src, cap, options);
-        });
     }
 };
 

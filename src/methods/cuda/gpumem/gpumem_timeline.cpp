@@ -160,33 +160,16 @@ private:
     nlohmann::json context_;
 };
 
-class TimelineMethod final : public Characterizer {
+class TimelineMethod final : public OnGpuCharacterizer<TimelineSession> {
 public:
+    TimelineMethod() : OnGpuCharacterizer(kFootprint) {}
     std::string name() const override { return "gpumem-timeline"; }
     std::string description() const override {
         return "per-warp latency of one load per thread over 64 MiB (cold L2): SM clock before and after, per SM";
     }
-    std::vector<VertexKind> src_kinds() const override { return {VertexKind::Gpu}; }
-    std::vector<VertexKind> dst_kinds() const override { return {VertexKind::Gpu}; }
-    Applicability applicable(const Graph&, const Vertex& src, const Vertex& dst) const override {
-        return on_gpu_applicable(src, dst);
-    }
-    std::vector<ParamSet> parameter_sets(const Graph&, const Vertex&, const Vertex&,
-                                         const MethodOptions&) const override {
-        return {{}};
-    }
     std::vector<AxisSpec> axes() const override {
         return {{"element_bytes", {4, 16}, "bytes", "bytes loaded per thread (float, float4)"},
                 {"warps_per_block", {2, 4, 8, 16, 32}, "warps", "warps in one thread block"}};
-    }
-    SizePolicy size_policy() const override { return {1, kFootprint, kFootprint, 0}; }
-    std::unique_ptr<TransferSession> prepare(const Graph& graph, const Vertex& src, const Vertex&, const ParamSet&,
-                                             std::size_t max_bytes, const MethodOptions& options) const override {
-        return prepare_guarded(name(), [&]() -> std::unique_ptr<TransferSession> {
-            const SizeCap cap = plan_buffers(options, std::min<std::size_t>(max_bytes, kFootprint),
-                                             {{cuda_ordinal(src), 1}}, 0);
-            return std::make_unique<TimelineSession>(graph, src, cap, options);
-        });
     }
 };
 
