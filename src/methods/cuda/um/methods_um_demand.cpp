@@ -94,34 +94,16 @@ private:
     volatile std::uint64_t sink_ = 0;
 };
 
-class UmDemand final : public Characterizer {
+class UmDemand final : public UmCharacterizer<DemandSession> {
 public:
     std::string name() const override { return "um-demand"; }
     std::string description() const override {
         return "managed pages migrated on demand: a GPU kernel reading pages resident on a host NUMA node or on "
                "another GPU, or a CPU thread on a NUMA node reading pages resident on a GPU (no prefetch, no advice)";
     }
-    std::vector<VertexKind> src_kinds() const override { return {VertexKind::NumaNode, VertexKind::Gpu}; }
-    std::vector<VertexKind> dst_kinds() const override { return {VertexKind::Gpu, VertexKind::NumaNode}; }
-    Applicability applicable(const Graph&, const Vertex& src, const Vertex& dst) const override {
-        return um_pair_applicable(src, dst);
-    }
-    std::vector<ParamSet> parameter_sets(const Graph&, const Vertex& src, const Vertex& dst,
-                                         const MethodOptions&) const override {
-        return um_parameter_sets(src, dst);
-    }
     std::map<std::string, std::string> parameter_docs() const override {
         return {{"numa", "OS index of the host NUMA node the pages start on (GPU reader) or of the reading CPU "
                          "thread (GPU to host)"}};
-    }
-    SizePolicy size_policy() const override { return um_size_policy(); }
-    std::unique_ptr<TransferSession> prepare(const Graph& graph, const Vertex& src, const Vertex& dst,
-                                             const ParamSet&, std::size_t max_bytes,
-                                             const MethodOptions& options) const override {
-        return prepare_guarded(name(), [&]() -> std::unique_ptr<TransferSession> {
-            const ManagedCap cap = plan_managed(max_bytes, um_gpu_ordinals(src, dst));
-            return std::make_unique<DemandSession>(graph, src, dst, cap, options);
-        });
     }
 };
 

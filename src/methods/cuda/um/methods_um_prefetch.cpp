@@ -59,33 +59,15 @@ private:
     PatternOps patterns_;
 };
 
-class UmPrefetch final : public Characterizer {
+class UmPrefetch final : public UmCharacterizer<PrefetchSession> {
 public:
     std::string name() const override { return "um-prefetch"; }
     std::string description() const override {
         return "cudaMemPrefetchAsync of managed memory: host NUMA node to GPU, GPU to host NUMA node, GPU to GPU "
                "(pages put back on the source before every sample)";
     }
-    std::vector<VertexKind> src_kinds() const override { return {VertexKind::NumaNode, VertexKind::Gpu}; }
-    std::vector<VertexKind> dst_kinds() const override { return {VertexKind::Gpu, VertexKind::NumaNode}; }
-    Applicability applicable(const Graph&, const Vertex& src, const Vertex& dst) const override {
-        return um_pair_applicable(src, dst);
-    }
-    std::vector<ParamSet> parameter_sets(const Graph&, const Vertex& src, const Vertex& dst,
-                                         const MethodOptions&) const override {
-        return um_parameter_sets(src, dst);
-    }
     std::map<std::string, std::string> parameter_docs() const override {
         return {{"numa", "OS index of the host NUMA node the pages start on or are prefetched to"}};
-    }
-    SizePolicy size_policy() const override { return um_size_policy(); }
-    std::unique_ptr<TransferSession> prepare(const Graph& graph, const Vertex& src, const Vertex& dst,
-                                             const ParamSet&, std::size_t max_bytes,
-                                             const MethodOptions& options) const override {
-        return prepare_guarded(name(), [&]() -> std::unique_ptr<TransferSession> {
-            const ManagedCap cap = plan_managed(max_bytes, um_gpu_ordinals(src, dst));
-            return std::make_unique<PrefetchSession>(graph, src, dst, cap, options);
-        });
     }
 };
 

@@ -3,6 +3,7 @@
 // take (a host NUMA node with memory and a GPU, either way; two distinct
 // GPUs), their parameter sets, and the managed buffer's size under the cap.
 #include <cstddef>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -10,6 +11,7 @@
 
 #include "core/graph.hpp"
 #include "methods/characterizer.hpp"
+#include "methods/cuda/session_common.hpp"
 #include "methods/cuda/um/managed_caps.hpp"
 
 namespace hwcomm::cuda {
@@ -35,5 +37,31 @@ nlohmann::json um_context(const Graph& graph, const Vertex& src, const Vertex& d
 
 // Whole pages only: a transfer of less still moves a page.
 SizePolicy um_size_policy();
+
+// What um-prefetch and um-demand share as methods: their pairs, parameter
+// sets, whole-page sizes, and a Session(graph, src, dst, cap, options) over a
+// managed buffer capped by plan_managed.
+template <typename Session>
+class UmCharacterizer : public Characterizer {
+public:
+    std::vector<VertexKind> src_kinds() const override { return {VertexKind::NumaNode, VertexKind::Gpu}; }
+    std::vector<VertexKind> dst_kinds() const override { return {VertexKind::Gpu, VertexKind::NumaNode}; }
+    Applicability applicable(const Graph&, const Vertex& src, const Vertex& dst) const override {
+        return um_pair_applicable(src, dst);
+    }
+    std::vector<ParamSet> parameter_sets(const Graph&, const Vertex& src, const Vertex& dst,
+                                         const MethodOptions&) const override {
+        return um_parameter_sets(src, dst);
+    }
+    SizePolicy size_policy() const override { return um_size_policy(); }
+    std::unique_ptr<TransferSession> prepare(const Graph& graph, const Vertex& src, const Vertex& dst,
+                                             const ParamSet&, std::size_t max_bytes,
+                                             const MethodOptions& options) const override {
+        return prepare_guarded(name(), [&]() -> std::unique_ptr<TransferSession> {
+            const ManagedCap cap = plan_managed(max_bytes, um_gpu_ordinals(src, dst));
+            return std::make_unique<Session>(graph, src, dst, cap, options);
+        });
+    }
+};
 
 }  // namespace hwcomm::cuda
