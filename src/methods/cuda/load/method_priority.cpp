@@ -104,19 +104,9 @@ public:
         return prepare_guarded(name(), [&]() -> std::unique_ptr<TransferSession> {
             const TimingMode mode = timing_mode_from_string(options.timing_mode);
             if (mode != TimingMode::Event) throw MeasurementError("priority needs event timing");
-            std::vector<std::pair<int, unsigned>> device_buffers;
-            unsigned host_buffers = 0;
-            for (const Vertex* v : {&src, &dst}) {
-                if (v->kind == VertexKind::Gpu) device_buffers.push_back({cuda_ordinal(*v), 1});
-                else ++host_buffers;
-            }
-            const SizeCap cap = plan_buffers(options, std::min(max_bytes, size_policy().max_bytes), device_buffers,
-                                             host_buffers);
+            const SizeCap cap = plan_route_buffers(options, std::min(max_bytes, size_policy().max_bytes), src, dst, 1);
             auto session = std::make_unique<PrioritySession>(src, dst, cap, mode, name());
-            std::vector<const Vertex*> gpus;
-            for (const Vertex* v : {&src, &dst})
-                if (v->kind == VertexKind::Gpu) gpus.push_back(v);
-            session->context_ = base_context(graph, gpus, cap, options);
+            session->context_ = route_context(graph, src, dst, cap, options);
             return session;
         });
     }

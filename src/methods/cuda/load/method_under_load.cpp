@@ -8,6 +8,7 @@
 #include "methods/cuda/concurrency/concurrency_lanes.hpp"
 #include "methods/cuda/graph_queries.hpp"
 #include "methods/cuda/load/methods_load.hpp"
+#include "methods/cuda/load/route_lanes.hpp"
 #include "methods/cuda/session_common.hpp"
 #include "methods/group_characterizer.hpp"
 #include "methods/under_load.hpp"
@@ -77,13 +78,7 @@ public:
         return prepare_guarded(name(), [&]() -> std::unique_ptr<TransferSession> {
             const Vertex& src = *set.vertices.at(0);
             const Vertex& dst = *set.vertices.at(1);
-            std::vector<std::pair<int, unsigned>> device_buffers;
-            unsigned host_buffers = 0;
-            for (const Vertex* v : {&src, &dst}) {
-                if (v->kind == VertexKind::Gpu) device_buffers.push_back({cuda_ordinal(*v), 1});
-                else ++host_buffers;
-            }
-            const SizeCap cap = plan_buffers(options, max_bytes, device_buffers, host_buffers);
+            const SizeCap cap = plan_route_buffers(options, max_bytes, src, dst, 1);
             auto session = std::make_unique<ConcurrentCopySession>(timing_mode_from_string(options.timing_mode), cap,
                                                                    CopyEngine::CopyEngine, name());
             switch (direction_of(src, dst)) {

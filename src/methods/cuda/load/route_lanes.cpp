@@ -96,4 +96,23 @@ nlohmann::json RouteBuffers::describe() const {
     return j;
 }
 
+SizeCap plan_route_buffers(const MethodOptions& options, std::size_t asked, const Vertex& src, const Vertex& dst,
+                           unsigned per_end) {
+    std::vector<std::pair<int, unsigned>> device_buffers;
+    unsigned host_buffers = 0;
+    for (const Vertex* v : {&src, &dst}) {
+        if (v->kind == VertexKind::Gpu) device_buffers.push_back({cuda_ordinal(*v), per_end});
+        else host_buffers += per_end;
+    }
+    return plan_buffers(options, asked, device_buffers, host_buffers);
+}
+
+nlohmann::json route_context(const Graph& graph, const Vertex& src, const Vertex& dst, const SizeCap& cap,
+                             const MethodOptions& options) {
+    std::vector<const Vertex*> gpus;
+    for (const Vertex* v : {&src, &dst})
+        if (v->kind == VertexKind::Gpu) gpus.push_back(v);
+    return base_context(graph, gpus, cap, options);
+}
+
 }  // namespace hwcomm::cuda

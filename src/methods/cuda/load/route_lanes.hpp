@@ -14,6 +14,7 @@
 #include "methods/cuda/host_memory.hpp"
 #include "methods/cuda/lanes/lane_group.hpp"
 #include "methods/cuda/peer_setup.hpp"
+#include "methods/cuda/session_common.hpp"
 #include "methods/under_load.hpp"
 #include "platform/hwloc_topology.hpp"
 
@@ -21,6 +22,14 @@ namespace hwcomm::cuda {
 
 // "" when the method can copy src -> dst on the copy engines, else why not.
 std::string why_not_route(const Graph& graph, const Vertex& src, const Vertex& dst);
+
+// The cap of `per_end` buffers at each end of the route (device memory on a
+// GPU end, pinned host memory on a NUMA end), as every CUDA method plans it.
+SizeCap plan_route_buffers(const MethodOptions& options, std::size_t asked, const Vertex& src, const Vertex& dst,
+                           unsigned per_end);
+// The CUDA base context of a route record: its GPU ends.
+nlohmann::json route_context(const Graph& graph, const Vertex& src, const Vertex& dst, const SizeCap& cap,
+                             const MethodOptions& options);
 
 // What the pattern-C methods share: any copy-engine route between a NUMA
 // node and a GPU or two GPUs, one parameter set (the axes carry the pattern).
