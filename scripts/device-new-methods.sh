@@ -5,21 +5,9 @@
 # Each step has its own time limit (SIGINT: a run saves its file and exits 4),
 # so one slow step cannot eat the others; everything lands under $OUT.
 set -uo pipefail
-out=${OUT:?set OUT}
-exec > >(tee "$out/session.log") 2>&1
+# shellcheck source=scripts/device-prelude.sh
+source "$(dirname "$0")/device-prelude.sh"
 nvidia-smi --query-gpu=index,name,pci.bus_id,driver_version,clocks.sm,clocks.mem --format=csv,noheader
-# The test binaries name /work/main/... (their build tree here) in their paths.
-mkdir -p /work build && { [ -e /work/main ] || ln -s "$PWD" /work/main; }
-tar xzf .devcarry/build.tar.gz -C build
-B=/work/main/build
-hw=$B/src/cli/hwcomm
-step() {
-  local name=$1 limit=$2 t=$SECONDS
-  shift 2
-  echo "== $name (limit ${limit} s)"
-  timeout -s INT -k 5 "$limit" bash -c "$*"
-  echo "== $name: exit $? in $((SECONDS - t)) s"
-}
 step faults 50 "HWCOMM_FAULT_TEST_OUT=$out/faults ctest --test-dir $B -L gpu -R GpuFaults --output-on-failure 2>&1 | tail -25"
 step um-tests 50 "ctest --test-dir $B -L gpu -R 'UmGpu|ZeroCopyGpu' --output-on-failure 2>&1 | grep -vE '^ *(Start|\\[ +(RUN|OK) )' | tail -40"
 step um-run 45 "$hw run --quick --filter 'method=um-*' --filter 'method=zero-copy-*' -o $out/um.json"

@@ -6,20 +6,9 @@
 # .devcarry/build.tar.gz (scripts/pack-device-build.sh); at most 8 files land
 # under $OUT.   scripts/device-x4-load.sh ['GTEST_FILTER_FOR_DETAILS']
 set -uo pipefail
-out=${OUT:?set OUT}
-exec > >(tee "$out/session.log") 2>&1
+# shellcheck source=scripts/device-prelude.sh
+source "$(dirname "$0")/device-prelude.sh"
 nvidia-smi --query-gpu=index,name,pci.bus_id,clocks.sm,clocks.mem --format=csv,noheader
-mkdir -p /work build && { [ -e /work/main ] || ln -s "$PWD" /work/main; }
-tar xzf .devcarry/build.tar.gz -C build
-B=/work/main/build
-hw=$B/src/cli/hwcomm
-step() {
-  local name=$1 limit=$2 t=$SECONDS
-  shift 2
-  echo "== $name (limit ${limit} s)"
-  timeout -s INT -k 5 "$limit" bash -c "$*"
-  echo "== $name: exit $? in $((SECONDS - t)) s"
-}
 if [ -n "${1:-}" ]; then
   for t in "$B"/tests/*/test_*gpu; do "$t" --gtest_filter="$1" 2>&1 | grep -vE '^\[ +(RUN|OK) +\]|^$' ; done > "$out/details.log"
   tail -60 "$out/details.log"
