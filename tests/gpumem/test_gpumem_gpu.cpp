@@ -111,11 +111,11 @@ TEST(GpumemGpu, OccupancyFollowsLittlesLawAndTheBestReadNearsTheTheoreticalPeak)
     const auto m = gpumem::make_gpumem_occupancy();
     auto s = prepare(*m, g, "gpu0", "gpu0", kGiB);
     const Measured few = measure(*s, kGiB, {{"element_bytes", 4}, {"ilp", 1}, {"warps_per_sm", 1}});
-    // The best read is the best point of the sweep, not the fullest one: on
-    // nvidia-h200-x2/x4, float4 x4 peaked at 16 warps/SM (3712 GB/s, 77% of
-    // 4814) and fell to 2461 GB/s at 64 warps/SM (docs/gpumem.md).
+    // Issue 9's target: the best read reaches 90% of the theoretical DRAM
+    // bandwidth. On nvidia-h200 (rev e443061 + one atomic per block),
+    // float4 x4 read 4321-4505 GB/s at 16-64 warps/SM (90-94% of 4814).
     Measured full{};
-    for (int warps : {8, 16, 24, 32}) {
+    for (int warps : {16, 32, 64}) {
         Measured m_w = measure(*s, kGiB, {{"element_bytes", 16}, {"ilp", 4}, {"warps_per_sm", warps}});
         if (m_w.gbps > full.gbps) full = std::move(m_w);
     }
@@ -127,7 +127,7 @@ TEST(GpumemGpu, OccupancyFollowsLittlesLawAndTheBestReadNearsTheTheoreticalPeak)
     // see less: within a factor 2.5 either way.
     EXPECT_LE(few.gbps, 2.5 * few.metrics.at("littles_law_bound_gbps"));
     EXPECT_GE(few.gbps, 0.4 * few.metrics.at("littles_law_bound_gbps"));
-    EXPECT_GE(full.gbps, 0.7 * peak);
+    EXPECT_GE(full.gbps, 0.9 * peak);
     EXPECT_LE(full.gbps, peak * 1.01);
 }
 

@@ -30,6 +30,19 @@ __device__ __forceinline__ unsigned sm_id() {
     return id;
 }
 
+// Adds every thread's count to *count with one global atomic per block: one
+// per thread (up to 270 Ki of them on one address) serialises in L2 and cost
+// the 64-warp points of the read sweep a third of their bandwidth.
+__device__ __forceinline__ void add_block_count(unsigned long long read, unsigned long long* count) {
+    __shared__ unsigned long long block_read;
+    if (threadIdx.x == 0) block_read = 0;
+    __syncthreads();
+    for (int offset = 16; offset > 0; offset /= 2) read += __shfl_down_sync(0xffffffffu, read, offset);
+    if (threadIdx.x % 32 == 0) atomicAdd(&block_read, read);
+    __syncthreads();
+    if (threadIdx.x == 0) atomicAdd(count, block_read);
+}
+
 __device__ __forceinline__ float total(float v) { return v; }
 __device__ __forceinline__ float total(float2 v) { return v.x + v.y; }
 __device__ __forceinline__ float total(float4 v) { return v.x + v.y + v.z + v.w; }
@@ -72,7 +85,7 @@ __global__ void __launch_bounds__(1024, 2) read_kernel(const V* data, std::size_
     }
     for (; i < n; i += step, ++read) acc += total(data[i]);
     if (__float_as_uint(acc) == kNever) count[1] = read;
-    atomicAdd(count, read);
+    add_block_count(read, count);
 }
 
 template <class V>
@@ -90,7 +103,7 @@ __global__ void strided_kernel(const V* data, std::uint64_t n, std::uint64_t str
         if (idx >= n) idx -= n;
     }
     if (__float_as_uint(acc) == kNever) count[1] = read;
-    atomicAdd(count, read);
+    add_block_count(read, count);
 }
 
 template <class V>
