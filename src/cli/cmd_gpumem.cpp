@@ -10,6 +10,9 @@
 
 #include "cli/commands.hpp"
 #include "core/error.hpp"
+#ifdef HWCOMM_HAVE_CUDA
+#include "cli/gpumem_ncu.hpp"
+#endif
 
 namespace hwcomm::cli {
 
@@ -21,12 +24,30 @@ bool given(const std::vector<std::string>& args, const std::string& option) {
     });
 }
 
-int gpumem_command(const std::vector<std::string>& passed) {
-    if (given(passed, "--ncu"))
-        throw UsageError("--ncu is not implemented: profile the stride method under Nsight Compute yourself: "
-                         "ncu --metrics l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum hwcomm gpumem "
-                         "--filter method=gpumem-stride ...");
-    std::vector<std::string> args{"run", "--filter", "method=gpumem-*"};
+bool names_gpumem_methods(const std::vector<std::string>& args) {
+    for (std::size_t i = 0; i + 1 < args.size(); ++i)
+        if (args[i] == "--filter" && args[i + 1].rfind("method=gpumem-", 0) == 0) return true;
+    return false;
+}
+
+// The results file the run writes: -o/--output FILE, --resume FILE, or the default.
+std::string output_of(const std::vector<std::string>& args) {
+    for (std::size_t i = 0; i < args.size(); ++i) {
+        const std::string& a = args[i];
+        if ((a == "-o" || a == "--output" || a == "--resume") && i + 1 < args.size()) return args[i + 1];
+        for (const std::string prefix : {"--output=", "--resume="})
+            if (a.rfind(prefix, 0) == 0) return a.substr(prefix.size());
+    }
+    return "hwcomm-results.json";
+}
+
+int gpumem_command(std::vector<std::string> passed) {
+    const bool ncu = given(passed, "--ncu");
+    if (ncu) passed.erase(std::remove(passed.begin(), passed.end(), std::string("--ncu")), passed.end());
+    if (given(passed, "--ncu")) throw UsageError("gpumem: --ncu takes no value");
+    // Filters of one key add up: a method=gpumem-stride of the user's own must replace ours, not join it.
+    std::vector<std::string> args{"run"};
+    if (!names_gpumem_methods(passed)) args.insert(args.end(), {"--filter", "method=gpumem-*"});
     args.insert(args.end(), passed.begin(), passed.end());
     if (given(passed, "--quick") && !given(passed, "--max-size")) {
         args.push_back("--max-size");
@@ -47,7 +68,12 @@ int gpumem_command(const std::vector<std::string>& passed) {
     if (std::none_of(registry.all().begin(), registry.all().end(),
                      [](const auto& m) { return m->name().rfind("gpumem-", 0) == 0; }))
         throw UsageError("gpumem: this build has no CUDA methods (configured without CUDA)");
-    return run ? run() : 0;
+    const int code = run ? run() : 0;
+#ifdef HWCOMM_HAVE_CUDA
+    // Only a finished run: an interrupted one (4) is resumed first, a lost GPU (3) profiles nothing.
+    if (ncu && (code == 0 || code == 1)) add_ncu_sectors(output_of(passed));
+#endif
+    return code;
 }
 
 }  // namespace
@@ -60,6 +86,9 @@ void add_gpumem_command(CLI::App& app, Action& action) {
         "(-o FILE, --quick, --force, --filter src=gpu0, ...)");
     sub->allow_extras();
     sub->prefix_command();
+#ifdef HWCOMM_HAVE_CUDA
+    add_stride_kernels_command(app, action);
+#endif
     sub->callback([&action, passed, sub] {
         *passed = sub->remaining();
         action = [passed] { return gpumem_command(*passed); };

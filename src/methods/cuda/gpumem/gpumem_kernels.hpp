@@ -40,6 +40,10 @@ void launch_read(cudaStream_t stream, const void* data, std::size_t bytes, int v
 // (registers, threads), for the current device.
 int read_kernel_blocks_per_sm(int vector_bytes, int ilp, int threads);
 
+// gpumem-stride's grid: kStrideBlocksPerSm x SMs blocks of kStrideThreads.
+inline constexpr int kStrideBlocksPerSm = 4;
+inline constexpr int kStrideThreads = 512;
+
 // Loads a[(stride x i) % n] for i in [0, n), elements of `element_bytes` (4 or 16); adds n to *count.
 void launch_strided(cudaStream_t stream, const void* data, std::uint64_t n, std::uint64_t stride, int element_bytes,
                     int blocks, int threads, unsigned long long* count);

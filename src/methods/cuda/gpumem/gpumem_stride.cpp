@@ -66,7 +66,7 @@ public:
 private:
     double launch(std::size_t bytes) {
         return timer_.time([&](cudaStream_t s) {
-            launch_strided(s, data_.data(), elements_of(bytes, element_), stride_, element_, facts_.sm_count * 4, 512,
+            launch_strided(s, data_.data(), elements_of(bytes, element_), stride_, element_, facts_.sm_count * kStrideBlocksPerSm, kStrideThreads,
                            counter_.get());
         });
     }
