@@ -12,7 +12,7 @@ source "$(dirname "$0")/device-prelude.sh"
 extra=${1:-}
 nvidia-smi --query-gpu=index,name,pci.bus_id,driver_version,clocks.sm,clocks.max.sm,clocks.mem --format=csv,noheader
 step gpu-tests 200 "ctest --test-dir $B -L gpu -R 'Gpumem${extra:+|$extra}' --output-on-failure 2>&1 | grep -vE '^ *(Start|\\[ +(RUN|OK) )' | tail -60"
-step gpumem 240 "$hw gpumem --ncu -o $out/gpumem.json"
+step gpumem 240 "$hw gpumem --ncu --max-size 4G -o $out/gpumem.json"
 step ncu-raw 60 "ncu --csv --metrics l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum,dram__sectors_read.sum --kernel-name regex:strided_kernel $hw __gpumem-stride-kernels --ordinal 0 --bytes 1073741824 --cases 4:1,4:8,16:2 > $out/ncu-real.csv 2>&1; tail -3 $out/ncu-real.csv"
 [ -f "$out/gpumem.json" ] && python3 "$(dirname "$0")/gpumem-facts.py" "$out/gpumem.json" > "$out/facts.txt" 2>&1 && cat "$out/facts.txt"
 if [ -x .peers/nvbandwidth ]; then

@@ -47,3 +47,13 @@ TEST(NcuCsv, AReportWithoutKernelsOrWithABadValueIsRefused) {
                  MeasurementError);
     EXPECT_THROW(parse_ncu_csv("\"ID\",\"Kernel Name\",\"Metric Name\",\"Metric Value\"\n\"0\",\"k\"\n"), MeasurementError);
 }
+
+TEST(NcuCsv, ARealReportFromAnH100GivesOneKernelPerLaunchWithTheTheoreticalSectors) {
+    const auto kernels = parse_ncu_csv(fixture("h100-stride.csv"));
+    ASSERT_EQ(kernels.size(), 3u);  // cases 4:1, 4:8, 16:2 of 1 GiB
+    const char* l1 = "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum";
+    EXPECT_DOUBLE_EQ(kernels[0].metrics.at(l1), 33554432.0);   // 2^28 floats / 32 x 4 sectors
+    EXPECT_DOUBLE_EQ(kernels[1].metrics.at(l1), 268435456.0);  // 8x at stride 8
+    EXPECT_DOUBLE_EQ(kernels[2].metrics.at(l1), 67108864.0);   // float4 stride 2: 2x
+    EXPECT_NE(kernels[2].name.find("strided_kernel<float4>"), std::string::npos);
+}
