@@ -83,7 +83,7 @@ void add_gpumem_command(CLI::App& app, Action& action) {
     auto* sub = app.add_subcommand(
         "gpumem",
         "GPU memory microbenchmarks only: hwcomm run --filter 'method=gpumem-*' with the other options passed on "
-        "(-o FILE, --quick, --force, --filter src=gpu0, ...)");
+        "(-o FILE, --quick, --force, --filter src=gpu0, ...); --ncu adds Nsight Compute's sector counts to gpumem-stride");
     sub->allow_extras();
     sub->prefix_command();
 #ifdef HWCOMM_HAVE_CUDA

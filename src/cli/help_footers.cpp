@@ -25,7 +25,7 @@ const std::map<std::string, Footer>& footers() {
           "  3  finished, some records are errors (the file says which and why)\n"
           "  4  interrupted: the file is valid; complete it with hwcomm run --resume FILE\n"}},
         {"gpumem",
-         {"hwcomm gpumem --quick --filter src=gpu0 -o gpumem.json",
+         {"hwcomm gpumem --quick --filter src=gpu0 -o gpumem.json\n  hwcomm gpumem --ncu --filter method=gpumem-stride -o stride.json",
           "  3  finished, some records are errors (the file says which and why)\n"
           "  4  interrupted: the file is valid; complete it with hwcomm run --resume FILE\n"}},
         {"model", {"hwcomm model fit results.json -o model.json\n  hwcomm model check results.json", ""}},
