@@ -6,6 +6,7 @@
 #include "analyze/curve_metrics.hpp"
 #include "analyze/gpumem_facts.hpp"
 #include "analyze/gpumem_summary.hpp"
+#include "analyze/study.hpp"
 #include "io/results_file.hpp"
 
 using namespace hwcomm;
@@ -140,4 +141,10 @@ TEST(DiskReadCacheFlag, SmallFastPointIsCacheResidentOnlyWhenThePageCacheHeldIt)
     Record host = disk_read(0.0);
     host.method = "cpu-read", host.src = "numa0";
     EXPECT_TRUE(curve_metrics(host, nullptr).best->cache_resident);
+}
+
+TEST(GpumemSummary, AnalysisEfficiencyLeavesPointerChasesOut) {
+    // 8 bytes per dependent load over NVLink or PCIe is no use of the link's bandwidth.
+    const Analysis a = analyze_results({{"gpumem.json.gz", gpumem_example()}});
+    EXPECT_TRUE(a.efficiency.empty());
 }
