@@ -9,6 +9,7 @@
 #include "analyze/gpumem_facts.hpp"
 #include "core/graph_json.hpp"
 #include "io/results_file.hpp"
+#include "report/html/edge_measures.hpp"
 #include "report/html/html_page.hpp"
 #include "report/html/report_gpumem.hpp"
 
@@ -140,6 +141,12 @@ TEST(ReportGpumem, LatencyPlateausAndThePageSection) {
     EXPECT_NE(page.find("hwcommDrawGpumem"), std::string::npos);
     EXPECT_EQ(render_report_html({example("results-default.json")}, {}).find("<section id=\"gpumem\">"),
               std::string::npos);
+}
+
+TEST(ReportGpumem, PointerChasesDoNotColourTheMachinesEdges) {
+    // gpumem-latency crosses NVLink and PCIe at 8 bytes per load: no measure of those links.
+    const ReportInput input = example("gpumem.json.gz");
+    EXPECT_TRUE(measured_edges(input.graph, input.results).empty());
 }
 
 }  // namespace
