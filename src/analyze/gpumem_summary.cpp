@@ -98,8 +98,8 @@ std::string timeline(const Record& r) {
         rows.push_back({element_name(t.element_bytes), std::to_string(t.warps_per_block), num(t.median_cycles, "%.0f"),
                         num(t.median_ns, "%.0f"), num(t.block_gap_cycles, "%.0f"), num(t.block_gap_ns, "%.0f"),
                         num(t.sm_clock_mhz, "%.0f")});
-    return table(rows, "  ") + "  (latency: clock64 before and after one load per thread; block gap: a block's start after "
-                               "the previous block of its SM ended)\n";
+    return table(rows, "  ") + "  (latency: clock64 around one load per thread; block gap: a block's start after its SM's "
+                               "previous block ended)\n";
 }
 
 std::string latency(const Record& r) {

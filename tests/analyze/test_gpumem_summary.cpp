@@ -3,6 +3,8 @@
 // cache flag decided by the page cache the record says it dropped.
 #include <gtest/gtest.h>
 
+#include <sstream>
+
 #include "analyze/curve_metrics.hpp"
 #include "analyze/gpumem_facts.hpp"
 #include "analyze/gpumem_summary.hpp"
@@ -147,4 +149,9 @@ TEST(GpumemSummary, AnalysisEfficiencyLeavesPointerChasesOut) {
     // 8 bytes per dependent load over NVLink or PCIe is no use of the link's bandwidth.
     const Analysis a = analyze_results({{"gpumem.json.gz", gpumem_example()}});
     EXPECT_TRUE(a.efficiency.empty());
+}
+
+TEST(GpumemSummary, FitsIn120Columns) {
+    std::istringstream lines(format_gpumem_summary(gpumem_example().records));
+    for (std::string line; std::getline(lines, line);) EXPECT_LE(line.size(), 120u) << line;
 }

@@ -37,7 +37,7 @@ window.hwcommDrawGpumem = function (model, helpers) {
       xAxis: {type: 'value', name: 'time on its SM (' + unit + ', 0 = the SM\u2019s earliest warp)',
               nameLocation: 'middle', nameGap: 26, min: 0, splitLine: grey},
       yAxis: {type: 'value', name: 'warp, by start', nameLocation: 'middle', nameGap: 44, min: 0, max: c.drawn,
-              inverse: true, splitLine: {show: false}},
+              inverse: true, splitLine: {show: false}, axisLabel: {showMaxLabel: false}},
       series: [{type: 'custom', data: data, encode: {x: [0, 1], y: 2}, renderItem: function (params, api) {
         var a = api.coord([api.value(0), api.value(2)]), b = api.coord([api.value(1), api.value(2)]);
         // As the study's figures: colour by SM, each block's first warp in black.
