@@ -39,4 +39,10 @@ check dom "$work/lazy.html"
 browser --hide-scrollbars --window-size=1280,1600 --screenshot="$work/report.png" "file://$work/report.html" >/dev/null
 check png "$work/report.png"
 
+# 4. The GPU memory section alone (docs/gpumem.md): timeline, occupancy, stride, latency charts.
+"$build/src/cli/hwcomm" report "$here/docs/examples/h200x2/gpumem.json.gz" -o "$work/gpumem.html"
+browser --dump-dom "file://$work/gpumem.html#draw-all" >"$work/gpumem-dom.html"
+check dom "$work/gpumem-dom.html" --expect bandwidth=0 --expect small=0 --expect heatmap=0 --expect timeline=1 \
+  --expect occupancy=1 --expect stride=1 --expect latency=1 --expect timeline_lines=256 --max-ms 10000
+
 echo "ci-browser: passed in $(( $(date +%s) - start )) s"

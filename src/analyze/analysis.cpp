@@ -1,4 +1,5 @@
 // analyze_results: series, cells, efficiency and anomalies of several files.
+#include "analyze/gpumem_facts.hpp"
 #include "analyze/study.hpp"
 
 namespace hwcomm::analyze {
@@ -15,6 +16,8 @@ Analysis analyze_results(const std::vector<NamedResults>& files, const VerdictRu
         const auto topology = topology_of(f.file);
         if (!topology) continue;
         for (const Record& r : f.file.records) {
+            // A pointer chase's 8 bytes per load over a link is not the link's use (docs/gpumem.md).
+            if (is_gpumem_method(r.method)) continue;
             const CurveMetrics m = curve_metrics(r, &*topology);
             if (!m.fraction_of_limit) continue;
             a.efficiency.push_back({r.key, m.large->gbps, m.limit->gbps, *m.fraction_of_limit, m.limit->what});

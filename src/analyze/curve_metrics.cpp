@@ -160,6 +160,19 @@ CurveMetrics curve_metrics(const Record& record, const Graph* topology, const Cu
     if (topology) limit = path_limit(record, *topology);
     CurveMetrics m = curve_metrics(curve_points(record), limit, relevant_cache(record, topology),
                                    small_transfer_meaningful(record), options);
+    if (m.best && reads_from_disk(record)) {
+        // The bytes come from the file, not from the CPU cache the destination
+        // buffer fits in: only the page cache can explain a fast point, and
+        // disk-read drops it before every sample and records what stayed
+        // (metrics.cached_bytes_at_start, docs/disk.md).
+        std::optional<double> cached;
+        for (const Point& p : record.points)
+            if (p.status == "ok" && p.bytes == m.best->bytes)
+                if (auto it = p.metrics.find("cached_bytes_at_start"); it != p.metrics.end()) cached = it->second.value;
+        m.best->cache = "page cache";
+        m.best->cache_bytes = 0;
+        m.best->cache_resident = cached && *cached >= static_cast<double>(m.best->bytes) && m.best->gbps > 1.05 * m.large->gbps;
+    }
     for (const Point& p : record.points)
         if (p.status != "ok") m.suspects.push_back({p.bytes, "failed", p.error.empty() ? "point failed" : p.error});
     return m;

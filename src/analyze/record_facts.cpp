@@ -121,6 +121,8 @@ std::optional<LinkLimit> path_limit(const Record& r, const Graph& g) {
     return limit;
 }
 
+bool reads_from_disk(const Record& record) { return record.src.rfind("disk:", 0) == 0; }
+
 std::optional<CacheInfo> relevant_cache(const Record& r, const Graph* g) {
     const bool src_gpu = is_gpu_id(r.src), dst_gpu = is_gpu_id(r.dst);
     if (src_gpu && dst_gpu) {

@@ -20,6 +20,8 @@ std::string peer_of(const Record& record);
 // "pageable" / "pinned" / "wc" / "registered" from host_mem; "" when none.
 std::string host_alloc_of(const Record& record);
 bool is_duplex(const Record& record);
+// The record reads a file on a disk ("disk:vda" source: disk-read).
+bool reads_from_disk(const Record& record);
 
 // Time at the smallest size means something only where a GPU is involved
 // (launch overhead); a CPU loop over 1 B measures the loop, not a path.

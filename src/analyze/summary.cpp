@@ -188,10 +188,11 @@ std::string format_summary_table(const std::vector<SummaryRow>& rows) {
         out << line << "\n";
     }
     out << "GB/s = 1e9 B/s. large = large-transfer GB/s: median of the sizes >= 64 MiB on the final plateau\n"
-           "(^: of the last octave measured); best @size: c = the working set fits the cache (CPU LLC / GPU L2)\n"
-           "and beats the large-transfer rate; % link = large / the path's theoretical bottleneck (staged for\n"
-           "peer-off copies); small = time per transfer at the smallest size, launch overhead included (GPU\n"
-           "paths only); status \"wall\": timed by the host clock, not CUDA events.\n";
+           "(^: of the last octave measured); best @size: c = the working set fits the cache (CPU LLC / GPU L2;\n"
+           "disk-read: the page cache held the file's bytes) and beats the large-transfer rate; % link = large /\n"
+           "the path's theoretical bottleneck (staged for peer-off copies); small = time per transfer at the\n"
+           "smallest size, launch overhead included (GPU paths only); status \"wall\": timed by the host clock,\n"
+           "not CUDA events.\n";
     std::vector<std::string> notes;
     for (const SummaryRow& r : rows) {
         const std::string who = "  " + (r.source.empty() ? "" : r.source + ": ") + r.key;

@@ -12,6 +12,8 @@
 #include <vector>
 
 #include "analyze/fidelity.hpp"
+#include "analyze/gpumem_facts.hpp"
+#include "analyze/gpumem_summary.hpp"
 #include "analyze/matrix.hpp"
 #include "analyze/summary.hpp"
 #include "io/results_file.hpp"
@@ -37,7 +39,7 @@ std::string legend_of(const ResultsFile& f, const std::string& path, std::size_t
 
 int run_summary(const SummaryArgs& a) {
     std::vector<analyze::SummaryRow> rows;
-    std::string legend;
+    std::string legend, gpumem;
     ResultsFile all;
     bool all_topology = false;
     for (const auto& file : a.files) {
@@ -49,8 +51,11 @@ int run_summary(const SummaryArgs& a) {
         }
         const std::size_t index = &file - a.files.data();
         if (a.files.size() > 1) legend += legend_of(one, file, index) + "\n";
-        const auto part = analyze::summarize(one, a.files.size() > 1 ? "#" + std::to_string(index + 1) : "");
-        rows.insert(rows.end(), part.begin(), part.end());
+        const std::string source = a.files.size() > 1 ? "#" + std::to_string(index + 1) : "";
+        // gpumem-* records get their own section: their points are not a size curve.
+        for (auto& row : analyze::summarize(one, source))
+            if (!analyze::is_gpumem_method(row.method)) rows.push_back(std::move(row));
+        gpumem += analyze::format_gpumem_summary(one.records, source);
         if (!all_topology) all.topology = one.topology, all_topology = true;
         for (auto& r : one.records) all.records.push_back(std::move(r));
     }
@@ -72,7 +77,9 @@ int run_summary(const SummaryArgs& a) {
             throw UsageError("summary: --targets " + a.targets + ": " + e.what());
         }
     }
-    std::cout << legend << analyze::format_summary_table(rows);
+    std::cout << legend;
+    if (!rows.empty() || gpumem.empty()) std::cout << analyze::format_summary_table(rows);
+    if (!gpumem.empty()) std::cout << (rows.empty() ? "" : "\n") << gpumem;
     if (!reference) return 0;
     const auto comparisons = analyze::compare(all, *reference);
     const auto machine = analyze::check_machine(all, *reference);

@@ -31,6 +31,16 @@ TEST(InsightCli, SummaryOfTheH200ExampleShowsLargeTransferAndPercentOfLink) {
         if (line.rfind("#1 ", 0) == 0 || line.rfind("#2 ", 0) == 0) EXPECT_LE(line.size(), 120u) << line;
 }
 
+TEST(InsightCli, SummaryOfGpumemRecordsIsTheirOwnSectionNotSizeCurves) {
+    Scratch s("summary-gpumem");
+    const Result r = run_hwcomm(s, "summary '" + kDocs + "/examples/h200x2/gpumem.json.gz'");
+    if (r.err.find("has no zlib") != std::string::npos) GTEST_SKIP() << "hwcomm built without zlib";
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_EQ(r.out.rfind("GPU memory (gpumem-*", 0), 0u) << r.out;  // no size-curve table before it
+    EXPECT_NE(r.out.find("peak 3711.8 GB/s = 77%"), std::string::npos) << r.out;
+    EXPECT_EQ(r.out.find("best @size"), std::string::npos);
+}
+
 TEST(InsightCli, TargetsMissExitsOneAndTheLatencySignIsTheNumbers) {
     Scratch s("targets");
     const Result r = run_hwcomm(s, "summary '" + kDocs + "/examples/h200x2/results-default.json' --targets '" + kDocs +

@@ -26,6 +26,14 @@ std::string html_escape(const std::string& text) {
 constexpr const char* kPolicy =
     "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data: blob:";
 
+// Present only when a file has gpumem-* records (docs/gpumem.md).
+constexpr const char* kGpumemSection =
+    "<section id=\"gpumem\"><h2>GPU memory</h2><p class=\"caption\">Inside one GPU (<code>hwcomm gpumem</code>): "
+    "how long each warp waits for its load, how read bandwidth grows with resident warps until Little's law "
+    "(bytes in flight over latency) or the DRAM's bandwidth caps it, what strided access costs in 32-byte "
+    "sectors, and the latency of one dependent load by working set and by where the memory is.</p>"
+    "<div id=\"gpumem-charts\" class=\"grid\"></div></section>\n";
+
 }  // namespace
 
 std::string script_safe_json(const nlohmann::json& value) {
@@ -40,6 +48,10 @@ std::string script_safe_json(const nlohmann::json& value) {
 }
 
 std::string render_report_html(const std::vector<ReportInput>& inputs, const ReportOptions& options) {
+    const nlohmann::json model = report_model(inputs, options);
+    const auto& gpumem = model["gpumem"];
+    const bool has_gpumem = !gpumem["timelines"].empty() || !gpumem["occupancy"].empty() ||
+                            !gpumem["stride"].empty() || !gpumem["latency"].empty();
     std::ostringstream page;
     std::string title = "hwcomm report";
     if (!inputs.empty()) title += ": " + inputs.front().name + (inputs.size() > 1 ? " and others" : "");
@@ -76,15 +88,17 @@ std::string render_report_html(const std::vector<ReportInput>& inputs, const Rep
             "the large-transfer bandwidth of each pair (or the bandwidth at the size chosen), as NVIDIA's "
             "bandwidth tools print them: look for pairs that differ from their peers.</p>"
             "<div id=\"heatmaps\" class=\"grid\"></div></section>\n"
+         << (has_gpumem ? kGpumemSection : "")
          << "<section id=\"analysis\"><h2>Analysis</h2><p class=\"caption\">The study's questions answered "
             "from these curves by an explicit rule (as <code>hwcomm analyze</code> prints them): each cell's "
             "verdict and effect, with links to the charts that decided it; then each path's efficiency against its "
             "bottleneck, and anomalies.</p><div id=\"analysis-tables\"></div></section>\n"
          << "<footer>Made by hwcomm " << HWCOMM_VERSION << " (" << HWCOMM_GIT_REVISION
          << "). Charts: Apache ECharts 5.6.0 (Apache-2.0).</footer>\n"
-         << "<script id=\"hwcomm-data\" type=\"application/json\">" << script_safe_json(report_model(inputs, options))
+         << "<script id=\"hwcomm-data\" type=\"application/json\">" << script_safe_json(model)
          << "</script>\n<script>" << embedded_asset("echarts.min.js") << "</script>\n<script>"
          << embedded_asset("report_analysis.js") << "</script>\n<script>"
+         << embedded_asset("report_gpumem.js") << "</script>\n<script>"
          << embedded_asset("report.js") << "</script>\n</body></html>\n";
     return page.str();
 }

@@ -345,13 +345,24 @@
         return d.kind === kind && svg && svg.querySelectorAll('path').length > 0;
       }).length;
     }
+    // Warp lines of the first timeline chart: one SVG path each (a custom "line" of width 1.2, which no axis uses).
+    function timelineLines() {
+      var first = drawn.filter(function (d) { return d.kind === 'timeline'; })[0];
+      var svg = first && first.figure.querySelector('.chart svg');
+      return svg ? svg.querySelectorAll('path[stroke-width="1.2"]').length : 0;
+    }
     var result = {
       errors: window.hwcommErrors, blocked: window.hwcommBlocked,
       resources: performance.getEntriesByType('resource').map(function (r) { return r.name; }),
       analysis_cells: document.querySelectorAll('table.analysis tr').length,
       expected: {bandwidth: model.groups.length, small: model.small.length, heatmap: model.heatmaps.length,
+                 timeline: gpumemExpected.timeline || 0, occupancy: gpumemExpected.occupancy || 0,
+                 stride: gpumemExpected.stride || 0, latency: gpumemExpected.latency || 0,
+                 timeline_lines: gpumemExpected.timeline_lines || 0,
                  vertices: model.files.map(function (f) { return f.vertices; })},
       drawn: {bandwidth: count('bandwidth'), small: count('small'), heatmap: count('heatmap'),
+              timeline: count('timeline'), occupancy: count('occupancy'), stride: count('stride'),
+              latency: count('latency'), timeline_lines: timelineLines(),
               nodes: Array.prototype.map.call(document.querySelectorAll('.topology-figure svg'),
                                               function (s) { return s.querySelectorAll('g.node').length; })},
       first_screen_ms: firstScreenMs, all_drawn_ms: Math.round(performance.now() - started),
@@ -360,7 +371,7 @@
     document.body.appendChild(el('pre', {id: 'hwcomm-test', textContent: JSON.stringify(result)}));
   }
 
-  var firstScreenMs = 0;
+  var firstScreenMs = 0, gpumemExpected = {};
   try {
     drawToc();
     drawRun();
@@ -368,6 +379,8 @@
     drawGroups();
     drawSmall();
     drawHeatmaps();
+    gpumemExpected = window.hwcommDrawGpumem(model, {el: el, addChart: addChart, drawEntry: drawEntry, palette: palette,
+                                                     fmtBytes: fmtBytes, fmtRate: fmtRate});
     window.hwcommDrawAnalysis(model, {el: el, fmtRate: fmtRate});
     drawFirstScreen();
     firstScreenMs = Math.round(performance.now() - started);

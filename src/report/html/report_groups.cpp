@@ -6,6 +6,8 @@
 #include <set>
 #include <string>
 
+#include "analyze/gpumem_facts.hpp"
+#include "report/html/report_gpumem.hpp"
 #include "report/html/report_model.hpp"
 
 namespace hwcomm::report_html {
@@ -222,6 +224,8 @@ json report_model(const std::vector<ReportInput>& inputs, const ReportOptions& o
                                   {"vertices", inputs[f].graph.vertices().size()},
                                   {"errors", errors}});
         for (const Record& r : inputs[f].results.records) {
+            // Their points lie along other axes: the GPU memory section draws them.
+            if (analyze::is_gpumem_method(r.method)) continue;
             json c = curve_json(r, inputs[f].graph, options.raw);
             c["file"] = f;
             model["curves"].push_back(std::move(c));
@@ -239,6 +243,7 @@ json report_model(const std::vector<ReportInput>& inputs, const ReportOptions& o
     model["small"] = std::move(small);
     model["heatmaps"] = heatmaps(model["curves"], inputs);
     model["analysis"] = analysis_json(inputs, model["curves"]);
+    model["gpumem"] = gpumem_model(inputs);
     model["raw"] = options.raw;
     return model;
 }

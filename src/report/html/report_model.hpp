@@ -24,7 +24,8 @@ struct ReportOptions {
 };
 
 // {"files":[{name, run:[[label,value]...], errors:[...]}], "curves":[...],
-//  "groups":[{title, caption, curves:[ids]}], "small":[...], "heatmaps":[...]}
+//  "groups":[{title, caption, curves:[ids]}], "small":[...], "heatmaps":[...],
+//  "gpumem":{timelines, occupancy, stride, latency} (report_gpumem.hpp)}
 nlohmann::json report_model(const std::vector<ReportInput>& inputs, const ReportOptions& options);
 
 // Parts, for tests.

@@ -1,0 +1,144 @@
+#include "analyze/gpumem_summary.hpp"
+
+#include <cstdio>
+#include <sstream>
+
+#include "analyze/gpumem_facts.hpp"
+#include "analyze/summary.hpp"
+#include "measure/byte_size.hpp"
+
+namespace hwcomm::analyze {
+
+namespace {
+
+std::string num(double v, const char* format = "%.1f") {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, format, v);
+    return buf;
+}
+std::string num(const std::optional<double>& v, const char* format = "%.1f") { return v ? num(*v, format) : "-"; }
+
+// Columns padded to their widest cell, right-aligned but the first.
+std::string table(const std::vector<std::vector<std::string>>& rows, const std::string& indent) {
+    std::vector<std::size_t> width;
+    for (const auto& row : rows)
+        for (std::size_t i = 0; i < row.size(); ++i) {
+            if (width.size() <= i) width.push_back(0);
+            width[i] = std::max(width[i], row[i].size());
+        }
+    std::string out;
+    for (const auto& row : rows) {
+        std::string line = indent;
+        for (std::size_t i = 0; i < row.size(); ++i) {
+            const std::string fill(width[i] - row[i].size(), ' ');
+            line += i == 0 ? row[i] + fill : "  " + fill + row[i];
+        }
+        while (!line.empty() && line.back() == ' ') line.pop_back();
+        out += line + "\n";
+    }
+    return out;
+}
+
+std::string element_name(int bytes) {
+    switch (bytes) {
+        case 4: return "4 B (float)";
+        case 8: return "8 B (float2)";
+        case 16: return "16 B (float4)";
+        default: return std::to_string(bytes) + " B";
+    }
+}
+
+std::string occupancy(const Record& r) {
+    const OccupancyFacts f = occupancy_facts(r);
+    if (f.series.empty()) return "  no measured point\n";
+    std::string out = "  peak " + num(f.peak_gbps) + " GB/s";
+    if (f.theoretical_gbps && *f.theoretical_gbps > 0)
+        out += " = " + num(100 * f.peak_gbps / *f.theoretical_gbps, "%.0f") + "% of the theoretical DRAM " +
+               num(*f.theoretical_gbps) + " GB/s";
+    out += ", at " + std::to_string(f.peak_warps_per_sm) + " warps/SM, ILP " + std::to_string(f.peak_ilp) + ", " +
+           element_name(f.peak_element_bytes) + (f.peak_latency_bound ? " (latency-bound)" : " (bandwidth-bound)") + "\n";
+    out += "  Little's law with the unloaded latency " + num(f.latency_ns) +
+           " ns: fewest warps/SM at which the bound reaches the theoretical bandwidth\n"
+           "  ('-': latency-bound at every point: more bytes in flight would raise it), and the best GB/s of each series:\n";
+    std::vector<std::vector<std::string>> rows{{"element", "ILP", "bandwidth-bound from warps/SM", "best GB/s", "at warps/SM"}};
+    for (const auto& s : f.series) {
+        const auto from = first_bandwidth_bound(s);
+        const OccupancyPoint* best = &s.points.front();
+        for (const auto& p : s.points)
+            if (p.gbps > best->gbps) best = &p;
+        rows.push_back({element_name(s.element_bytes), std::to_string(s.ilp), from ? std::to_string(*from) : "-",
+                        num(best->gbps), std::to_string(best->warps_per_sm)});
+    }
+    return out + table(rows, "    ");
+}
+
+std::string stride(const Record& r) {
+    std::vector<std::vector<std::string>> rows{{"element", "stride", "GB/s", "sectors/request", "ncu", "stride", "GB/s",
+                                                "sectors/request", "ncu"}};
+    bool ncu = false;
+    for (const StrideSeries& s : stride_facts(r)) {
+        if (s.points.empty()) continue;
+        std::vector<std::string> row{element_name(s.element_bytes)};
+        for (const StridePoint* p : {&s.points.front(), &s.points.back()}) {
+            ncu = ncu || p->sectors_per_request_ncu;
+            row.insert(row.end(), {std::to_string(p->stride), num(p->gbps), num(p->sectors_per_request_theory, "%.0f"),
+                                   num(p->sectors_per_request_ncu, "%.1f")});
+        }
+        rows.push_back(std::move(row));
+    }
+    return table(rows, "  ") + "  (effective GB/s: elements read x element bytes over the time; sectors/request: 32-byte\n"
+                               "  sectors per warp request in theory" +
+           (ncu ? std::string(", and as Nsight Compute counted them)\n") : std::string("; ncu: not measured)\n"));
+}
+
+std::string timeline(const Record& r) {
+    std::vector<std::vector<std::string>> rows{
+        {"element", "warps/block", "median warp latency cycles", "ns", "block gap cycles", "ns", "SM MHz"}};
+    for (const TimelineRow& t : timeline_facts(r))
+        rows.push_back({element_name(t.element_bytes), std::to_string(t.warps_per_block), num(t.median_cycles, "%.0f"),
+                        num(t.median_ns, "%.0f"), num(t.block_gap_cycles, "%.0f"), num(t.block_gap_ns, "%.0f"),
+                        num(t.sm_clock_mhz, "%.0f")});
+    return table(rows, "  ") + "  (latency: clock64 around one load per thread; block gap: a block's start after its SM's "
+                               "previous block ended)\n";
+}
+
+std::string latency(const Record& r) {
+    const LatencyLadder l = latency_ladder(r);
+    const bool local = l.memory == "local" || l.memory.empty();
+    const std::string half = format_size(l.l2_bytes / 2), four = format_size(4 * l.l2_bytes);
+    std::string out = "  " + std::string(local ? "L1 " : "<= 16 KiB ") + num(l.smallest_ns) + " ns" +
+                      (local ? " (<= 16 KiB)" : "") + ", " + (local ? "L2 " : "1 MiB-" + half + " ") +
+                      num(l.l2_window_ns) + " ns" + (local ? " (1 MiB-" + half + ")" : "") + ", " +
+                      (local ? "DRAM " : ">= " + four + " ") + num(l.beyond_l2_ns) + " ns" +
+                      (local ? " (>= " + four + ")" : "") + "\n";
+    std::string sizes = "  ns by working set:";
+    for (const auto& [bytes, ns] : l.ns_by_working_set) sizes += " " + short_bytes(bytes) + " " + num(ns, "%.0f");
+    return out + sizes + "\n";
+}
+
+}  // namespace
+
+std::string format_gpumem_summary(const std::vector<Record>& records, const std::string& source) {
+    std::ostringstream out;
+    for (const Record& r : records) {
+        if (!is_gpumem_method(r.method)) continue;
+        std::string head = (source.empty() ? "" : source + " ") + r.method + " " + r.src + "->" + r.dst;
+        if (auto m = r.params.find("memory"); m != r.params.end()) head += " (" + m->second + ")";
+        out << head << ":\n";
+        if (r.status != "ok") {
+            out << "  error: " << r.error << "\n";
+            continue;
+        }
+        if (r.method == "gpumem-occupancy") out << occupancy(r);
+        else if (r.method == "gpumem-stride") out << stride(r);
+        else if (r.method == "gpumem-timeline") out << timeline(r);
+        else if (r.method == "gpumem-latency") out << latency(r);
+        std::size_t failed = 0;
+        for (const Point& p : r.points) failed += p.status != "ok";
+        if (failed) out << "  " << failed << " point(s) failed\n";
+    }
+    const std::string text = out.str();
+    return text.empty() ? "" : "GPU memory (gpumem-*: docs/gpumem.md):\n" + text;
+}
+
+}  // namespace hwcomm::analyze
