@@ -1,6 +1,8 @@
 // hwcomm gpumem on a real GPU (label gpu): facts any H100/H200 must show.
 #include <gtest/gtest.h>
 
+#include <set>
+
 #include <algorithm>
 #include <map>
 #include <string>
@@ -151,6 +153,10 @@ TEST(GpumemGpu, PerWarpLatencyIsADramLoadAndBlocksFollowEachOther) {
     ASSERT_EQ(raw.size(), 1u);
     EXPECT_EQ(raw[0].at("start").size(), raw[0].at("stop").size());
     EXPECT_GT(raw[0].at("start").size(), 100u);
+    // Several SMs' warps, so a drawing coloured by SM shows them side by side.
+    std::set<unsigned> sms;
+    for (const auto& sm : raw[0].at("sm")) sms.insert(sm.get<unsigned>());
+    EXPECT_EQ(sms.size(), 4u);
 }
 
 TEST(GpumemGpu, EveryMethodMeasuresAndVerifiesInBothTimingModes) {

@@ -6,10 +6,12 @@
 // buffer is written), so the loads go to DRAM. Per point: the per-warp
 // latency distribution in cycles and ns (SM clock from the clock64 and
 // globaltimer spans of the same warps) and the gap between a block's end and
-// the next block's start on an SM. The first 2048 warps of the lowest SM of
-// the last sample are kept raw in the record's context (timeline_warps).
+// the next block's start on an SM. The first 512 warps of each of the 4 lowest
+// SMs of the last sample are kept raw in the record's context (timeline_warps).
 #include <algorithm>
+#include <map>
 #include <memory>
+#include <set>
 
 #include "core/error.hpp"
 #include "methods/cuda/cuda_check.hpp"
@@ -26,6 +28,7 @@ namespace {
 constexpr std::uint64_t kFootprint = std::uint64_t{64} << 20;
 constexpr std::size_t kScrubBytes = std::size_t{256} << 20;
 constexpr std::size_t kRawWarps = 2048;
+constexpr std::size_t kRawSms = 4;
 
 double quantile(std::vector<double> v, double q) {
     if (v.empty()) return 0;
@@ -67,7 +70,7 @@ public:
         context_["kernel"] = {{"how", "one element per thread; lane 0 records clock64 and globaltimer around the "
                                       "warp's load, waited for by a branch on the value"},
                               {"l2", "scrubbed before every sample: 256 MiB written"},
-                              {"raw", "timeline_warps: first 2048 warps (by start) of the lowest SM, last sample"}};
+                              {"raw", "timeline_warps: first 512 warps (by start) of each of the 4 lowest SMs, last sample"}};
         context_["timeline_warps"] = nlohmann::json::array();
     }
     void set_axes(const std::map<std::string, nlohmann::json>& values) override {
@@ -129,18 +132,28 @@ private:
                             reinterpret_cast<WarpClock*>(clocks_.data()));
         });
     }
-    // Columns, not one object per warp: the lowest SM's first kRawWarps warps by start.
+    // Columns, not one object per warp: the first kRawWarps / kRawSms warps by
+    // start of each of the kRawSms lowest SMs, so a drawing coloured by SM
+    // shows several SMs' warps side by side, as the study's figures do.
     void keep_raw(const std::vector<hwcomm::gpumem::WarpRecord>& r) {
-        unsigned sm = ~0u;
-        for (const auto& x : r) sm = std::min(sm, x.sm);
-        std::vector<hwcomm::gpumem::WarpRecord> mine;
+        std::set<unsigned> sms;
+        for (const auto& x : r) sms.insert(x.sm);
+        while (sms.size() > kRawSms) sms.erase(std::prev(sms.end()));
+        std::map<unsigned, std::vector<hwcomm::gpumem::WarpRecord>> by_sm;
         for (const auto& x : r)
-            if (x.sm == sm) mine.push_back(x);
-        std::sort(mine.begin(), mine.end(), [](const auto& a, const auto& b) { return a.start < b.start; });
-        if (mine.size() > kRawWarps) mine.resize(kRawWarps);
-        nlohmann::json j{{"element_bytes", element_}, {"warps_per_block", warps_per_block_}, {"sm", sm},
-                         {"unit", "cycles, relative to the SM's earliest warp"}};
-        for (const auto& x : mine) {
+            if (sms.count(x.sm)) by_sm[x.sm].push_back(x);
+        std::vector<hwcomm::gpumem::WarpRecord> kept;
+        for (auto& [sm, warps] : by_sm) {
+            std::sort(warps.begin(), warps.end(), [](const auto& a, const auto& b) { return a.start < b.start; });
+            if (warps.size() > kRawWarps / kRawSms) warps.resize(kRawWarps / kRawSms);
+            kept.insert(kept.end(), warps.begin(), warps.end());
+        }
+        std::stable_sort(kept.begin(), kept.end(), [](const auto& a, const auto& b) { return a.start < b.start; });
+        nlohmann::json j{{"element_bytes", element_}, {"warps_per_block", warps_per_block_},
+                         {"unit", "cycles, relative to each SM's earliest warp"}};
+        for (const char* column : {"sm", "block", "warp", "start", "stop"}) j[column] = nlohmann::json::array();
+        for (const auto& x : kept) {
+            j["sm"].push_back(x.sm);
             j["block"].push_back(x.block);
             j["warp"].push_back(x.warp);
             j["start"].push_back(x.start);
