@@ -10,13 +10,15 @@
 
 namespace hwcomm::analyze {
 
-namespace {
-
-std::string number(double v, const char* fmt = "%.3g") {
+std::string format_number(double v, const char* format) {
     char buf[48];
-    std::snprintf(buf, sizeof buf, fmt, v);
+    std::snprintf(buf, sizeof buf, format, v);
     return buf;
 }
+
+namespace {
+
+std::string number(double v, const char* fmt = "%.3g") { return format_number(v, fmt); }
 
 std::optional<LargeTransfer> large_transfer(const std::vector<CurvePoint>& pts, const CurveOptions& o) {
     if (pts.empty()) return std::nullopt;

@@ -15,6 +15,9 @@
 
 namespace hwcomm::analyze {
 
+// v printed with a printf format ("%.1f"), for the text reports.
+std::string format_number(double v, const char* format);
+
 inline constexpr std::uint64_t kMiB = 1024ull * 1024ull;
 // The CPU cache size assumed when the topology does not state one.
 inline constexpr std::uint64_t kDefaultLlcBytes = 64 * kMiB;

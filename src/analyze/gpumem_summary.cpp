@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <sstream>
 
+#include "analyze/curve_metrics.hpp"
 #include "analyze/gpumem_facts.hpp"
 #include "analyze/summary.hpp"
 #include "measure/byte_size.hpp"
@@ -11,11 +12,7 @@ namespace hwcomm::analyze {
 
 namespace {
 
-std::string num(double v, const char* format = "%.1f") {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, format, v);
-    return buf;
-}
+std::string num(double v, const char* format = "%.1f") { return format_number(v, format); }
 std::string num(const std::optional<double>& v, const char* format = "%.1f") { return v ? num(*v, format) : "-"; }
 
 // Columns padded to their widest cell, right-aligned but the first.
