@@ -23,7 +23,7 @@ ClusterAnalysis analyze_fixture(const std::string& name, double threshold = kClu
 }  // namespace
 
 TEST(ClusterAnalyze, FlagsNode2HostToGpuAndPairNode1Node3Only) {
-    const ClusterAnalysis a = analyze_fixture("cluster-4node.json");
+    const ClusterAnalysis a = analyze_fixture("cluster-4node.json.gz");
     EXPECT_EQ(a.node_paths_compared, 8u);  // the 8 node-local paths, each on 4 nodes
     EXPECT_EQ(a.pair_paths_compared, 2u);  // mpi-host sendrecv and put, each on 6 pairs
     ASSERT_EQ(a.node_flags.size(), 3u) << format_cluster_analysis_text(a);
@@ -54,7 +54,7 @@ TEST(ClusterAnalyze, FlagsNode2HostToGpuAndPairNode1Node3Only) {
 }
 
 TEST(ClusterAnalyze, LinksAreTheSixPairsWithTheirBestBandwidth) {
-    const ClusterAnalysis a = analyze_fixture("cluster-4node.json");
+    const ClusterAnalysis a = analyze_fixture("cluster-4node.json.gz");
     ASSERT_EQ(a.links.size(), 6u);
     EXPECT_EQ(a.links[0].a, "node0");
     EXPECT_EQ(a.links[0].b, "node1");
@@ -71,14 +71,14 @@ TEST(ClusterAnalyze, LinksAreTheSixPairsWithTheirBestBandwidth) {
 
 TEST(ClusterAnalyze, ThresholdIsAnOption) {
     // At 65% nothing is that far below; at 2% the jitter of the others starts to show.
-    EXPECT_TRUE(analyze_fixture("cluster-4node.json", 0.65).node_flags.empty());
-    EXPECT_TRUE(analyze_fixture("cluster-4node.json", 0.65).pair_flags.empty());
-    EXPECT_GT(analyze_fixture("cluster-4node.json", 0.02).node_flags.size(), 3u);
-    EXPECT_THROW(analyze_fixture("cluster-4node.json", 0.0), std::invalid_argument);
+    EXPECT_TRUE(analyze_fixture("cluster-4node.json.gz", 0.65).node_flags.empty());
+    EXPECT_TRUE(analyze_fixture("cluster-4node.json.gz", 0.65).pair_flags.empty());
+    EXPECT_GT(analyze_fixture("cluster-4node.json.gz", 0.02).node_flags.size(), 3u);
+    EXPECT_THROW(analyze_fixture("cluster-4node.json.gz", 0.0), std::invalid_argument);
 }
 
 TEST(ClusterAnalyze, FailedRankIsReportedAndTheOthersStillCompared) {
-    const ClusterAnalysis a = analyze_fixture("cluster-4node-error.json");
+    const ClusterAnalysis a = analyze_fixture("cluster-4node-error.json.gz");
     ASSERT_EQ(a.nodes.size(), 4u);
     EXPECT_EQ(a.nodes[3].status, "error");
     EXPECT_EQ(a.nodes[3].error, "rank 3 failed: CUDA error: no CUDA-capable device is detected");
@@ -105,7 +105,7 @@ TEST(ClusterAnalyze, FailedRankIsReportedAndTheOthersStillCompared) {
 }
 
 TEST(ClusterAnalyze, SharedHostIsSaidAndTooFewPairsAreNotCompared) {
-    const ClusterAnalysis a = analyze_fixture("cluster-shared-host.json");
+    const ClusterAnalysis a = analyze_fixture("cluster-shared-host.json.gz");
     EXPECT_EQ(a.node_paths_compared, 0u);  // 2 nodes: no median to stand out from
     EXPECT_EQ(a.pair_paths_compared, 0u);
     ASSERT_EQ(a.links.size(), 1u);
@@ -117,7 +117,7 @@ TEST(ClusterAnalyze, SharedHostIsSaidAndTooFewPairsAreNotCompared) {
 }
 
 TEST(ClusterAnalyze, JsonOfTheFourNodeFixture) {
-    const auto j = cluster_analysis_to_json(analyze_fixture("cluster-4node.json"));
+    const auto j = cluster_analysis_to_json(analyze_fixture("cluster-4node.json.gz"));
     EXPECT_EQ(j.at("threshold"), 0.15);
     EXPECT_EQ(j.at("nodes").size(), 4u);
     EXPECT_EQ(j.at("links").size(), 6u);

@@ -28,7 +28,7 @@ std::string error_of(const json& section) {
 }  // namespace
 
 TEST(ClusterSection, FourNodeFixture) {
-    const ResultsFile file = load_results_file(fixture("cluster-4node.json"));
+    const ResultsFile file = load_results_file(fixture("cluster-4node.json.gz"));
     ASSERT_TRUE(is_cluster_file(file));
     const auto c = cluster_section_of(file);
     ASSERT_TRUE(c.has_value());
@@ -55,7 +55,7 @@ TEST(ClusterSection, FourNodeFixture) {
 }
 
 TEST(ClusterSection, FailedRankAndSharedHost) {
-    const auto failed = cluster_section_of(load_results_file(fixture("cluster-4node-error.json")));
+    const auto failed = cluster_section_of(load_results_file(fixture("cluster-4node-error.json.gz")));
     ASSERT_TRUE(failed.has_value());
     const ClusterNode* n3 = failed->find("node3");
     ASSERT_NE(n3, nullptr);
@@ -64,7 +64,7 @@ TEST(ClusterSection, FailedRankAndSharedHost) {
     EXPECT_TRUE(n3->topology.empty());
     EXPECT_EQ(n3->nic_used, "");  // null: unknown
 
-    const auto shared = cluster_section_of(load_results_file(fixture("cluster-shared-host.json")));
+    const auto shared = cluster_section_of(load_results_file(fixture("cluster-shared-host.json.gz")));
     ASSERT_TRUE(shared.has_value());
     EXPECT_TRUE(shared->shared_host);
     EXPECT_EQ(shared->nodes.at(0).shares_host_with, std::vector<std::string>{"node1"});
