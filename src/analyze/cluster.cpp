@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "analyze/curve_metrics.hpp"
+#include "core/graph_json.hpp"
 #include "measure/statistics.hpp"
 
 namespace hwcomm::analyze {
@@ -71,6 +72,18 @@ std::string ClusterPath::label() const {
     std::string params_text;
     for (const auto& [k, v] : params) params_text += (params_text.empty() ? "" : ",") + k + "=" + v;
     return method + " " + src + "->" + dst + (params_text.empty() ? "" : " " + params_text);
+}
+
+std::map<std::string, Graph> cluster_node_graphs(const ClusterSection& cluster) {
+    std::map<std::string, Graph> out;
+    for (const ClusterNode& n : cluster.nodes) {
+        if (!n.topology.is_object() || !n.topology.contains("vertices")) continue;
+        try {
+            out.emplace(n.name, graph_from_json(n.topology));
+        } catch (const std::exception&) {  // unreadable: that node's paths have no stated limit
+        }
+    }
+    return out;
 }
 
 std::vector<ClusterLink> cluster_links(const ResultsFile& file, const ClusterSection& cluster) {

@@ -12,6 +12,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/graph.hpp"
 #include "core/results.hpp"
 #include "io/cluster_section.hpp"
 
@@ -65,6 +66,9 @@ struct ClusterAnalysis {
     std::vector<ClusterDeviation> node_flags, pair_flags;
     std::vector<std::string> notes;
 };
+
+// Each node's graph (nodes whose topology is absent or does not parse are left out).
+std::map<std::string, Graph> cluster_node_graphs(const ClusterSection& cluster);
 
 std::vector<ClusterLink> cluster_links(const ResultsFile& file, const ClusterSection& cluster);
 

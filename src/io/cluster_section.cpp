@@ -165,4 +165,21 @@ EndpointId split_cluster_endpoint(const std::string& id, const ClusterSection& c
     return split_endpoint_id(id, cluster.node_names());
 }
 
+std::optional<NodeLocalRecord> node_local_record(const Record& record, const std::vector<std::string>& nodes) {
+    const EndpointId src = split_endpoint_id(record.src, nodes), dst = split_endpoint_id(record.dst, nodes);
+    if (src.node.empty() || src.node != dst.node) return std::nullopt;
+    NodeLocalRecord out{src.node, record};
+    out.record.src = src.local;
+    out.record.dst = dst.local;
+    for (LaneSpec& lane : out.record.lanes)
+        for (std::string* id : {&lane.src, &lane.dst}) {
+            if (id->empty()) continue;
+            const EndpointId e = split_endpoint_id(*id, nodes);
+            if (e.node != src.node) return std::nullopt;  // a lane on another node: not node-local
+            *id = e.local;
+        }
+    out.record.key = record_key(out.record.method, out.record.src, out.record.dst, out.record.params);
+    return out;
+}
+
 }  // namespace hwcomm

@@ -66,4 +66,13 @@ bool is_cluster_file(const ResultsFile& file);
 // "node07:gpu2" -> {"node07", "gpu2"}; an id of no listed node -> {"", id}.
 EndpointId split_cluster_endpoint(const std::string& id, const ClusterSection& cluster);
 
+// A node-local record seen from its node: both endpoints (and every lane's) of
+// the one node `node`, ids unqualified, key recomputed, so the node's own graph
+// resolves them. nullopt for an inter-node record or an id of no listed node.
+struct NodeLocalRecord {
+    std::string node;
+    Record record;
+};
+std::optional<NodeLocalRecord> node_local_record(const Record& record, const std::vector<std::string>& nodes);
+
 }  // namespace hwcomm

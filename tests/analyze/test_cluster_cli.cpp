@@ -1,0 +1,136 @@
+// Cluster results files end to end (tests/fixtures/cluster, derived from the
+// 2x H200 run with anomalies injected): topo FILE shows the nodes, NICs and
+// inter-node links; analyze flags node2's H2D and the pair node1-node3;
+// summary states % of link from each node's own graph; compare names the
+// failed node; a single-node file's topo is its stored graph.
+#include <gtest/gtest.h>
+
+#include "cli/cli_helpers.hpp"
+
+using namespace hwcomm::test;
+
+namespace {
+
+const std::string kFixtures = HWCOMM_FIXTURES;
+const std::string kDocs = HWCOMM_DOCS;
+const std::string kFour = "'" + kFixtures + "/cluster/cluster-4node.json.gz'";
+const std::string kError = "'" + kFixtures + "/cluster/cluster-4node-error.json.gz'";
+const std::string kShared = "'" + kFixtures + "/cluster/cluster-shared-host.json.gz'";
+
+std::size_t count(const std::string& text, const std::string& what) {
+    std::size_t n = 0;
+    for (auto at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
+    return n;
+}
+
+}  // namespace
+
+TEST(ClusterCli, TopoShowsNodesNicsAndLinks) {
+    Scratch s("cluster-topo");
+    const Result r = run_hwcomm(s, "topo " + kError);
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_NE(r.out.find("node2  rank 2  host h200-c  ok  (2 GPUs, 1 NUMA nodes)\n  NIC net:eth0 (eth0)  near numa0  used by MPI\n"),
+              std::string::npos)
+        << r.out;
+    EXPECT_NE(r.out.find("node3  rank 3  host h200-d  error: rank 3 failed: CUDA error: no CUDA-capable device is detected"),
+              std::string::npos);
+    EXPECT_NE(r.out.find("  node0 -- node1  10.99 GB/s  mpi-host|node0:numa0|node1:numa0|direction=uni,op=put,"
+                         "placement=near-nic  (tcp)\n"),
+              std::string::npos);
+    EXPECT_EQ(count(r.out, "no usable measurement  2 of 2 records failed"), 3u);
+
+    const Result j = run_hwcomm(s, "topo --json " + kFour);
+    ASSERT_EQ(j.code, 0) << j.err;
+    const auto doc = nlohmann::json::parse(j.out);
+    EXPECT_EQ(doc.at("schema"), "hwcomm-cluster-topology");
+    ASSERT_EQ(doc.at("nodes").size(), 4u);
+    EXPECT_EQ(doc.at("nodes").at(1).at("nics").at(0).at("id"), "net:eth0");
+    EXPECT_EQ(doc.at("nodes").at(1).at("nics").at(0).at("used"), true);
+    ASSERT_EQ(doc.at("links").size(), 6u);
+    EXPECT_NEAR(doc.at("links").at(4).at("best_gbps").get<double>(), 4.34, 0.01);  // node1 -- node3
+    EXPECT_EQ(doc.at("links").at(4).at("a"), "node1");
+    EXPECT_EQ(doc.at("links").at(4).at("b"), "node3");
+
+    const Result dot = run_hwcomm(s, "topo --dot " + kShared);
+    ASSERT_EQ(dot.code, 0) << dot.err;
+    EXPECT_NE(dot.out.find("\"node0\" -- \"node1\" [label=\"6.11 GB/s (shared host)\"];"), std::string::npos) << dot.out;
+}
+
+TEST(ClusterCli, TopoOfOneNodeAndOfASingleNodeFile) {
+    Scratch s("cluster-topo-node");
+    const Result m = run_hwcomm(s, "topo --matrix --node node2 " + kFour);
+    ASSERT_EQ(m.code, 0) << m.err;
+    EXPECT_NE(m.out.find("GPU0\t X \tNV18\t0-31\t0\t\tN/A"), std::string::npos) << m.out;
+    // A results file of one node: the graph it holds, as topo prints any graph.
+    const Result one = run_hwcomm(s, "topo --matrix '" + kDocs + "/examples/h200x2/results-default.json'");
+    ASSERT_EQ(one.code, 0) << one.err;
+    EXPECT_EQ(one.out, m.out);
+
+    Result bad = run_hwcomm(s, "topo --matrix " + kFour);
+    EXPECT_EQ(bad.code, 2);
+    EXPECT_NE(bad.err.find("is a cluster file: --device, --path, --matrix and --svg show one node: add --node"),
+              std::string::npos)
+        << bad.err;
+    bad = run_hwcomm(s, "topo --node node9 " + kFour);
+    EXPECT_EQ(bad.code, 2);
+    EXPECT_EQ(bad.err, "hwcomm: error: no node 'node9' in this cluster file (nodes: node0, node1, node2, node3)\n");
+    bad = run_hwcomm(s, "topo --node node3 " + kError);
+    EXPECT_EQ(bad.code, 2);
+    EXPECT_EQ(bad.err, "hwcomm: error: node 'node3' holds no readable topology (its rank failed: rank 3 failed: CUDA "
+                       "error: no CUDA-capable device is detected)\n");
+    bad = run_hwcomm(s, "topo /nonexistent.json");
+    EXPECT_EQ(bad.code, 2);
+    EXPECT_EQ(count(bad.err, "\n"), 1u) << bad.err;
+}
+
+TEST(ClusterCli, AnalyzeFlagsNode2AndPairNode1Node3) {
+    Scratch s("cluster-analyze");
+    const Result r = run_hwcomm(s, "analyze " + kFour);
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_NE(r.out.find("  node2  memcpy-h2d numa0->gpu0 host_mem=pinned,numa=0: 38.45 GB/s, median of 4 54.86 GB/s, "
+                         "29.9% below\n"),
+              std::string::npos)
+        << r.out;
+    EXPECT_EQ(count(r.out, "  node2  memcpy-h2d"), 3u);
+    EXPECT_EQ(count(r.out, "  node1->node3  mpi-host"), 2u);
+    EXPECT_EQ(count(r.out, ", median of "), 5u);  // nothing else flagged
+    EXPECT_NE(r.out.find("a cluster file: the study's tables are made from one node's results"), std::string::npos);
+
+    const Result j = run_hwcomm(s, "analyze --json --cluster-threshold 0.5 " + kError);
+    ASSERT_EQ(j.code, 0) << j.err;
+    const auto doc = nlohmann::json::parse(j.out);
+    ASSERT_EQ(doc.at("cluster").size(), 1u);
+    const auto& c = doc.at("cluster").at(0);
+    EXPECT_EQ(c.at("threshold"), 0.5);
+    EXPECT_TRUE(c.at("node_flags").empty());  // 30% is not beyond 50%
+    EXPECT_EQ(c.at("nodes").at(3).at("status"), "error");
+
+    const Result bad = run_hwcomm(s, "analyze --cluster-threshold 1.5 " + kFour);
+    EXPECT_EQ(bad.code, 2);
+    EXPECT_EQ(bad.err, "hwcomm: error: analyze: --cluster-threshold must be in (0, 1)\n");
+}
+
+TEST(ClusterCli, SummaryStatesPercentOfLinkFromEachNodesGraph) {
+    Scratch s("cluster-summary");
+    const Result r = run_hwcomm(s, "summary " + kFour);
+    ASSERT_EQ(r.code, 0) << r.err;
+    // The same PCIe 5.0 x16 link on every node: node2's 30% slower H2D shows as a lower share of it.
+    EXPECT_EQ(count(r.out, "% PCIe5x16"), 20u) << r.out;  // 5 host<->GPU records on each of 4 nodes
+    EXPECT_EQ(count(r.out, "% NV4x18"), 8u);
+    EXPECT_NE(r.out.find("memcpy-h2d   node2:numa0-~  pinned             38.4      38.5 @1G  61% PCIe5x16"),
+              std::string::npos)
+        << r.out;
+}
+
+TEST(ClusterCli, CompareNamesTheFailedNode) {
+    Scratch s("cluster-compare");
+    const Result r = run_hwcomm(s, "compare " + kFour + " " + kError);
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_NE(r.out.find("machines differ in GPUs: 8x NVIDIA H200 vs 6x NVIDIA H200\n"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("machines differ in cluster nodes: node0 ok, node1 ok, node2 ok, node3 ok vs node0 ok, node1 "
+                         "ok, node2 ok, node3 error\n"),
+              std::string::npos);
+    // node3's 8 node-local records; its pairs are error records in B, its "rank" error record only there.
+    EXPECT_NE(r.out.find("8 records only in A\n"), std::string::npos);
+    EXPECT_NE(r.out.find("1 records only in B\n  rank|node3:host|node3:host|\n"), std::string::npos);
+}
