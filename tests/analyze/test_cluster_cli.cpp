@@ -134,3 +134,23 @@ TEST(ClusterCli, CompareNamesTheFailedNode) {
     EXPECT_NE(r.out.find("8 records only in A\n"), std::string::npos);
     EXPECT_NE(r.out.find("1 records only in B\n  rank|node3:host|node3:host|\n"), std::string::npos);
 }
+
+TEST(ClusterCli, ReportHasAClusterTable) {
+    Scratch s("cluster-report");
+    const Result r = run_hwcomm(s, "report " + kError + " -o r.html");
+    ASSERT_EQ(r.code, 0) << r.err;
+    const std::string page = slurp(s / "r.html");
+    EXPECT_EQ(count(page, "<section id=\"cluster\">"), 1u);
+    EXPECT_NE(page.find("<tr><td>node3</td><td>3</td><td>h200-d</td><td>error: rank 3 failed: CUDA error: no "
+                        "CUDA-capable device is detected</td><td>unknown</td><td>1 (1)</td></tr>"),
+              std::string::npos);
+    EXPECT_EQ(count(page, "<tr><td>node2</td><td>memcpy-h2d "), 3u);  // node2 flagged, no pair (node3 failed)
+    EXPECT_EQ(count(page, "-&gt;node3</td>"), 0u);
+    const Result four = run_hwcomm(s, "report " + kFour + " -o four.html");
+    ASSERT_EQ(four.code, 0) << four.err;
+    EXPECT_EQ(count(slurp(s / "four.html"), "<tr><td>node1-&gt;node3</td><td>mpi-host "), 2u);
+    // A file of one node has no cluster section.
+    const Result one = run_hwcomm(s, "report '" + kDocs + "/examples/h200x2/results-pageable-wall.json' -o one.html");
+    ASSERT_EQ(one.code, 0) << one.err;
+    EXPECT_EQ(count(slurp(s / "one.html"), "<section id=\"cluster\">"), 0u);
+}
