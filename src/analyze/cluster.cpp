@@ -76,7 +76,7 @@ std::string ClusterPath::label() const {
 
 std::map<std::string, Graph> cluster_node_graphs(const ClusterSection& cluster) {
     std::map<std::string, Graph> out;
-    for (const ClusterNode& n : cluster.nodes) {
+    for (const ClusterNodeInfo& n : cluster.nodes) {
         if (!n.topology.is_object() || !n.topology.contains("vertices")) continue;
         try {
             out.emplace(n.name, graph_from_json(n.topology));
@@ -103,12 +103,18 @@ std::vector<ClusterLink> cluster_links(const ResultsFile& file, const ClusterSec
         if (ctx.is_object() && ctx.contains("shared_host") && ctx.at("shared_host").is_boolean() &&
             ctx.at("shared_host").get<bool>())
             l.shared_host = true;
-        if (p.large_gbps && *p.large_gbps > l.best_gbps) {
-            l.best_gbps = *p.large_gbps;
-            l.best_key = p.record->key;
-            const auto t = ctx.is_object() ? ctx.find("mpi_transport") : ctx.end();
-            l.transport = ctx.is_object() && t != ctx.end() && t->is_string() ? t->get<std::string>() : "";
-        }
+        if (!p.large_gbps) continue;
+        // Per direction where there is one: a "bi" record counts the bytes of both directions.
+        const auto dir = p.record->params.find("direction");
+        const bool per_direction = dir == p.record->params.end() || dir->second != "bi";
+        const bool better = per_direction != l.best_per_direction ? per_direction || l.best_key.empty()
+                                                                   : *p.large_gbps > l.best_gbps;
+        if (!better) continue;
+        l.best_per_direction = per_direction;
+        l.best_gbps = *p.large_gbps;
+        l.best_key = p.record->key;
+        const auto t = ctx.is_object() ? ctx.find("mpi_transport") : ctx.end();
+        l.transport = ctx.is_object() && t != ctx.end() && t->is_string() ? t->get<std::string>() : "";
     }
     std::vector<ClusterLink> out;
     for (auto& [ab, l] : links) out.push_back(std::move(l));
@@ -128,7 +134,7 @@ ClusterAnalysis analyze_cluster(const std::string& source, const ResultsFile& fi
     const auto names = cluster.node_names();
     const std::vector<Placed> placed = place_records(file, names);
     std::map<std::string, std::vector<const Placed*>> node_groups, pair_groups;
-    for (const ClusterNode& n : cluster.nodes) a.nodes.push_back({n.name, n.status, n.error, 0, 0});
+    for (const ClusterNodeInfo& n : cluster.nodes) a.nodes.push_back({n.name, n.status, n.error, 0, 0});
     std::size_t unqualified = file.records.size() - placed.size();
     for (const Placed& p : placed) {
         if (!p.inter_node()) {

@@ -46,10 +46,13 @@ struct ClusterNodeState {
     std::size_t records = 0, error_records = 0;  // node-local records and those that failed
 };
 
-// The best large-transfer bandwidth measured between two nodes, any method.
+// The best large-transfer bandwidth measured between two nodes, any method,
+// either way: of the per-direction records when there are any ("bi" records
+// count the bytes of both directions), else of all.
 struct ClusterLink {
     std::string a, b;               // node names, a < b as listed in the file
     double best_gbps = 0;
+    bool best_per_direction = false;
     std::string best_key;
     std::size_t records = 0, error_records = 0;
     bool shared_host = false;       // the two ranks shared a host: shared-memory numbers

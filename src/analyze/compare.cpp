@@ -50,7 +50,7 @@ std::optional<ClusterSection> cluster_or_none(const ResultsFile& f) {
 std::string nodes_of(const ResultsFile& f) {
     std::string out;
     if (const auto c = cluster_or_none(f))
-        for (const ClusterNode& n : c->nodes) out += (out.empty() ? "" : ", ") + n.name + " " + n.status;
+        for (const ClusterNodeInfo& n : c->nodes) out += (out.empty() ? "" : ", ") + n.name + " " + n.status;
     return out;
 }
 
@@ -58,7 +58,7 @@ std::string gpus_of(const ResultsFile& f) {
     std::map<std::string, int> models;
     count_gpus(f.topology, models);
     if (const auto c = cluster_or_none(f))  // a cluster file: the GPUs of all its nodes
-        for (const ClusterNode& n : c->nodes) count_gpus(n.topology, models);
+        for (const ClusterNodeInfo& n : c->nodes) count_gpus(n.topology, models);
     std::string out;
     for (const auto& [m, n] : models) out += (out.empty() ? "" : ", ") + std::to_string(n) + "x " + m;
     return out.empty() ? "none" : out;

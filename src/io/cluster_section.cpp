@@ -64,9 +64,9 @@ ClusterMpi mpi_from_json(const json& j) {
     return m;
 }
 
-ClusterNode node_from_json(const json& j, std::size_t index) {
+ClusterNodeInfo node_from_json(const json& j, std::size_t index) {
     const std::string where = "nodes[" + std::to_string(index) + "]";
-    ClusterNode n;
+    ClusterNodeInfo n;
     n.name = text(j, "name", where);
     if (n.name.empty()) bad(where, "has no name");
     if (n.name.find(':') != std::string::npos) bad(where + ".name", "'" + n.name + "' contains ':'");
@@ -118,12 +118,12 @@ ClusterSchedule schedule_from_json(const json& j, const std::set<std::string>& n
 
 std::vector<std::string> ClusterSection::node_names() const {
     std::vector<std::string> out;
-    for (const ClusterNode& n : nodes) out.push_back(n.name);
+    for (const ClusterNodeInfo& n : nodes) out.push_back(n.name);
     return out;
 }
 
-const ClusterNode* ClusterSection::find(const std::string& name) const {
-    for (const ClusterNode& n : nodes)
+const ClusterNodeInfo* ClusterSection::find(const std::string& name) const {
+    for (const ClusterNodeInfo& n : nodes)
         if (n.name == name) return &n;
     return nullptr;
 }

@@ -25,7 +25,7 @@ struct ClusterMpi {
     std::string cuda_aware_source;   // how cuda_aware was decided
 };
 
-struct ClusterNode {
+struct ClusterNodeInfo {
     std::string name;                // unique; the prefix of its endpoints ("node07" in "node07:gpu2")
     int rank = -1;                   // -1: not stated
     std::string hostname, host_id;
@@ -48,11 +48,11 @@ struct ClusterSection {
     ClusterMpi mpi;
     int ranks = 0;
     bool shared_host = false;
-    std::vector<ClusterNode> nodes;
+    std::vector<ClusterNodeInfo> nodes;
     ClusterSchedule schedule;
 
     std::vector<std::string> node_names() const;
-    const ClusterNode* find(const std::string& name) const;
+    const ClusterNodeInfo* find(const std::string& name) const;
 };
 
 // Throws UsageError "cluster section: <what is wrong>" (one line).

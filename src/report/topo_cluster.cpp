@@ -23,7 +23,7 @@ struct NicView {
 };
 
 struct NodeView {
-    const ClusterNode* node = nullptr;
+    const ClusterNodeInfo* node = nullptr;
     std::optional<Graph> graph;     // nullopt: no topology (or it does not parse)
     std::size_t gpus = 0, numa_nodes = 0;
     std::vector<NicView> nics;
@@ -44,7 +44,7 @@ const Vertex* find_nic(const Graph& g, const std::string& id) {
     return g.find("net:" + id);
 }
 
-NodeView view_of(const ClusterNode& n) {
+NodeView view_of(const ClusterNodeInfo& n) {
     NodeView v;
     v.node = &n;
     v.graph = parse_graph(n.topology);
@@ -89,7 +89,7 @@ std::string mpi_line(const ClusterSection& c) {
 
 void print_text(const ResultsFile& file, const ClusterSection& c, std::ostream& out) {
     out << "cluster: " << mpi_line(c) << "\n";
-    for (const ClusterNode& n : c.nodes) {
+    for (const ClusterNodeInfo& n : c.nodes) {
         const NodeView v = view_of(n);
         out << n.name << "  rank " << (n.rank < 0 ? std::string("?") : std::to_string(n.rank)) << "  host "
             << (n.hostname.empty() ? "?" : n.hostname) << "  " << n.status;
@@ -115,8 +115,8 @@ void print_text(const ResultsFile& file, const ClusterSection& c, std::ostream& 
     for (const analyze::ClusterLink& l : links) {
         out << "  " << l.a << " -- " << l.b << "  "
             << (l.best_gbps > 0 ? gbps_text(l.best_gbps) + "  " + l.best_key : std::string("no usable measurement"));
-        if (!l.transport.empty()) out << "  (" << l.transport << ")";
-        if (l.shared_host) out << "  shared host";
+        if (l.shared_host) out << "  shared host: shared memory, not a network";
+        else if (!l.transport.empty()) out << "  (" << l.transport << ")";
         if (l.error_records) out << "  " << l.error_records << " of " << l.records << " records failed";
         out << "\n";
     }
@@ -134,7 +134,7 @@ std::string dot_quoted(const std::string& text) {
 
 void print_dot(const ResultsFile& file, const ClusterSection& c, std::ostream& out) {
     out << "graph cluster {\n  node [shape=box];\n";
-    for (const ClusterNode& n : c.nodes) {
+    for (const ClusterNodeInfo& n : c.nodes) {
         const NodeView v = view_of(n);
         // Lines joined by DOT's "\n" after quoting, so the escape survives.
         std::string label = dot_quoted(n.name) + " + \"\\n\" + " + dot_quoted(n.hostname);
@@ -156,7 +156,7 @@ void print_dot(const ResultsFile& file, const ClusterSection& c, std::ostream& o
 
 json cluster_topology_to_json(const ResultsFile& file, const ClusterSection& c) {
     json nodes = json::array();
-    for (const ClusterNode& n : c.nodes) {
+    for (const ClusterNodeInfo& n : c.nodes) {
         const NodeView v = view_of(n);
         json nics = json::array();
         for (const NicView& nic : v.nics)
@@ -207,7 +207,7 @@ std::string render_cluster_topology(const ResultsFile& file, const ClusterSectio
 }
 
 Graph cluster_node_graph(const ClusterSection& cluster, const std::string& name) {
-    const ClusterNode* n = cluster.find(name);
+    const ClusterNodeInfo* n = cluster.find(name);
     if (!n) throw UsageError("no node '" + name + "' in this cluster file (nodes: " + joined(cluster.node_names()) + ")");
     if (auto g = parse_graph(n->topology)) return std::move(*g);
     throw UsageError("node '" + name + "' holds no readable topology" +

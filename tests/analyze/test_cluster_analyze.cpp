@@ -25,7 +25,7 @@ ClusterAnalysis analyze_fixture(const std::string& name, double threshold = kClu
 TEST(ClusterAnalyze, FlagsNode2HostToGpuAndPairNode1Node3Only) {
     const ClusterAnalysis a = analyze_fixture("cluster-4node.json.gz");
     EXPECT_EQ(a.node_paths_compared, 8u);  // the 8 node-local paths, each on 4 nodes
-    EXPECT_EQ(a.pair_paths_compared, 2u);  // mpi-host sendrecv and put, each on 6 pairs
+    EXPECT_EQ(a.pair_paths_compared, 4u);  // mpi-host sendrecv and put, uni (12 directed pairs) and bi (6)
     ASSERT_EQ(a.node_flags.size(), 3u) << format_cluster_analysis_text(a);
     for (const ClusterDeviation& d : a.node_flags) {
         EXPECT_EQ(d.who, "node2");
@@ -38,13 +38,17 @@ TEST(ClusterAnalyze, FlagsNode2HostToGpuAndPairNode1Node3Only) {
     EXPECT_EQ(flagged_paths, (std::set<std::string>{"memcpy-h2d numa0->gpu0 host_mem=pageable,numa=0",
                                                     "memcpy-h2d numa0->gpu0 host_mem=pinned,numa=0",
                                                     "memcpy-h2d numa0->gpu1 host_mem=pinned,numa=0"}));
-    ASSERT_EQ(a.pair_flags.size(), 2u) << format_cluster_analysis_text(a);
+    // The slow link both ways: node1->node3 uni and bi for both ops, node3->node1 uni (bi is the lower rank's).
+    ASSERT_EQ(a.pair_flags.size(), 6u) << format_cluster_analysis_text(a);
+    std::size_t forward = 0;
     for (const ClusterDeviation& d : a.pair_flags) {
-        EXPECT_EQ(d.who, "node1->node3");
+        EXPECT_TRUE(d.who == "node1->node3" || d.who == "node3->node1") << d.who;
+        forward += d.who == "node1->node3";
         EXPECT_EQ(d.path.method, "mpi-host");
-        EXPECT_EQ(d.peers, 6u);
+        EXPECT_EQ(d.peers, d.path.params.at("direction") == "bi" ? 6u : 12u);
         EXPECT_NEAR(d.below, 0.60, 0.025) << d.key;  // 40% of the model bandwidth
     }
+    EXPECT_EQ(forward, 4u);
     for (const ClusterNodeState& s : a.nodes) {
         EXPECT_EQ(s.status, "ok");
         EXPECT_EQ(s.records, 8u);
@@ -59,13 +63,15 @@ TEST(ClusterAnalyze, LinksAreTheSixPairsWithTheirBestBandwidth) {
     EXPECT_EQ(a.links[0].a, "node0");
     EXPECT_EQ(a.links[0].b, "node1");
     for (const ClusterLink& l : a.links) {
-        EXPECT_EQ(l.records, 2u);
-        EXPECT_EQ(l.transport, "tcp");
+        EXPECT_EQ(l.records, 6u);  // a->b uni and bi, b->a uni, for sendrecv and put
+        EXPECT_EQ(l.transport, "");  // hwcomm run --mpi names it only on a shared host
         EXPECT_FALSE(l.shared_host);
         const bool slow = l.a == "node1" && l.b == "node3";
-        // put is the faster op in the model (10.8 vs 10.5 GB/s), and the slow pair has 40% of it.
+        // Per direction (not bi, which counts both): put is the faster op in the model (10.8 vs 10.5 GB/s),
+        // and the slow pair has 40% of it.
+        EXPECT_TRUE(l.best_per_direction);
         EXPECT_NEAR(l.best_gbps, slow ? 4.3 : 10.8, slow ? 0.15 : 0.35) << l.a << "-" << l.b;
-        EXPECT_NE(l.best_key.find("op=put"), std::string::npos);
+        EXPECT_NE(l.best_key.find("direction=uni,op=put"), std::string::npos) << l.best_key;
     }
 }
 
@@ -91,9 +97,9 @@ TEST(ClusterAnalyze, FailedRankIsReportedAndTheOthersStillCompared) {
         EXPECT_EQ(d.peers, 3u);
     }
     EXPECT_TRUE(a.pair_flags.empty());
-    EXPECT_EQ(a.pair_paths_compared, 2u);  // 3 pairs of the 3 nodes left
+    EXPECT_EQ(a.pair_paths_compared, 4u);  // the 3 pairs of the 3 nodes left
     std::size_t failed_links = 0;
-    for (const ClusterLink& l : a.links) failed_links += l.error_records == 2 && l.best_gbps == 0;
+    for (const ClusterLink& l : a.links) failed_links += l.error_records == 6 && l.best_gbps == 0;
     EXPECT_EQ(failed_links, 3u);
     const std::string text = format_cluster_analysis_text(a);
     EXPECT_NE(text.find("node3: error: rank 3 failed: CUDA error: no CUDA-capable device is detected (1 of 1 node records failed)"),
@@ -110,9 +116,9 @@ TEST(ClusterAnalyze, SharedHostIsSaidAndTooFewPairsAreNotCompared) {
     EXPECT_EQ(a.pair_paths_compared, 0u);
     ASSERT_EQ(a.links.size(), 1u);
     EXPECT_TRUE(a.links[0].shared_host);
-    EXPECT_EQ(a.links[0].transport, "vader");
+    EXPECT_EQ(a.links[0].transport, "same host: shared memory, not a network");
     ASSERT_EQ(a.notes.size(), 2u);
-    EXPECT_EQ(a.notes[0], "10 path(s) measured by fewer than 3 nodes or pairs: not compared");
+    EXPECT_EQ(a.notes[0], "12 path(s) measured by fewer than 3 nodes or pairs: not compared");
     EXPECT_EQ(a.notes[1], "ranks shared a host: inter-node numbers are shared-memory transport, not a network");
 }
 
@@ -124,7 +130,7 @@ TEST(ClusterAnalyze, JsonOfTheFourNodeFixture) {
     ASSERT_EQ(j.at("node_flags").size(), 3u);
     EXPECT_EQ(j.at("node_flags").at(0).at("node"), "node2");
     EXPECT_EQ(j.at("node_flags").at(0).at("method"), "memcpy-h2d");
-    ASSERT_EQ(j.at("pair_flags").size(), 2u);
+    ASSERT_EQ(j.at("pair_flags").size(), 6u);
     EXPECT_EQ(j.at("pair_flags").at(0).at("pair"), "node1->node3");
     EXPECT_EQ(j.at("mpi").at("cuda_aware"), false);
 }

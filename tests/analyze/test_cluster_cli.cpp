@@ -34,10 +34,10 @@ TEST(ClusterCli, TopoShowsNodesNicsAndLinks) {
         << r.out;
     EXPECT_NE(r.out.find("node3  rank 3  host h200-d  error: rank 3 failed: CUDA error: no CUDA-capable device is detected"),
               std::string::npos);
-    EXPECT_NE(r.out.find("  node0 -- node1  10.99 GB/s  mpi-host|node0:numa0|node1:numa0|direction=uni,op=put,"
-                         "placement=near-nic  (tcp)\n"),
+    EXPECT_NE(r.out.find("  node0 -- node1  10.90 GB/s  mpi-host|node0:numa0|node1:numa0|direction=uni,op=put,"
+                         "placement=near-nic\n"),
               std::string::npos);
-    EXPECT_EQ(count(r.out, "no usable measurement  2 of 2 records failed"), 3u);
+    EXPECT_EQ(count(r.out, "no usable measurement  6 of 6 records failed"), 3u);
 
     const Result j = run_hwcomm(s, "topo --json " + kFour);
     ASSERT_EQ(j.code, 0) << j.err;
@@ -47,13 +47,18 @@ TEST(ClusterCli, TopoShowsNodesNicsAndLinks) {
     EXPECT_EQ(doc.at("nodes").at(1).at("nics").at(0).at("id"), "net:eth0");
     EXPECT_EQ(doc.at("nodes").at(1).at("nics").at(0).at("used"), true);
     ASSERT_EQ(doc.at("links").size(), 6u);
-    EXPECT_NEAR(doc.at("links").at(4).at("best_gbps").get<double>(), 4.34, 0.01);  // node1 -- node3
+    EXPECT_NEAR(doc.at("links").at(4).at("best_gbps").get<double>(), 4.36, 0.01);  // node1 -- node3
     EXPECT_EQ(doc.at("links").at(4).at("a"), "node1");
     EXPECT_EQ(doc.at("links").at(4).at("b"), "node3");
 
     const Result dot = run_hwcomm(s, "topo --dot " + kShared);
     ASSERT_EQ(dot.code, 0) << dot.err;
     EXPECT_NE(dot.out.find("\"node0\" -- \"node1\" [label=\"6.11 GB/s (shared host)\"];"), std::string::npos) << dot.out;
+    const Result shared = run_hwcomm(s, "topo " + kShared);
+    ASSERT_EQ(shared.code, 0) << shared.err;
+    EXPECT_NE(shared.out.find("placement=near-nic  shared host: shared memory, not a network\n"), std::string::npos)
+        << shared.out;
+    EXPECT_NE(shared.out.find("  shares its host with node1\n"), std::string::npos);
 }
 
 TEST(ClusterCli, TopoOfOneNodeAndOfASingleNodeFile) {
@@ -92,8 +97,9 @@ TEST(ClusterCli, AnalyzeFlagsNode2AndPairNode1Node3) {
               std::string::npos)
         << r.out;
     EXPECT_EQ(count(r.out, "  node2  memcpy-h2d"), 3u);
-    EXPECT_EQ(count(r.out, "  node1->node3  mpi-host"), 2u);
-    EXPECT_EQ(count(r.out, ", median of "), 5u);  // nothing else flagged
+    EXPECT_EQ(count(r.out, "  node1->node3  mpi-host"), 4u);  // uni and bi, sendrecv and put
+    EXPECT_EQ(count(r.out, "  node3->node1  mpi-host"), 2u);  // uni (bi is initiated by the lower rank)
+    EXPECT_EQ(count(r.out, ", median of "), 9u);               // nothing else flagged
     EXPECT_NE(r.out.find("a cluster file: the study's tables are made from one node's results"), std::string::npos);
 
     const Result j = run_hwcomm(s, "analyze --json --cluster-threshold 0.5 " + kError);
@@ -130,9 +136,10 @@ TEST(ClusterCli, CompareNamesTheFailedNode) {
     EXPECT_NE(r.out.find("machines differ in cluster nodes: node0 ok, node1 ok, node2 ok, node3 ok vs node0 ok, node1 "
                          "ok, node2 ok, node3 error\n"),
               std::string::npos);
-    // node3's 8 node-local records; its pairs are error records in B, its "rank" error record only there.
-    EXPECT_NE(r.out.find("8 records only in A\n"), std::string::npos);
-    EXPECT_NE(r.out.find("1 records only in B\n  rank|node3:host|node3:host|\n"), std::string::npos);
+    // A: node3's 8 node-local records and its 18 pair records; B: its "rank" error record and the 18 pair
+    // records, as errors whose node3 end is its host (no NUMA node known of a node that failed first).
+    EXPECT_NE(r.out.find("26 records only in A\n"), std::string::npos);
+    EXPECT_NE(r.out.find("19 records only in B\n  rank|node3:host|node3:host|\n"), std::string::npos);
 }
 
 TEST(ClusterCli, ReportHasAClusterTable) {
@@ -148,7 +155,7 @@ TEST(ClusterCli, ReportHasAClusterTable) {
     EXPECT_EQ(count(page, "-&gt;node3</td>"), 0u);
     const Result four = run_hwcomm(s, "report " + kFour + " -o four.html");
     ASSERT_EQ(four.code, 0) << four.err;
-    EXPECT_EQ(count(slurp(s / "four.html"), "<tr><td>node1-&gt;node3</td><td>mpi-host "), 2u);
+    EXPECT_EQ(count(slurp(s / "four.html"), "<tr><td>node1-&gt;node3</td><td>mpi-host "), 4u);
     // A file of one node has no cluster section.
     const Result one = run_hwcomm(s, "report '" + kDocs + "/examples/h200x2/results-pageable-wall.json' -o one.html");
     ASSERT_EQ(one.code, 0) << one.err;

@@ -39,12 +39,12 @@ TEST(ClusterSection, FourNodeFixture) {
     ASSERT_TRUE(c->mpi.cuda_aware.has_value());
     EXPECT_FALSE(*c->mpi.cuda_aware);
     EXPECT_EQ(c->node_names(), (std::vector<std::string>{"node0", "node1", "node2", "node3"}));
-    const ClusterNode* n2 = c->find("node2");
+    const ClusterNodeInfo* n2 = c->find("node2");
     ASSERT_NE(n2, nullptr);
     EXPECT_EQ(n2->rank, 2);
     EXPECT_EQ(n2->hostname, "h200-c");
     EXPECT_EQ(n2->nics, std::vector<std::string>{"net:eth0"});
-    EXPECT_EQ(n2->nic_used, "net:eth0");
+    EXPECT_EQ(n2->nic_used, "eth0");  // the interface name, as OMPI_MCA_btl_tcp_if_include pins it
     EXPECT_EQ(n2->status, "ok");
     EXPECT_EQ(n2->topology.at("vertices").size(), 15u);
     EXPECT_EQ(c->schedule.kind, "all-pairs");
@@ -57,7 +57,7 @@ TEST(ClusterSection, FourNodeFixture) {
 TEST(ClusterSection, FailedRankAndSharedHost) {
     const auto failed = cluster_section_of(load_results_file(fixture("cluster-4node-error.json.gz")));
     ASSERT_TRUE(failed.has_value());
-    const ClusterNode* n3 = failed->find("node3");
+    const ClusterNodeInfo* n3 = failed->find("node3");
     ASSERT_NE(n3, nullptr);
     EXPECT_EQ(n3->status, "error");
     EXPECT_EQ(n3->error, "rank 3 failed: CUDA error: no CUDA-capable device is detected");

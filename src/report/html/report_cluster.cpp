@@ -35,7 +35,7 @@ void nodes_table(const analyze::ClusterAnalysis& a, std::ostream& out) {
            "<th>NIC used</th><th>records (failed)</th></tr></thead><tbody>";
     for (std::size_t i = 0; i < a.nodes.size(); ++i) {
         const analyze::ClusterNodeState& s = a.nodes[i];
-        const ClusterNode& n = a.cluster.nodes[i];
+        const ClusterNodeInfo& n = a.cluster.nodes[i];
         out << "<tr><td>" << escaped(s.name) << "</td><td>" << (n.rank < 0 ? "?" : std::to_string(n.rank))
             << "</td><td>" << escaped(n.hostname) << "</td><td>"
             << escaped(s.status == "ok" ? std::string("ok") : "error: " + s.error) << "</td><td>"
