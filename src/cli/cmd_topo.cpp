@@ -97,7 +97,11 @@ int run_topo(TopoOptions options) {
     ResultsFile stored;
     if (!options.results.empty()) {
         stored = load_results_for_topo(options.results);
-        cluster = cluster_section_of(stored);
+        try {
+            cluster = cluster_section_of(stored);
+        } catch (const UsageError& e) {
+            throw UsageError(options.results + ": " + e.what());
+        }
         const bool one_node_view = !options.view.device.empty() || !options.view.path.empty() ||
                                    options.view.format == TopoFormat::Matrix || !options.svg.empty();
         if (cluster && options.node.empty() && !one_node_view) {

@@ -161,3 +161,19 @@ TEST(ClusterCli, ReportHasAClusterTable) {
     ASSERT_EQ(one.code, 0) << one.err;
     EXPECT_EQ(count(slurp(s / "one.html"), "<section id=\"cluster\">"), 0u);
 }
+
+TEST(ClusterCli, AMalformedClusterSectionIsOneLineExitTwo) {
+    Scratch s("cluster-bad");
+    nlohmann::json doc = {{"schema", "hwcomm-results"}, {"version", "2.1"}, {"meta", nlohmann::json::object()},
+                          {"topology", nlohmann::json::object()}, {"records", nlohmann::json::array()},
+                          {"cluster", {{"nodes", {{{"name", "a"}}, {{"name", "a"}}}}}}};
+    std::ofstream(s / "bad.json") << doc.dump();
+    Result r = run_hwcomm(s, "analyze bad.json");
+    EXPECT_EQ(r.code, 2);
+    EXPECT_EQ(r.err, "hwcomm: error: analyze: bad.json: cluster section: nodes name 'a' twice\n");
+    r = run_hwcomm(s, "topo bad.json");
+    EXPECT_EQ(r.code, 2);
+    EXPECT_EQ(r.err, "hwcomm: error: bad.json: cluster section: nodes name 'a' twice\n");
+    r = run_hwcomm(s, "summary bad.json");  // a display: the records, without per-node limits
+    EXPECT_EQ(r.code, 0) << r.err;
+}
