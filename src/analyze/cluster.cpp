@@ -39,6 +39,11 @@ std::vector<Placed> place_records(const ResultsFile& file, const std::vector<std
     return out;
 }
 
+bool shares_host(const Record& r) {
+    const auto it = r.context.is_object() ? r.context.find("shared_host") : r.context.end();
+    return r.context.is_object() && it != r.context.end() && it->is_boolean() && it->get<bool>();
+}
+
 std::string path_id(const ClusterPath& p) { return record_key(p.method, p.src, p.dst, p.params); }
 
 // Flags the members of each group (a path measured by >= kClusterMinPeers
@@ -100,9 +105,7 @@ std::vector<ClusterLink> cluster_links(const ResultsFile& file, const ClusterSec
         ++l.records;
         if (p.record->status != "ok") ++l.error_records;
         const nlohmann::json& ctx = p.record->context;
-        if (ctx.is_object() && ctx.contains("shared_host") && ctx.at("shared_host").is_boolean() &&
-            ctx.at("shared_host").get<bool>())
-            l.shared_host = true;
+        l.shared_host = l.shared_host || shares_host(*p.record);
         if (!p.large_gbps) continue;
         // Per direction where there is one: a "bi" record counts the bytes of both directions.
         const auto dir = p.record->params.find("direction");
@@ -135,7 +138,7 @@ ClusterAnalysis analyze_cluster(const std::string& source, const ResultsFile& fi
     const std::vector<Placed> placed = place_records(file, names);
     std::map<std::string, std::vector<const Placed*>> node_groups, pair_groups;
     for (const ClusterNodeInfo& n : cluster.nodes) a.nodes.push_back({n.name, n.status, n.error, 0, 0});
-    std::size_t unqualified = file.records.size() - placed.size();
+    std::size_t unqualified = file.records.size() - placed.size(), same_host = 0;
     for (const Placed& p : placed) {
         if (!p.inter_node()) {
             auto node = std::find_if(a.nodes.begin(), a.nodes.end(),
@@ -144,6 +147,11 @@ ClusterAnalysis analyze_cluster(const std::string& source, const ResultsFile& fi
             if (p.record->status != "ok") ++node->error_records;
         }
         if (!p.large_gbps) continue;
+        // Two ranks of one host talk through shared memory: no network to find a slow link in.
+        if (p.inter_node() && shares_host(*p.record)) {
+            ++same_host;
+            continue;
+        }
         (p.inter_node() ? pair_groups : node_groups)[path_id(p.path)].push_back(&p);
     }
     a.node_paths_compared = flag_outliers(node_groups, threshold, false, a.node_flags);
@@ -157,9 +165,10 @@ ClusterAnalysis analyze_cluster(const std::string& source, const ResultsFile& fi
                           " nodes or pairs: not compared");
     if (unqualified)
         a.notes.push_back(std::to_string(unqualified) + " record(s) with an endpoint of no listed node: not compared");
-    bool shared_pair = cluster.shared_host;
-    for (const ClusterLink& l : a.links) shared_pair = shared_pair || l.shared_host;
-    if (shared_pair)
+    if (same_host)
+        a.notes.push_back(std::to_string(same_host) + " inter-node record(s) between ranks of one host: not compared "
+                                                      "(shared-memory transport, not a network)");
+    else if (cluster.shared_host)
         a.notes.push_back("ranks shared a host: inter-node numbers are shared-memory transport, not a network");
     return a;
 }

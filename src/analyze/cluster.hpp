@@ -3,8 +3,9 @@
 // --mpi`, docs/cluster-view.md): identical links at cluster scale. Every node
 // measures the same paths (method, local src, local dst, params); a node whose
 // large-transfer bandwidth on one is well below the nodes' median is flagged,
-// and so is an inter-node pair well below the pairs' median. Reads only the
-// results file.
+// and so is an inter-node pair well below the pairs' median (pairs of ranks
+// that shared a host are not compared: their numbers are shared-memory
+// transport). Reads only the results file.
 #include <cstddef>
 #include <map>
 #include <string>

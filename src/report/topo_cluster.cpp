@@ -115,9 +115,9 @@ void print_text(const ResultsFile& file, const ClusterSection& c, std::ostream& 
     for (const analyze::ClusterLink& l : links) {
         out << "  " << l.a << " -- " << l.b << "  "
             << (l.best_gbps > 0 ? gbps_text(l.best_gbps) + "  " + l.best_key : std::string("no usable measurement"));
+        if (l.error_records) out << "  " << l.error_records << " of " << l.records << " records failed";
         if (l.shared_host) out << "  shared host: shared memory, not a network";
         else if (!l.transport.empty()) out << "  (" << l.transport << ")";
-        if (l.error_records) out << "  " << l.error_records << " of " << l.records << " records failed";
         out << "\n";
     }
 }

@@ -118,8 +118,9 @@ TEST(ClusterAnalyze, SharedHostIsSaidAndTooFewPairsAreNotCompared) {
     EXPECT_TRUE(a.links[0].shared_host);
     EXPECT_EQ(a.links[0].transport, "same host: shared memory, not a network");
     ASSERT_EQ(a.notes.size(), 2u);
-    EXPECT_EQ(a.notes[0], "12 path(s) measured by fewer than 3 nodes or pairs: not compared");
-    EXPECT_EQ(a.notes[1], "ranks shared a host: inter-node numbers are shared-memory transport, not a network");
+    EXPECT_EQ(a.notes[0], "8 path(s) measured by fewer than 3 nodes or pairs: not compared");
+    EXPECT_EQ(a.notes[1], "6 inter-node record(s) between ranks of one host: not compared (shared-memory transport, "
+                          "not a network)");
 }
 
 TEST(ClusterAnalyze, JsonOfTheFourNodeFixture) {
@@ -133,4 +134,35 @@ TEST(ClusterAnalyze, JsonOfTheFourNodeFixture) {
     ASSERT_EQ(j.at("pair_flags").size(), 6u);
     EXPECT_EQ(j.at("pair_flags").at(0).at("pair"), "node1->node3");
     EXPECT_EQ(j.at("mpi").at("cuda_aware"), false);
+}
+
+// Files the writer itself made (the mpi branch's hwcomm run --mpi, 4 ranks on
+// the 2-core dev VM, trimmed by trim_run.py): the reader agrees with it.
+TEST(ClusterAnalyze, RealFourRankRunsOnOneHost) {
+    const ClusterAnalysis a = analyze_fixture("run-4rank-shared-host.json.gz");
+    ASSERT_EQ(a.nodes.size(), 4u);
+    EXPECT_EQ(a.nodes[3].name, "n3");
+    EXPECT_TRUE(a.cluster.shared_host);
+    EXPECT_EQ(a.node_paths_compared, 1u);  // cpu-read on every node
+    EXPECT_TRUE(a.node_flags.empty()) << format_cluster_analysis_text(a);
+    EXPECT_EQ(a.pair_paths_compared, 0u);  // shared memory between ranks of one host: not a network
+    ASSERT_EQ(a.links.size(), 6u);
+    for (const ClusterLink& l : a.links) {
+        EXPECT_TRUE(l.shared_host);
+        EXPECT_EQ(l.records, 6u);
+        EXPECT_GT(l.best_gbps, 0.1);
+        EXPECT_EQ(l.transport, "same host: shared memory, not a network");
+    }
+    ASSERT_EQ(a.notes.size(), 1u);
+    EXPECT_EQ(a.notes[0], "36 inter-node record(s) between ranks of one host: not compared (shared-memory transport, "
+                          "not a network)");
+
+    const ClusterAnalysis f = analyze_fixture("run-4rank-fail2.json.gz");
+    ASSERT_EQ(f.nodes.size(), 4u);
+    EXPECT_EQ(f.nodes[2].status, "error");
+    EXPECT_EQ(f.nodes[2].error, "HWCOMM_TEST_FAIL_RANK=2: injected failure of this rank's characterization");
+    EXPECT_EQ(f.nodes[2].error_records, 1u);
+    std::size_t failed_links = 0;
+    for (const ClusterLink& l : f.links) failed_links += l.error_records == 6 && l.best_gbps == 0;
+    EXPECT_EQ(failed_links, 3u);  // n2 with each of the others
 }
