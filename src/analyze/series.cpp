@@ -101,8 +101,8 @@ std::vector<Series> build_series(const std::vector<NamedResults>& files, const V
         const Graph* g = topology ? &*topology : nullptr;
         if (is_cluster_file(nf.file)) {
             // Its records name node-qualified endpoints and each node has its own graph.
-            notes.push_back(nf.name + ": a cluster file: the study's tables are made from one node's results; "
-                                      "the cluster section compares the nodes");
+            notes.push_back(nf.name + ": a cluster file: the study's tables are made from one node's results "
+                                      "(analyze --node NAME); the cluster section compares the nodes");
             continue;
         }
         if (!g)

@@ -28,7 +28,30 @@ struct AnalyzeArgs {
     std::string min_size = "64M", max_size, statistic = "median", output;
     double threshold = 0.05;
     double cluster_threshold = analyze::kClusterDefaultThreshold;
+    std::string node;  // cluster files: the study of this node alone
 };
+
+// --node: a cluster input becomes the file of that one node ("FILE[node]"),
+// so the study's tables see plain ids and that node's graph.
+std::vector<analyze::NamedResults> study_inputs(const std::vector<analyze::NamedResults>& inputs, const std::string& node) {
+    if (node.empty()) return inputs;
+    std::vector<analyze::NamedResults> out;
+    bool any = false;
+    for (const auto& in : inputs) {
+        try {
+            if (const auto cluster = cluster_section_of(in.file)) {
+                out.push_back({in.name + "[" + node + "]", cluster_node_results(in.file, *cluster, node)});
+                any = true;
+                continue;
+            }
+        } catch (const UsageError& e) {
+            throw UsageError("analyze: " + in.name + ": " + e.what());
+        }
+        out.push_back(in);
+    }
+    if (!any) throw UsageError("analyze: --node needs a cluster results file");
+    return out;
+}
 
 // The cluster view of each input that holds several nodes (docs/cluster-view.md).
 std::vector<analyze::ClusterAnalysis> cluster_views(const std::vector<analyze::NamedResults>& inputs, double threshold) {
@@ -67,7 +90,7 @@ int run_analyze(const AnalyzeArgs& a) {
             throw UsageError("analyze: " + f + ": " + e.what());
         }
     }
-    const analyze::Analysis result = analyze::analyze_results(inputs, rule);
+    const analyze::Analysis result = analyze::analyze_results(study_inputs(inputs, a.node), rule);
     // Bandwidth against load (under-load, priority records): docs/under-load.md.
     std::vector<Record> all_records;
     for (const auto& in : inputs) all_records.insert(all_records.end(), in.file.records.begin(), in.file.records.end());
@@ -115,6 +138,7 @@ void add_analyze_command(CLI::App& app, Action& action) {
     sub->add_option("--threshold", args->threshold, "relative difference that counts as an effect (default 0.05)");
     sub->add_option("--cluster-threshold", args->cluster_threshold,
                     "cluster files: flag a node or node pair this fraction below its peers' median (default 0.15)");
+    sub->add_option("--node", args->node, "cluster files: the study's tables of this node alone");
     sub->add_option("--statistic", args->statistic, "median (default), mean or max over the size window");
     sub->add_option("-o,--output", args->output, "file to write instead of standard output");
     sub->add_flag("--force", args->force, "overwrite an existing -o file");

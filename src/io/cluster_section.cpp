@@ -182,4 +182,21 @@ std::optional<NodeLocalRecord> node_local_record(const Record& record, const std
     return out;
 }
 
+ResultsFile cluster_node_results(const ResultsFile& file, const ClusterSection& cluster, const std::string& node) {
+    const ClusterNodeInfo* n = cluster.find(node);
+    if (!n) {
+        std::string names;
+        for (const std::string& name : cluster.node_names()) names += (names.empty() ? "" : ", ") + name;
+        throw UsageError("no node '" + node + "' in this cluster file (nodes: " + names + ")");
+    }
+    ResultsFile out;
+    out.meta = n->meta;
+    out.topology = n->topology;
+    const auto names = cluster.node_names();
+    for (const Record& r : file.records)
+        if (auto local = node_local_record(r, names); local && local->node == node)
+            out.records.push_back(std::move(local->record));
+    return out;
+}
+
 }  // namespace hwcomm

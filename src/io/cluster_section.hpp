@@ -75,4 +75,9 @@ struct NodeLocalRecord {
 };
 std::optional<NodeLocalRecord> node_local_record(const Record& record, const std::vector<std::string>& nodes);
 
+// One node of a cluster file as a file of that node alone: its meta and
+// topology, its node-local records with plain ids. Throws UsageError naming
+// the nodes when `node` is none of them.
+ResultsFile cluster_node_results(const ResultsFile& file, const ClusterSection& cluster, const std::string& node);
+
 }  // namespace hwcomm

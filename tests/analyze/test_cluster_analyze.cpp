@@ -106,7 +106,7 @@ TEST(ClusterAnalyze, FailedRankIsReportedAndTheOthersStillCompared) {
               std::string::npos)
         << text;
     const auto j = cluster_analysis_to_json(a);
-    EXPECT_EQ(j.at("nodes").at(3).at("error"), "rank 3 failed: CUDA error: no CUDA-capable device is detected");
+    EXPECT_EQ(j.at("nodes").at(3).at("error").get<std::string>(), "rank 3 failed: CUDA error: no CUDA-capable device is detected");
     EXPECT_EQ(j.at("node_flags").size(), 3u);
 }
 
@@ -125,15 +125,15 @@ TEST(ClusterAnalyze, SharedHostIsSaidAndTooFewPairsAreNotCompared) {
 
 TEST(ClusterAnalyze, JsonOfTheFourNodeFixture) {
     const auto j = cluster_analysis_to_json(analyze_fixture("cluster-4node.json.gz"));
-    EXPECT_EQ(j.at("threshold"), 0.15);
+    EXPECT_EQ(j.at("threshold").get<double>(), 0.15);
     EXPECT_EQ(j.at("nodes").size(), 4u);
     EXPECT_EQ(j.at("links").size(), 6u);
     ASSERT_EQ(j.at("node_flags").size(), 3u);
-    EXPECT_EQ(j.at("node_flags").at(0).at("node"), "node2");
-    EXPECT_EQ(j.at("node_flags").at(0).at("method"), "memcpy-h2d");
+    EXPECT_EQ(j.at("node_flags").at(0).at("node").get<std::string>(), "node2");
+    EXPECT_EQ(j.at("node_flags").at(0).at("method").get<std::string>(), "memcpy-h2d");
     ASSERT_EQ(j.at("pair_flags").size(), 6u);
-    EXPECT_EQ(j.at("pair_flags").at(0).at("pair"), "node1->node3");
-    EXPECT_EQ(j.at("mpi").at("cuda_aware"), false);
+    EXPECT_EQ(j.at("pair_flags").at(0).at("pair").get<std::string>(), "node1->node3");
+    EXPECT_EQ(j.at("mpi").at("cuda_aware").get<bool>(), false);
 }
 
 // Files the writer itself made (the mpi branch's hwcomm run --mpi, 4 ranks on

@@ -42,14 +42,14 @@ TEST(ClusterCli, TopoShowsNodesNicsAndLinks) {
     const Result j = run_hwcomm(s, "topo --json " + kFour);
     ASSERT_EQ(j.code, 0) << j.err;
     const auto doc = nlohmann::json::parse(j.out);
-    EXPECT_EQ(doc.at("schema"), "hwcomm-cluster-topology");
+    EXPECT_EQ(doc.at("schema").get<std::string>(), "hwcomm-cluster-topology");
     ASSERT_EQ(doc.at("nodes").size(), 4u);
-    EXPECT_EQ(doc.at("nodes").at(1).at("nics").at(0).at("id"), "net:eth0");
-    EXPECT_EQ(doc.at("nodes").at(1).at("nics").at(0).at("used"), true);
+    EXPECT_EQ(doc.at("nodes").at(1).at("nics").at(0).at("id").get<std::string>(), "net:eth0");
+    EXPECT_EQ(doc.at("nodes").at(1).at("nics").at(0).at("used").get<bool>(), true);
     ASSERT_EQ(doc.at("links").size(), 6u);
     EXPECT_NEAR(doc.at("links").at(4).at("best_gbps").get<double>(), 4.36, 0.01);  // node1 -- node3
-    EXPECT_EQ(doc.at("links").at(4).at("a"), "node1");
-    EXPECT_EQ(doc.at("links").at(4).at("b"), "node3");
+    EXPECT_EQ(doc.at("links").at(4).at("a").get<std::string>(), "node1");
+    EXPECT_EQ(doc.at("links").at(4).at("b").get<std::string>(), "node3");
 
     const Result dot = run_hwcomm(s, "topo --dot " + kShared);
     ASSERT_EQ(dot.code, 0) << dot.err;
@@ -107,9 +107,9 @@ TEST(ClusterCli, AnalyzeFlagsNode2AndPairNode1Node3) {
     const auto doc = nlohmann::json::parse(j.out);
     ASSERT_EQ(doc.at("cluster").size(), 1u);
     const auto& c = doc.at("cluster").at(0);
-    EXPECT_EQ(c.at("threshold"), 0.5);
+    EXPECT_EQ(c.at("threshold").get<double>(), 0.5);
     EXPECT_TRUE(c.at("node_flags").empty());  // 30% is not beyond 50%
-    EXPECT_EQ(c.at("nodes").at(3).at("status"), "error");
+    EXPECT_EQ(c.at("nodes").at(3).at("status").get<std::string>(), "error");
 
     const Result bad = run_hwcomm(s, "analyze --cluster-threshold 1.5 " + kFour);
     EXPECT_EQ(bad.code, 2);
@@ -176,4 +176,31 @@ TEST(ClusterCli, AMalformedClusterSectionIsOneLineExitTwo) {
     EXPECT_EQ(r.err, "hwcomm: error: bad.json: cluster section: nodes name 'a' twice\n");
     r = run_hwcomm(s, "summary bad.json");  // a display: the records, without per-node limits
     EXPECT_EQ(r.code, 0) << r.err;
+}
+
+TEST(ClusterCli, AnalyzeNodeIsTheStudyOfThatNode) {
+    Scratch s("cluster-analyze-node");
+    const Result r = run_hwcomm(s, "analyze --json --node node2 " + kFour);
+    ASSERT_EQ(r.code, 0) << r.err;
+    const auto doc = nlohmann::json::parse(r.out);
+    EXPECT_NE(doc.at("inputs").at(0).get<std::string>().find("cluster-4node.json.gz[node2]"), std::string::npos);
+    bool anisotropy = false;
+    for (const auto& cell : doc.at("cells"))
+        if (cell.at("table") == "anisotropy" && cell.at("link") == "cpu-gpu" && cell.value("host_alloc", "") == "pinned" &&
+            cell.value("locality", "") == "local") {
+            anisotropy = true;
+            EXPECT_EQ(cell.at("verdict").get<bool>(), true);  // node2's H2D 30% below its D2H
+            EXPECT_NEAR(cell.at("effect").get<double>(), -0.295, 0.01);
+        }
+    EXPECT_TRUE(anisotropy);
+    EXPECT_FALSE(doc.at("efficiency").empty());  // node2's own graph states the PCIe limit
+
+    Result bad = run_hwcomm(s, "analyze --node node9 " + kFour);
+    EXPECT_EQ(bad.code, 2);
+    EXPECT_NE(bad.err.find("no node 'node9' in this cluster file (nodes: node0, node1, node2, node3)"),
+              std::string::npos)
+        << bad.err;
+    bad = run_hwcomm(s, "analyze --node node2 '" + kDocs + "/examples/h200x2/results-pageable-wall.json'");
+    EXPECT_EQ(bad.code, 2);
+    EXPECT_EQ(bad.err, "hwcomm: error: analyze: --node needs a cluster results file\n");
 }

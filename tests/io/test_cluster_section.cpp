@@ -124,3 +124,13 @@ TEST(ClusterSection, SplitsQualifiedEndpoints) {
     EXPECT_EQ(foreign.node, "");
     EXPECT_EQ(foreign.local, "node9:gpu0");
 }
+
+TEST(ClusterSection, OneNodeAsAFileOfItsOwn) {
+    const ResultsFile file = load_results_file(fixture("cluster-4node.json.gz"));
+    const ResultsFile n1 = cluster_node_results(file, *cluster_section_of(file), "node1");
+    ASSERT_EQ(n1.records.size(), 8u);  // its node-local records, not the pairs
+    EXPECT_EQ(n1.records[1].key, "memcpy-h2d|numa0|gpu0|host_mem=pinned,numa=0");
+    EXPECT_EQ(n1.meta.at("host"), "h200-b");
+    EXPECT_EQ(n1.topology.at("vertices").size(), 15u);
+    EXPECT_THROW(cluster_node_results(file, *cluster_section_of(file), "node9"), UsageError);
+}
