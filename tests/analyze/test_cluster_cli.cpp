@@ -5,6 +5,10 @@
 // failed node; a single-node file's topo is its stored graph.
 #include <gtest/gtest.h>
 
+#include <map>
+#include <set>
+#include <sstream>
+
 #include "cli/cli_helpers.hpp"
 
 using namespace hwcomm::test;
@@ -203,4 +207,20 @@ TEST(ClusterCli, AnalyzeNodeIsTheStudyOfThatNode) {
     bad = run_hwcomm(s, "analyze --node node2 '" + kDocs + "/examples/h200x2/results-pageable-wall.json'");
     EXPECT_EQ(bad.code, 2);
     EXPECT_EQ(bad.err, "hwcomm: error: analyze: --node needs a cluster results file\n");
+}
+
+TEST(ClusterCli, ExportNamesEachRecordsOwnHost) {
+    Scratch s("cluster-export");
+    const Result r = run_hwcomm(s, "export " + kFour + " --format jsonl -o rows.jsonl");
+    ASSERT_EQ(r.code, 0) << r.err;
+    std::istringstream lines(slurp(s / "rows.jsonl"));
+    std::map<std::string, std::set<std::string>> hosts;  // node of src -> hosts of its rows
+    for (std::string line; std::getline(lines, line);) {
+        const auto row = nlohmann::json::parse(line);
+        const std::string src = row.at("src").get<std::string>();
+        hosts[src.substr(0, src.find(':'))].insert(row.at("host").get<std::string>());
+    }
+    ASSERT_EQ(hosts.size(), 4u);
+    EXPECT_EQ(hosts["node0"], std::set<std::string>{"h200-a"});
+    EXPECT_EQ(hosts["node3"], std::set<std::string>{"h200-d"});  // not rank 0's host
 }
