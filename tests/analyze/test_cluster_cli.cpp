@@ -224,3 +224,23 @@ TEST(ClusterCli, ExportNamesEachRecordsOwnHost) {
     EXPECT_EQ(hosts["node0"], std::set<std::string>{"h200-a"});
     EXPECT_EQ(hosts["node3"], std::set<std::string>{"h200-d"});  // not rank 0's host
 }
+
+TEST(ClusterCli, ModelFitOfOneNode) {
+    Scratch s("cluster-model");
+    const Result r = run_hwcomm(s, "model fit --node node2 " + kFour + " -o m.json");
+    ASSERT_EQ(r.code, 0) << r.err;
+    const auto m = read_json(s / "m.json");
+    EXPECT_EQ(m.at("curves").size(), 8u);             // node2's own records
+    EXPECT_FALSE(m.at("topology").empty());           // and its graph: extrapolation and shared edges possible
+    EXPECT_TRUE(m.at("notes").empty()) << m.at("notes").dump();
+    EXPECT_EQ(m.at("curves").at(1).at("key").get<std::string>(), "memcpy-h2d|numa0|gpu0|host_mem=pinned,numa=0");
+    // The whole cluster file: every curve, qualified, and the model says it has no topology.
+    const Result all = run_hwcomm(s, "model fit " + kFour + " -o all.json");
+    ASSERT_EQ(all.code, 0) << all.err;
+    const auto whole = read_json(s / "all.json");
+    EXPECT_EQ(whole.at("curves").size(), 68u);  // 4 x 8 node records and 6 x 6 pair records
+    ASSERT_EQ(whole.at("notes").size(), 1u);
+    const Result bad = run_hwcomm(s, "model fit --node node9 " + kFour + " -o x.json");
+    EXPECT_EQ(bad.code, 2);
+    EXPECT_NE(bad.err.find("cluster-4node.json.gz: no node 'node9' in this cluster file"), std::string::npos) << bad.err;
+}
