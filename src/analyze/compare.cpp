@@ -3,11 +3,14 @@
 #include <cmath>
 #include <cstdio>
 #include <map>
+#include <optional>
 #include <set>
 #include <sstream>
 
 #include "analyze/curve_metrics.hpp"
 #include "analyze/summary.hpp"
+#include "core/error.hpp"
+#include "io/cluster_section.hpp"
 
 namespace hwcomm::analyze {
 
@@ -27,11 +30,35 @@ std::optional<bool> overlap(const Point* a, const Point* b) {
     return al <= bh && bl <= ah;
 }
 
+void count_gpus(const nlohmann::json& topology, std::map<std::string, int>& models) {
+    if (topology.is_object() && topology.contains("vertices") && topology["vertices"].is_array())
+        for (const auto& v : topology["vertices"])
+            if (v.is_object() && v.value("kind", "") == "gpu" && v.contains("gpu") && v["gpu"].is_object())
+                ++models[v["gpu"].value("model", "?")];
+}
+
+// A cluster file's section, or nullopt (also when it is malformed: compare shows records, not the file's faults).
+std::optional<ClusterSection> cluster_or_none(const ResultsFile& f) {
+    try {
+        return cluster_section_of(f);
+    } catch (const UsageError&) {
+        return std::nullopt;
+    }
+}
+
+// "node0 ok, node3 error"; "" for a file of one node.
+std::string nodes_of(const ResultsFile& f) {
+    std::string out;
+    if (const auto c = cluster_or_none(f))
+        for (const ClusterNodeInfo& n : c->nodes) out += (out.empty() ? "" : ", ") + n.name + " " + n.status;
+    return out;
+}
+
 std::string gpus_of(const ResultsFile& f) {
     std::map<std::string, int> models;
-    if (f.topology.is_object() && f.topology.contains("vertices"))
-        for (const auto& v : f.topology["vertices"])
-            if (v.value("kind", "") == "gpu" && v.contains("gpu")) ++models[v["gpu"].value("model", "?")];
+    count_gpus(f.topology, models);
+    if (const auto c = cluster_or_none(f))  // a cluster file: the GPUs of all its nodes
+        for (const ClusterNodeInfo& n : c->nodes) count_gpus(n.topology, models);
     std::string out;
     for (const auto& [m, n] : models) out += (out.empty() ? "" : ", ") + std::to_string(n) + "x " + m;
     return out.empty() ? "none" : out;
@@ -84,6 +111,7 @@ RecordsComparison compare_results(const ResultsFile& a, const ResultsFile& b, do
         if (x != y) c.machine_differences.push_back(what + ": " + (x.empty() ? "?" : x) + " vs " + (y.empty() ? "?" : y));
     };
     differ("GPUs", gpus_of(a), gpus_of(b));
+    differ("cluster nodes", nodes_of(a), nodes_of(b));
     differ("host", text_at(a.meta, "host"), text_at(b.meta, "host"));
     differ("CPU", text_at(a.meta, "cpu_model"), text_at(b.meta, "cpu_model"));
     differ("kernel", text_at(a.meta, "kernel"), text_at(b.meta, "kernel"));

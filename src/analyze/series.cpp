@@ -9,6 +9,7 @@
 #include "analyze/record_facts.hpp"
 #include "analyze/study.hpp"
 #include "core/paths.hpp"
+#include "io/cluster_section.hpp"
 
 namespace hwcomm::analyze {
 
@@ -98,6 +99,12 @@ std::vector<Series> build_series(const std::vector<NamedResults>& files, const V
     for (const NamedResults& nf : files) {
         const auto topology = topology_of(nf.file);
         const Graph* g = topology ? &*topology : nullptr;
+        if (is_cluster_file(nf.file)) {
+            // Its records name node-qualified endpoints and each node has its own graph.
+            notes.push_back(nf.name + ": a cluster file: the study's tables are made from one node's results "
+                                      "(analyze --node NAME); the cluster section compares the nodes");
+            continue;
+        }
         if (!g)
             notes.push_back(nf.name + ": no topology: sockets are named by NUMA rank, locality, peer-access "
                                       "possibility and link limits are unknown (import with --topology)");

@@ -6,7 +6,10 @@
 #include <map>
 #include <sstream>
 
+#include "analyze/cluster.hpp"
 #include "analyze/record_facts.hpp"
+#include "core/error.hpp"
+#include "io/cluster_section.hpp"
 #include "measure/byte_size.hpp"
 
 namespace hwcomm::analyze {
@@ -71,12 +74,41 @@ SummaryRow summarize(const Record& record, const Graph* topology, const CurveOpt
     return row;
 }
 
+namespace {
+
+// A cluster file's node-local record against its node's graph (% of link per
+// node), shown with its qualified ids; nullopt for any other record.
+std::optional<SummaryRow> summarize_on_node(const Record& r, const std::vector<std::string>& names,
+                                            const std::map<std::string, Graph>& graphs, const CurveOptions& options) {
+    const auto local = node_local_record(r, names);
+    if (!local) return std::nullopt;
+    const auto g = graphs.find(local->node);
+    if (g == graphs.end()) return std::nullopt;
+    SummaryRow row = summarize(local->record, &g->second, options);
+    row.key = r.key;
+    row.src = r.src;
+    row.dst = r.dst;
+    return row;
+}
+
+}  // namespace
+
 std::vector<SummaryRow> summarize(const ResultsFile& file, const std::string& source, const CurveOptions& options) {
     const auto topology = topology_of(file);
+    std::vector<std::string> names;
+    std::map<std::string, Graph> node_graphs;  // a cluster file: each node's own graph
+    try {
+        if (const auto cluster = cluster_section_of(file)) {
+            names = cluster->node_names();
+            node_graphs = cluster_node_graphs(*cluster);
+        }
+    } catch (const UsageError&) {  // a malformed cluster section: rows without a stated limit
+    }
     std::vector<SummaryRow> rows;
     rows.reserve(file.records.size());
     for (const Record& r : file.records) {
-        rows.push_back(summarize(r, topology ? &*topology : nullptr, options));
+        auto on_node = node_graphs.empty() ? std::nullopt : summarize_on_node(r, names, node_graphs, options);
+        rows.push_back(on_node ? std::move(*on_node) : summarize(r, topology ? &*topology : nullptr, options));
         rows.back().source = source;
     }
     return rows;

@@ -19,19 +19,20 @@ namespace {
 
 struct FitArgs {
     std::vector<std::string> files;
-    std::string output;
+    std::string output, node;
     bool force = false;
 };
 
 struct CheckArgs {
     std::vector<std::string> files;
+    std::string node;
     std::string min_size = "64K", lane_min_size = "64M";
     std::size_t worst = 5;
     bool json = false;
 };
 
 int run_fit(const FitArgs& a) {
-    const auto inputs = load_model_inputs(a.files, "model fit");
+    const auto inputs = load_model_inputs(a.files, "model fit", a.node);
     const model::Model m = model::fit_model(inputs);
     model::save_model(a.output, m, a.force);
     std::cerr << "model fit: " << m.curves.size() << " curves, " << m.shared_edges.size() << " shared edge(s) from "
@@ -40,7 +41,7 @@ int run_fit(const FitArgs& a) {
 }
 
 int run_check(const CheckArgs& a) {
-    const auto inputs = load_model_inputs(a.files, "model check");
+    const auto inputs = load_model_inputs(a.files, "model check", a.node);
     const auto report = model::check_model(inputs, parse_size(a.min_size), parse_size(a.lane_min_size));
     if (a.json)
         std::cout << model::check_to_json(report).dump(1) << "\n";
@@ -58,11 +59,13 @@ void add_model_command(CLI::App& app, Action& action) {
     auto* f = sub->add_subcommand("fit", "Fit time-vs-size curves, regimes and shared-edge capacities -> model JSON");
     f->add_option("files", fit->files, "results files (.json or .json.gz) of one machine")->required();
     f->add_option("-o,--output", fit->output, "the model file to write")->required();
+    f->add_option("--node", fit->node, "cluster results files: the model of this node alone");
     f->add_flag("--force", fit->force, "overwrite an existing model file");
     f->callback([&action, fit] { action = [fit] { return run_fit(*fit); }; });
     auto check = std::make_shared<CheckArgs>();
     auto* c = sub->add_subcommand("check", "Leave-one-size-out, leave-one-pair-out and concurrency errors");
     c->add_option("files", check->files, "results files (.json or .json.gz) of one machine")->required();
+    c->add_option("--node", check->node, "cluster results files: check this node alone");
     c->add_option("--min-size", check->min_size, "smallest size the size errors count (default 64K)");
     c->add_option("--lane-min-size", check->lane_min_size, "smallest size of the concurrency checks (default 64M)");
     c->add_option("--worst", check->worst, "worst cases listed per check (default 5)");

@@ -1,18 +1,25 @@
 // hwcomm topo: discover the machine graph (this machine, an hwloc XML export or
 // a saved sysfs tree; NVML live or replayed) and print it as a tree, JSON, DOT
 // or the nvidia-smi style matrix; --record-nvml saves this machine's NVML answers.
+// topo FILE shows the graph a results file holds; a cluster file's nodes, NICs
+// and inter-node links, or one node's graph with --node (docs/cluster-view.md).
 #include <filesystem>
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string>
 
 #include "cli/commands.hpp"
 #include "core/error.hpp"
+#include "core/graph_json.hpp"
 #include "discover/discover.hpp"
 #include "discover/nvml_api.hpp"
+#include "io/cluster_section.hpp"
+#include "io/results_file.hpp"
 #include "platform/atomic_file.hpp"
 #include "report/html/topo_svg.hpp"
+#include "report/topo_cluster.hpp"
 #include "report/topo_render.hpp"
 
 namespace hwcomm::cli {
@@ -27,7 +34,33 @@ struct TopoOptions {
     bool force = false;
     std::string record_nvml;
     std::string svg;  // the report's topology picture, alone
+    std::string results;  // FILE: a results file instead of discovery
+    std::string node;     // --node: one node of a cluster results file
 };
+
+ResultsFile load_results_for_topo(const std::string& path) {
+    try {
+        return load_results_file(path);
+    } catch (const std::runtime_error& e) {  // one line naming the file
+        throw UsageError(e.what());
+    }
+}
+
+// The graph of a single-node results file, or of one node of a cluster file.
+Graph stored_graph(const ResultsFile& file, const std::optional<ClusterSection>& cluster, const TopoOptions& o) {
+    if (cluster) {
+        if (o.node.empty()) throw UsageError(o.results + " is a cluster file: --device, --path, --matrix and --svg show one node: add --node");
+        return cluster_node_graph(*cluster, o.node);
+    }
+    if (!o.node.empty()) throw UsageError("--node: " + o.results + " is not a cluster file");
+    if (!file.topology.is_object() || !file.topology.contains("vertices"))
+        throw UsageError(o.results + " holds no topology");
+    try {
+        return graph_from_json(file.topology);
+    } catch (const std::exception& e) {
+        throw UsageError(o.results + ": its topology does not parse: " + e.what());
+    }
+}
 
 void write_output(const std::string& path, const std::string& text) {
     try {
@@ -60,7 +93,28 @@ int run_topo(TopoOptions options) {
     // Like run and export: an existing file is replaced only when asked (devices and pipes are written in place).
     if (!options.output.empty() && !options.force && inspect_output(options.output).kind == OutputKind::RegularFile)
         throw UsageError(options.output + " exists; use --force to overwrite it");
-    const Graph graph = discover_machine(options.discover);
+    std::optional<ClusterSection> cluster;
+    ResultsFile stored;
+    if (!options.results.empty()) {
+        stored = load_results_for_topo(options.results);
+        try {
+            cluster = cluster_section_of(stored);
+        } catch (const UsageError& e) {
+            throw UsageError(options.results + ": " + e.what());
+        }
+        const bool one_node_view = !options.view.device.empty() || !options.view.path.empty() ||
+                                   options.view.format == TopoFormat::Matrix || !options.svg.empty();
+        if (cluster && options.node.empty() && !one_node_view) {
+            const std::string text = render_cluster_topology(stored, *cluster, options.view.format);
+            if (options.output.empty()) std::cout << text << std::flush;
+            else write_output(options.output, text);
+            return 0;
+        }
+    } else if (!options.node.empty()) {
+        throw UsageError("--node needs a cluster results file (hwcomm topo FILE --node NAME)");
+    }
+    const Graph graph = options.results.empty() ? discover_machine(options.discover)
+                                                : stored_graph(stored, cluster, options);
     if (!options.svg.empty()) write_output(options.svg, report_html::topology_svg(graph, {}) + "\n");
     const std::string text = render_topology(graph, options.view);
     if (options.output.empty()) std::cout << text << std::flush;
@@ -76,8 +130,13 @@ void add_topo_command(CLI::App& app, Action& action) {
     auto* input = sub->add_option("--input", options->discover.input_xml, "Read an hwloc XML export instead of this machine");
     auto* fsroot = sub->add_option("--fsroot", options->discover.fsroot, "Read a saved Linux sysfs tree (directory) instead of this machine");
     input->excludes(fsroot);
-    sub->add_option("--nvml-replay", options->discover.nvml_replay, "Replay NVML answers from a recording instead of the driver");
-    sub->add_option("--record-nvml", options->record_nvml, "Record this machine's NVML answers into FILE (JSON)");
+    auto* replay = sub->add_option("--nvml-replay", options->discover.nvml_replay, "Replay NVML answers from a recording instead of the driver");
+    auto* record = sub->add_option("--record-nvml", options->record_nvml, "Record this machine's NVML answers into FILE (JSON)");
+    auto* results = sub->add_option("file", options->results,
+                                    "A results file: show the graph it holds (a cluster file: its nodes, their NICs "
+                                    "and the inter-node links measured)");
+    for (auto* other : {input, fsroot, replay, record}) results->excludes(other);
+    sub->add_option("--node", options->node, "With a cluster results FILE: show this node's graph");
     auto* json = sub->add_flag("--json", options->json, "Print the graph as JSON (schema hwcomm-topology)");
     auto* dot = sub->add_flag("--dot", options->dot, "Print the graph for Graphviz");
     auto* matrix = sub->add_flag("--matrix", options->matrix, "Print the GPU/NIC matrix like nvidia-smi topo -m");

@@ -7,6 +7,9 @@
 #include <set>
 #include <sstream>
 
+#include "core/error.hpp"
+#include "io/cluster_section.hpp"
+
 namespace hwcomm {
 
 namespace {
@@ -41,12 +44,33 @@ bool all_digits(const std::string& s) {
     return !s.empty() && std::all_of(s.begin(), s.end(), [](unsigned char c) { return std::isdigit(c); });
 }
 
+// A cluster file's node names and their hosts: a record's row names the host
+// of its (source) node, not rank 0's. Empty for a file of one node.
+struct NodeHosts {
+    std::vector<std::string> names;
+    std::map<std::string, std::string> host_of;
+};
+
+NodeHosts node_hosts(const ResultsFile& file) {
+    NodeHosts out;
+    try {
+        if (const auto cluster = cluster_section_of(file))
+            for (const auto& n : cluster->nodes) {
+                out.names.push_back(n.name);
+                out.host_of[n.name] = n.hostname;
+            }
+    } catch (const UsageError&) {  // a malformed cluster section: the file's own host
+    }
+    return out;
+}
+
 // The columns every row of a record shares.
-Row record_row(const ExportSource& src, const Record& r) {
+Row record_row(const ExportSource& src, const NodeHosts& hosts, const Record& r) {
     const json& meta = src.file->meta;
     Row row;
     row["file"] = src.name;
     row["host"] = meta.is_object() ? meta.value("host", "") : "";
+    if (const auto node = split_endpoint_id(r.src, hosts.names).node; !node.empty()) row["host"] = hosts.host_of.at(node);
     const bool has_revision = r.provenance.is_object() && r.provenance.contains("revision");
     row["revision"] = has_revision ? r.provenance.at("revision")
                                    : json(meta.is_object() ? meta.value("git_revision", "") : "");
@@ -83,8 +107,8 @@ Row point_row(Row row, const Record& r, const Point& p) {
     return row;
 }
 
-void add_record_rows(const ExportSource& src, const Record& r, std::vector<Row>& rows) {
-    const Row shared = record_row(src, r);
+void add_record_rows(const ExportSource& src, const NodeHosts& hosts, const Record& r, std::vector<Row>& rows) {
+    const Row shared = record_row(src, hosts, r);
     for (const auto& p : r.points) {
         Row point = point_row(shared, r, p);
         rows.push_back(point);
@@ -143,8 +167,10 @@ std::string csv_cell(const json& v) {
 
 std::string export_tidy(const std::vector<ExportSource>& sources, ExportFormat format) {
     std::vector<Row> rows;
-    for (const auto& src : sources)
-        for (const auto& r : src.file->records) add_record_rows(src, r, rows);
+    for (const auto& src : sources) {
+        const NodeHosts hosts = node_hosts(*src.file);
+        for (const auto& r : src.file->records) add_record_rows(src, hosts, r, rows);
+    }
     const auto cols = columns_of(rows);
     std::ostringstream out;
     if (format == ExportFormat::Csv) {

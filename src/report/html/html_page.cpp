@@ -77,6 +77,7 @@ std::string render_report_html(const std::vector<ReportInput>& inputs, const Rep
              << topology_svg(input.graph, measured_edges(input.graph, input.results)) << "</div></figure>";
     }
     page << "</section>\n"
+         << cluster_section_html(inputs)
          << "<section id=\"bandwidth\"><h2>Bandwidth against transfer size</h2><p class=\"caption\">Median bandwidth "
             "per size (bytes over median time); the shaded band is the interquartile range of the samples, the dashed "
             "line the path's theoretical limit, red triangles suspect points. Curves that the study compares share a "
