@@ -44,10 +44,17 @@ fs::path scratch(const std::string& name) {
     return dir / name;
 }
 
+// mpirun: HWCOMM_MPIEXEC from the environment (Open MPI unpacked into a
+// prefix on a GPU machine), else the one CMake found.
+std::string mpiexec() {
+    const char* v = std::getenv("HWCOMM_MPIEXEC");
+    return v && *v ? v : HWCOMM_MPIEXEC;
+}
+
 // A quick job: one CPU method and three sizes locally, mpi-host between the ranks.
 Job run_cluster_job(int ranks, const fs::path& out, const std::string& env = "") {
     const std::string command =
-        "OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 " + env + " " HWCOMM_MPIEXEC " --oversubscribe -np " +
+        "OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 " + env + " " + mpiexec() + " --oversubscribe -np " +
         std::to_string(ranks) + (env.empty() ? "" : " -x HWCOMM_TEST_FAIL_RANK") + " " HWCOMM_BINARY
         " run --mpi --node-name 'n%r' --quick --filter method=cpu-read --filter method=mpi-host --max-workers 1"
         " --min-size 4K --max-size 64K -o " + out.string();
@@ -164,7 +171,7 @@ TEST(MpiCluster, AFailingRankIsAnErrorNodeWhileTheOthersComplete) {
 
 TEST(MpiCluster, PlanUnderMpirunPrintsTheScheduleAndMeasuresNothing) {
     const fs::path out = scratch("plan.json");
-    const Job job = shell("OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 " HWCOMM_MPIEXEC
+    const Job job = shell("OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 " + mpiexec() +
                           " --oversubscribe -np 3 " HWCOMM_BINARY " run --mpi --plan --quick --node-name 'n%r' -o " +
                           out.string());
     EXPECT_EQ(job.exit_code, 0) << job.output;
