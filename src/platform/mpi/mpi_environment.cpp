@@ -2,13 +2,6 @@
 
 namespace hwcomm {
 
-std::string mpi_error_text(int code) {
-    char text[MPI_MAX_ERROR_STRING] = {};
-    int length = 0;
-    if (MPI_Error_string(code, text, &length) != MPI_SUCCESS) return "MPI error " + std::to_string(code);
-    return std::string(text, static_cast<std::size_t>(length));
-}
-
 MpiEnvironment::MpiEnvironment(int* argc, char*** argv) {
     int initialized = 0;
     MPI_Initialized(&initialized);
