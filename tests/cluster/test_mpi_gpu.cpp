@@ -26,7 +26,7 @@ TEST(MpiGpu, TwoRanksOnTwoGpusMeasureVerifiedMpiGpuRecordsAndSayWhetherTheLibrar
     const char* env = std::getenv("HWCOMM_MPIEXEC");
     const std::string mpiexec = env && *env ? env : HWCOMM_MPIEXEC;
     const fs::path out = fs::temp_directory_path() / ("hwcomm-mpi-gpu-" + std::to_string(getpid()) + ".json");
-    const std::string command = "OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 " + mpiexec +
+    const std::string command = "OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 timeout -k 5 120 " + mpiexec +
                                 " -np 2 " HWCOMM_BINARY " run --mpi --node-name 'n%r' --quick --filter method=mpi-gpu"
                                 " -o " + out.string() + " 2>&1";
     const int status = std::system(command.c_str());
