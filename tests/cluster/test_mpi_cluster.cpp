@@ -38,10 +38,19 @@ Job shell(const std::string& command) {
     return job;
 }
 
+// A directory of this test process, removed when the process ends.
+struct ScratchDir {
+    fs::path path = fs::temp_directory_path() / ("hwcomm-mpi-test-" + std::to_string(getpid()));
+    ScratchDir() { fs::create_directories(path); }
+    ~ScratchDir() {
+        std::error_code ec;
+        fs::remove_all(path, ec);
+    }
+};
+
 fs::path scratch(const std::string& name) {
-    const fs::path dir = fs::temp_directory_path() / ("hwcomm-mpi-test-" + std::to_string(getpid()));
-    fs::create_directories(dir);
-    return dir / name;
+    static const ScratchDir dir;
+    return dir.path / name;
 }
 
 // mpirun: HWCOMM_MPIEXEC from the environment (Open MPI unpacked into a

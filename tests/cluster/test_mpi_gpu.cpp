@@ -33,6 +33,7 @@ TEST(MpiGpu, TwoRanksOnTwoGpusMeasureVerifiedMpiGpuRecordsAndSayWhetherTheLibrar
     ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << command;
     std::ifstream in(out);
     const json doc = json::parse(in);
+    fs::remove(out);
     const json& mpi = doc.at("cluster").at("mpi");
     ASSERT_TRUE(mpi.at("cuda_aware").is_boolean()) << mpi.dump();  // Open MPI answers through mpi-ext.h
     const std::string path = mpi.at("cuda_aware").get<bool>() ? "cuda-aware" : "staged";
