@@ -14,6 +14,7 @@ start=$SECONDS
 if [ ! -f "$build/CMakeCache.txt" ]; then
   CC=clang CXX=clang++ cmake -S "$here" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Debug \
     -DCMAKE_CXX_FLAGS_DEBUG="-O0 -g1" -DHWCOMM_CUDA=OFF -DHWCOMM_FUZZ=ON \
+    -DHWCOMM_MPI=OFF `# Open MPI leaks by design at exit: LeakSanitizer would fail the mpi tests` \
     ${CMAKE_CXX_COMPILER_LAUNCHER:+-DCMAKE_CXX_COMPILER_LAUNCHER=$CMAKE_CXX_COMPILER_LAUNCHER} >/dev/null
 fi
 cmake --build "$build" -j "$(nproc)"

@@ -7,6 +7,8 @@ set -euo pipefail
 packages=(build-essential cmake ninja-build pkg-config git
           libhwloc-dev libcli11-dev nlohmann-json3-dev libgtest-dev
           zlib1g-dev)
+# Open MPI: the cluster mode (hwcomm run --mpi) and its CI tests, 2- and 4-rank jobs (docs/cluster.md).
+packages+=(libopenmpi-dev openmpi-bin)
 # Optional, for CI: Debian's chromium runs the browser test of `hwcomm report`
 # (scripts/ci-browser.sh asks for it with HWCOMM_DEPS_OPTIONAL=1).
 # clang with its sanitizer/libFuzzer runtimes: for scripts/ci-sanitize.sh and

@@ -17,3 +17,6 @@ step() {
   timeout -s INT -k 5 "$limit" bash -c "$*"
   echo "== $name: exit $? in $((SECONDS - t)) s"
 }
+# An MPI build (docs/cluster.md) needs libmpi: Open MPI's packages, when carried (scripts/fetch-openmpi-debs.sh).
+# shellcheck source=scripts/device-openmpi-env.sh
+source "$(dirname "${BASH_SOURCE[0]}")/device-openmpi-env.sh"

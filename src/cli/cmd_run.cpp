@@ -13,6 +13,7 @@
 #include <set>
 #include <thread>
 
+#include "cli/cmd_run_cluster.hpp"
 #include "cli/commands.hpp"
 #include "core/error.hpp"
 #include "discover/discover.hpp"
@@ -52,6 +53,7 @@ struct RunArgs {
     std::map<std::string, std::string> declared;
     std::map<std::string, bool> declared_flags;
     std::vector<OptionSpec> declared_specs;
+    ClusterCliArgs cluster;  // --mpi, --plan, --node-name (cmd_run_cluster.hpp)
 };
 
 // Every declared option gets its value (given or default), checked against its spec.
@@ -169,6 +171,12 @@ int run_command(const RunArgs& a) {
     if (!a.input.empty())
         throw UsageError("run measures this machine; --input " + a.input + " describes another one (use it with list or topo)");
     const bool resuming = !a.resume.empty();
+    if (a.cluster.given()) {
+        if (resuming) throw UsageError("--resume completes a single-node file; it does not apply to --mpi or --plan");
+        const std::string out = a.output.empty() ? "hwcomm-results.json" : a.output;
+        return run_cluster_command(a.cluster, options_from_args(a), out,
+                                   [&a](const std::string& p) { check_output(p, a.force); });
+    }
     if (resuming && measurement_options_given(a))
         throw UsageError("--resume takes the sweep, sampling and filter options from the file; drop the others");
     if (resuming && !a.output.empty())
@@ -285,6 +293,7 @@ void add_run_command(CLI::App& app, Action& action) {
                     "GPU->NUMA', 'memcpy-peer GPU->GPU', 'all-to-host [NUMA]', 'host-to-all [NUMA]', 'all-to-one GPU', "
                     "'one-to-all GPU'; repeatable (docs/under-load.md)")
         ->check(non_empty());
+    add_cluster_options(*sub, args->cluster);
     // Test hook, hidden from --help: stop after N records as an interrupt would.
     sub->add_option("--stop-after-records", args->stop_after_records)->group("");
     // The methods' own options, declared once by each method.

@@ -31,20 +31,24 @@ constexpr std::size_t kMaxXmlBytes = std::size_t{256} << 20;  // real exports ar
 constexpr int kMaxTreeDepth = 256;                           // real trees are < 30 levels deep
 enum ChildExit : int { kLoaded = 0, kHwlocFailed = 10, kInconsistent = 11 };
 
-// hwloc reads HWLOC_HIDE_ERRORS once, at its first error: "2" hides even the
-// critical-error banner. A user's own setting wins.
-class HideHwlocErrors {
+// An hwloc environment setting for one scope, unless the user set it:
+// HWLOC_HIDE_ERRORS (read once, at hwloc's first error: "2" hides even the
+// critical-error banner) and HWLOC_LIBXML_IMPORT ("0": hwloc's own XML
+// parser, whether or not libhwloc-plugins, which Open MPI pulls in, adds its
+// libxml2 one, so a file reads the same on every machine).
+class ScopedHwlocDefault {
 public:
-    HideHwlocErrors() : set_(std::getenv("HWLOC_HIDE_ERRORS") == nullptr) {
-        if (set_) ::setenv("HWLOC_HIDE_ERRORS", "2", 1);
+    ScopedHwlocDefault(const char* name, const char* value) : name_(name), set_(std::getenv(name) == nullptr) {
+        if (set_) ::setenv(name_, value, 1);
     }
-    ~HideHwlocErrors() {
-        if (set_) ::unsetenv("HWLOC_HIDE_ERRORS");
+    ~ScopedHwlocDefault() {
+        if (set_) ::unsetenv(name_);
     }
-    HideHwlocErrors(const HideHwlocErrors&) = delete;
-    HideHwlocErrors& operator=(const HideHwlocErrors&) = delete;
+    ScopedHwlocDefault(const ScopedHwlocDefault&) = delete;
+    ScopedHwlocDefault& operator=(const ScopedHwlocDefault&) = delete;
 
 private:
+    const char* name_;
     bool set_;
 };
 
@@ -181,7 +185,8 @@ void load_untrusted_xml(hwloc_topology_t topology, const std::string& path, std:
     }
     if (text.substr(0, 4096).find("<topology") == std::string::npos)
         throw UsageError(path + " is not an hwloc XML export");
-    const HideHwlocErrors hide;
+    const ScopedHwlocDefault hide("HWLOC_HIDE_ERRORS", "2");
+    const ScopedHwlocDefault builtin_parser("HWLOC_LIBXML_IMPORT", "0");
     check_in_child(topology, path, text, child_limit);
     if (!load_buffer(topology, text))
         throw UsageError(path + " is not an hwloc XML export (hwloc cannot parse it)");

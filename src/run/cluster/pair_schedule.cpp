@@ -1,0 +1,119 @@
+#include "run/cluster/pair_schedule.hpp"
+
+#include <algorithm>
+#include <set>
+#include <stdexcept>
+
+namespace hwcomm {
+
+namespace {
+
+// Circle method: node 0 (or the dummy for odd n) stays put, the others rotate.
+std::vector<std::vector<NodePair>> all_pairs_rounds(int nodes) {
+    const int n = nodes % 2 == 0 ? nodes : nodes + 1;  // n-1 is the dummy for odd counts
+    std::vector<std::vector<NodePair>> rounds;
+    std::vector<int> ring(static_cast<std::size_t>(n));
+    for (int i = 0; i < n; ++i) ring[static_cast<std::size_t>(i)] = i;
+    for (int r = 0; r < n - 1; ++r) {
+        std::vector<NodePair> round;
+        for (int i = 0; i < n / 2; ++i) {
+            const int a = ring[static_cast<std::size_t>(i)], b = ring[static_cast<std::size_t>(n - 1 - i)];
+            if (a < nodes && b < nodes) round.emplace_back(std::min(a, b), std::max(a, b));
+        }
+        std::sort(round.begin(), round.end());
+        if (!round.empty()) rounds.push_back(std::move(round));
+        std::rotate(ring.begin() + 1, ring.end() - 1, ring.end());  // keep ring[0], rotate the rest by one
+    }
+    return rounds;
+}
+
+// splitmix64: the same numbers on every compiler and library (std::
+// distributions are not specified bit for bit).
+std::uint64_t next_random(std::uint64_t& state) {
+    std::uint64_t z = (state += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+
+std::set<NodePair> ring_and_random_pairs(int nodes, const ScheduleOptions& options) {
+    std::set<NodePair> pairs;
+    const auto add = [&pairs](int a, int b) {
+        if (a != b) pairs.emplace(std::min(a, b), std::max(a, b));
+    };
+    for (int i = 0; i < nodes; ++i) add(i, (i + 1) % nodes);
+    std::uint64_t state = options.seed;
+    for (int i = 0; i < nodes; ++i)
+        for (int k = 0; k < options.random_partners; ++k) {
+            // A partner other than i and its ring neighbours when there is one.
+            for (int attempt = 0; attempt < 8; ++attempt) {
+                const int j = static_cast<int>(next_random(state) % static_cast<std::uint64_t>(nodes));
+                if (j == i || pairs.count({std::min(i, j), std::max(i, j)})) continue;
+                add(i, j);
+                break;
+            }
+        }
+    return pairs;
+}
+
+// Greedy packing into rounds of disjoint pairs: each round takes every pair
+// left whose nodes are both still free.
+std::vector<std::vector<NodePair>> pack_rounds(std::set<NodePair> left) {
+    std::vector<std::vector<NodePair>> rounds;
+    while (!left.empty()) {
+        std::vector<NodePair> round;
+        std::set<int> busy;
+        for (auto it = left.begin(); it != left.end();) {
+            if (!busy.count(it->first) && !busy.count(it->second)) {
+                busy.insert(it->first);
+                busy.insert(it->second);
+                round.push_back(*it);
+                it = left.erase(it);
+            } else {
+                ++it;
+            }
+        }
+        rounds.push_back(std::move(round));
+    }
+    return rounds;
+}
+
+}  // namespace
+
+std::size_t PairSchedule::pair_count() const {
+    std::size_t n = 0;
+    for (const auto& r : rounds) n += r.size();
+    return n;
+}
+
+int PairSchedule::partner_of(std::size_t round, int rank) const {
+    if (round >= rounds.size()) return -1;
+    for (const NodePair& p : rounds[round]) {
+        if (p.first == rank) return p.second;
+        if (p.second == rank) return p.first;
+    }
+    return -1;
+}
+
+PairSchedule make_pair_schedule(int nodes, const ScheduleOptions& options) {
+    if (nodes < 1) throw std::invalid_argument("a cluster schedule needs at least one node");
+    if (options.all_pairs_max_nodes < 0 || options.random_partners < 0)
+        throw std::invalid_argument("schedule options must not be negative");
+    PairSchedule s;
+    if (nodes <= options.all_pairs_max_nodes) {
+        s.kind = "all-pairs";
+        s.rounds = all_pairs_rounds(nodes);
+    } else {
+        s.kind = "ring+random";
+        s.rounds = pack_rounds(ring_and_random_pairs(nodes, options));
+    }
+    return s;
+}
+
+double estimate_schedule_seconds(const PairSchedule& schedule, std::size_t records_per_pair, std::size_t sizes,
+                                 double time_budget_s) {
+    constexpr double kOverheadPerSizeS = 0.02;  // warm-up, barriers, verification
+    return static_cast<double>(schedule.rounds.size() * records_per_pair * sizes) * (time_budget_s + kOverheadPerSizeS);
+}
+
+}  // namespace hwcomm
