@@ -3,7 +3,8 @@
 # $OPENMPI_PREFIX (default /opt/hwcomm-openmpi; never /) and exports what a
 # relocated Open MPI needs: OPAL_PREFIX (its install prefix moved),
 # PMIX_INSTALL_PREFIX, LD_LIBRARY_PATH for libmpi and its libraries, and
-# HWCOMM_MPIEXEC (the mpi tests' mpirun). Nothing when the packages are absent.
+# HWCOMM_MPIEXEC (the mpi tests' mpirun). Without the packages, a machine's
+# own Open MPI (the GPU machines have Ubuntu's 4.1.6 in /usr) is used as it is.
 if compgen -G "${OPENMPI_DEBS:-.devcarry/openmpi}/*.deb" >/dev/null; then
   OPENMPI_PREFIX=${OPENMPI_PREFIX:-/opt/hwcomm-openmpi}
   mkdir -p "$OPENMPI_PREFIX"
@@ -15,4 +16,8 @@ if compgen -G "${OPENMPI_DEBS:-.devcarry/openmpi}/*.deb" >/dev/null; then
   export HWCOMM_MPIEXEC=$OPAL_PREFIX/bin/orterun  # Debian's mpirun is an alternatives link dpkg -x does not make
   export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
   echo "device-openmpi-env: Open MPI unpacked into $OPENMPI_PREFIX ($("$HWCOMM_MPIEXEC" --version 2>&1 | head -1))"
+elif command -v mpirun >/dev/null; then
+  export HWCOMM_MPIEXEC=$(command -v mpirun)
+  export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+  echo "device-openmpi-env: this machine's Open MPI ($("$HWCOMM_MPIEXEC" --version 2>&1 | head -1))"
 fi
