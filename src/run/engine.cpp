@@ -3,6 +3,7 @@
 #include <cxxabi.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdlib>
 #include <memory>
 #include <optional>
@@ -374,8 +375,11 @@ std::size_t run_plan(const Graph& graph, const std::vector<PlannedRecord>& plan,
         if (hooks.stop_after_records && measured >= hooks.stop_after_records) break;
         if (hooks.should_stop && hooks.should_stop()) break;
         std::optional<DeviceFailure> failure;
+        const auto started = std::chrono::steady_clock::now();
         std::optional<Record> record = measure_record_noting_failure(graph, *p, options, &progress, &hooks, failure);
         if (!record) break;
+        // The record's whole cost (set-up, warm-ups, checks, samples): what a run's length is made of.
+        record->context["elapsed_s"] = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
         store_record(results, std::move(*record));
         ++measured;
         if (hooks.on_record) hooks.on_record(results.records.back());

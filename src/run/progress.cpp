@@ -40,6 +40,11 @@ std::string record_line(const Record& record, std::size_t index, std::size_t tot
     if (largest) line += "peak " + gbps(peak) + ", " + format_size(largest->bytes) + " " + gbps(largest->bandwidth_gbps);
     if (record.status != "ok") line += std::string(largest ? "; " : "") + "error: " + record.error;
     else if (!largest) line += "no points";
+    if (const auto it = record.context.find("elapsed_s"); it != record.context.end() && it->is_number()) {
+        char took[32];
+        std::snprintf(took, sizeof took, " (%.1f s)", it->get<double>());
+        line += took;
+    }
     return line;
 }
 
