@@ -33,6 +33,10 @@ TEST(MethodOptions, SizePolicyRoundsClipsAndDeduplicates) {
     EXPECT_EQ(SizePolicy{}.apply(sweep), sweep);
     SizePolicy dense{1, 1024, 4096, 2};  // two points per octave between 1 KiB and 4 KiB
     EXPECT_EQ(dense.apply({1024, 4096}), (std::vector<std::uint64_t>{1024, 1448, 2048, 2896, 4096}));
+    SizePolicy sparse{1, 4096, 64u << 20, 0.5};  // priority's: every 2nd octave from 4 KiB to 64 MiB
+    EXPECT_EQ(sparse.apply({1, 1ull << 30}).size(), 8u);
+    EXPECT_EQ(sparse.apply({1, 1ull << 30}).front(), 4096u);
+    EXPECT_EQ(sparse.apply({1, 1ull << 30}).back(), 64u << 20);
 }
 
 TEST(MethodOptions, TheRegistryRefusesTwoMethodsDeclaringOneOptionDifferently) {
