@@ -80,6 +80,8 @@ std::vector<ClusterLink> cluster_links(const ResultsFile& file, const ClusterSec
 ClusterAnalysis analyze_cluster(const std::string& source, const ResultsFile& file, const ClusterSection& cluster,
                                 double threshold = kClusterDefaultThreshold);
 
+// One measured inter-node link as the JSON of analyze and topo.
+nlohmann::json cluster_link_to_json(const ClusterLink& link);
 nlohmann::json cluster_analysis_to_json(const ClusterAnalysis& a);
 std::string format_cluster_analysis_text(const ClusterAnalysis& a);
 std::string format_cluster_analysis_markdown(const ClusterAnalysis& a);

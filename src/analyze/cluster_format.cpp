@@ -8,6 +8,18 @@
 
 namespace hwcomm::analyze {
 
+nlohmann::json cluster_link_to_json(const ClusterLink& l) {
+    using nlohmann::json;
+    return {{"a", l.a},
+            {"b", l.b},
+            {"best_gbps", l.best_gbps > 0 ? json(l.best_gbps) : json(nullptr)},
+            {"best_key", l.best_key},
+            {"records", l.records},
+            {"error_records", l.error_records},
+            {"shared_host", l.shared_host},
+            {"transport", l.transport.empty() ? json(nullptr) : json(l.transport)}};
+}
+
 using nlohmann::json;
 
 namespace {
@@ -58,14 +70,7 @@ json cluster_analysis_to_json(const ClusterAnalysis& a) {
     }
     json links = json::array();
     for (const ClusterLink& l : a.links)
-        links.push_back({{"a", l.a},
-                         {"b", l.b},
-                         {"best_gbps", l.best_gbps > 0 ? json(l.best_gbps) : json(nullptr)},
-                         {"best_key", l.best_key},
-                         {"records", l.records},
-                         {"error_records", l.error_records},
-                         {"shared_host", l.shared_host},
-                         {"transport", l.transport.empty() ? json(nullptr) : json(l.transport)}});
+        links.push_back(cluster_link_to_json(l));
     json node_flags = json::array(), pair_flags = json::array();
     for (const ClusterDeviation& d : a.node_flags) node_flags.push_back(deviation_json(d, false));
     for (const ClusterDeviation& d : a.pair_flags) pair_flags.push_back(deviation_json(d, true));

@@ -176,14 +176,7 @@ json cluster_topology_to_json(const ResultsFile& file, const ClusterSection& c) 
     }
     json links = json::array();
     for (const analyze::ClusterLink& l : analyze::cluster_links(file, c))
-        links.push_back({{"a", l.a},
-                         {"b", l.b},
-                         {"best_gbps", l.best_gbps > 0 ? json(l.best_gbps) : json(nullptr)},
-                         {"best_key", l.best_key},
-                         {"records", l.records},
-                         {"error_records", l.error_records},
-                         {"shared_host", l.shared_host},
-                         {"transport", l.transport.empty() ? json(nullptr) : json(l.transport)}});
+        links.push_back(analyze::cluster_link_to_json(l));
     return {{"schema", kClusterTopologySchema},
             {"mpi",
              {{"library", c.mpi.library},
