@@ -13,6 +13,7 @@
 #include "discover/nvml_source.hpp"
 #include "discover/nvswitches.hpp"
 #include "discover/sysfs_source.hpp"
+#include "discover/valid_text.hpp"
 #ifdef HWCOMM_HAVE_CUDA
 #include "discover/cuda_source.hpp"
 #endif
@@ -86,6 +87,7 @@ Graph discover_machine(const DiscoverOptions& options) {
     join_nvswitch_fabric(graph);
     note_missing_nvlink(graph);
     if (graph.of_kind(VertexKind::Gpu).empty()) graph.notes.push_back("no GPU found: CPU-only graph");
+    make_graph_text_valid(graph);  // last: every source's strings, once
     return graph;
 }
 

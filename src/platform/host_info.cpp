@@ -3,9 +3,13 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <ctime>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
+
+#include "core/utf8.hpp"
 
 namespace hwcomm {
 
@@ -44,7 +48,8 @@ std::vector<std::string> process_command_line() {
     std::ifstream in("/proc/self/cmdline", std::ios::binary);
     std::vector<std::string> args;
     std::string arg;
-    while (std::getline(in, arg, '\0')) args.push_back(arg);
+    // An argument may be any bytes (a latin-1 file name); the results file is JSON.
+    while (std::getline(in, arg, '\0')) args.push_back(to_valid_utf8(arg));
     return args;
 }
 
@@ -74,13 +79,43 @@ std::uint64_t available_memory_bytes() {
     return pages > 0 && page > 0 ? static_cast<std::uint64_t>(pages) * static_cast<std::uint64_t>(page) : 0;
 }
 
+std::string running_command_of_stat(const std::string& stat_line) {
+    // The command sits in parentheses and may itself hold ") ": the state follows the last one.
+    const auto open = stat_line.find('(');
+    const auto close = stat_line.rfind(')');
+    if (open == std::string::npos || close == std::string::npos || close < open || close + 2 >= stat_line.size())
+        return "";
+    return stat_line[close + 2] == 'R' ? to_valid_utf8(stat_line.substr(open + 1, close - open - 1)) : "";
+}
+
+std::vector<std::string> other_running_commands() {
+    std::vector<std::pair<long, std::string>> running;
+    const long self = static_cast<long>(::getpid());
+    std::error_code ec;
+    for (const auto& entry : std::filesystem::directory_iterator("/proc", ec)) {
+        const std::string name = entry.path().filename().string();
+        if (name.empty() || name.find_first_not_of("0123456789") != std::string::npos) continue;
+        const long pid = std::stol(name);
+        if (pid == self) continue;
+        std::ifstream in(entry.path() / "stat");
+        std::string line;
+        if (!std::getline(in, line)) continue;  // gone meanwhile
+        if (std::string command = running_command_of_stat(line); !command.empty()) running.emplace_back(pid, command);
+    }
+    std::sort(running.begin(), running.end());
+    std::vector<std::string> out;
+    for (auto& [pid, command] : running) out.push_back(std::move(command));
+    return out;
+}
+
 HostInfo read_host_info() {
     HostInfo info;
     char host[256] = {};
-    if (gethostname(host, sizeof host - 1) == 0) info.hostname = host;
+    // Host facts go into JSON: bytes that are not UTF-8 become U+FFFD here.
+    if (gethostname(host, sizeof host - 1) == 0) info.hostname = to_valid_utf8(host);
     utsname u{};
-    if (uname(&u) == 0) info.kernel = u.release;
-    info.cpu_model = cpu_model_from_proc();
+    if (uname(&u) == 0) info.kernel = to_valid_utf8(u.release);
+    info.cpu_model = to_valid_utf8(cpu_model_from_proc());
     info.date_utc = utc_now_iso8601();
     return info;
 }

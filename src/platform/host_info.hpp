@@ -21,5 +21,11 @@ std::vector<std::string> process_command_line();
 std::uint64_t parse_mem_available(const std::string& meminfo_text);
 // This machine's MemAvailable in bytes (free pages when /proc is unreadable), 0 when unknown.
 std::uint64_t available_memory_bytes();
+// The command of a /proc/PID/stat line when the process is running (state
+// R), else "": "1234 (cc1plus) R 1200 ..." -> "cc1plus".
+std::string running_command_of_stat(const std::string& stat_line);
+// Commands of the other processes running on a CPU now (state R in
+// /proc/PID/stat), in PID order: what a high load average comes from.
+std::vector<std::string> other_running_commands();
 
 }  // namespace hwcomm
