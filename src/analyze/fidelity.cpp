@@ -1,19 +1,21 @@
 #include "analyze/fidelity.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <fstream>
 #include <sstream>
 #include <stdexcept>
 
 #include "analyze/summary.hpp"
+#include "core/error.hpp"
+#include "core/json_parse.hpp"
 
 namespace hwcomm::analyze {
 
 using nlohmann::json;
 
 TargetsFile targets_from_json(const json& doc) {
-    if (!doc.is_object() || doc.value("schema", "") != "hwcomm-targets")
+    if (!doc.is_object() || doc.value("schema", json()) != "hwcomm-targets")
         throw std::runtime_error("not a targets file (schema is not \"hwcomm-targets\")");
     if (doc.value("version", 0) != 1) throw std::runtime_error("unsupported targets file version");
     TargetsFile f;
@@ -58,15 +60,16 @@ TargetsFile targets_from_json(const json& doc) {
 }
 
 TargetsFile load_targets_file(const std::string& path) {
-    std::ifstream in(path);
-    if (!in) throw std::runtime_error("cannot read " + path);
-    json doc;
+    const json doc = parse_json_file(path, "targets file");  // the guarded input path
     try {
-        in >> doc;
+        return targets_from_json(doc);
     } catch (const json::exception& e) {
-        throw std::runtime_error(path + " is not JSON: " + e.what());
+        throw UsageError(path + ": malformed targets file: " + json_error_text(e));
+    } catch (const std::logic_error& e) {  // std::stoi of a machine name's count
+        throw UsageError(path + ": malformed targets file: " + e.what());
+    } catch (const std::runtime_error& e) {
+        throw UsageError(path + ": " + e.what());
     }
-    return targets_from_json(doc);
 }
 
 const char* to_string(Verdict v) {
@@ -103,16 +106,21 @@ MachineCheck check_machine(const ResultsFile& results, const TargetsFile& target
                 ++count;
                 if (model.empty() && v.contains("gpu")) model = v["gpu"].value("model", "");
             }
+    const bool graph_known = results.topology.is_object() && results.topology.contains("vertices");
     if (count > 0) check.results = std::to_string(count) + "x " + model;
+    else if (graph_known) check.results = "no GPU";  // a CPU-only machine is another machine, not an unknown one
     check.same = check.targets.empty() || check.results.empty() || check.targets == check.results;
     return check;
 }
 
 bool fidelity_failed(const std::vector<Comparison>& rows, const MachineCheck& machine) {
     if (!machine.same) return true;
-    for (const Comparison& c : rows)
+    bool any_data = rows.empty();
+    for (const Comparison& c : rows) {
         if (c.verdict == Verdict::Misses) return true;
-    return false;
+        any_data = any_data || c.verdict != Verdict::NoData;
+    }
+    return !any_data;  // nothing compared is no evidence of fidelity
 }
 
 namespace {
@@ -212,6 +220,8 @@ std::string format_comparisons(const std::vector<Comparison>& rows, const Target
                       c.note.c_str());
         out << line;
     }
+    if (!rows.empty() && std::all_of(rows.begin(), rows.end(), [](const Comparison& c) { return c.verdict == Verdict::NoData; }))
+        out << "NO DATA for any target: nothing was compared\n";
     return out.str();
 }
 

@@ -58,11 +58,12 @@ struct Comparison {
 // Whether the results come from the machine the figures describe (GPU count
 // and model from the results' topology).
 struct MachineCheck {
-    bool same = true;          // false only when both sides are known and differ
+    bool same = true;          // false only when both sides are known and differ ("no GPU" is known)
     std::string targets, results;
 };
 MachineCheck check_machine(const ResultsFile& results, const TargetsFile& targets);
-// True when a figure is missed or the machines differ: the exit status 1 of --targets.
+// True when a figure is missed, the machines differ (a CPU-only machine
+// differs from the figures' GPUs) or no target has data: the exit status 1 of --targets.
 bool fidelity_failed(const std::vector<Comparison>& rows, const MachineCheck& machine);
 
 // Lower is better for latency metrics; higher for bandwidth.

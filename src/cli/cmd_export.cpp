@@ -2,7 +2,6 @@
 // .json.gz, - for standard input) as one tidy table (docs/export.md).
 // The older form `export --csv FILE` still writes one row per point.
 #include <iostream>
-#include <iterator>
 #include <memory>
 
 #include "cli/commands.hpp"
@@ -29,7 +28,14 @@ struct ExportArgs {
 ResultsFile load_input(const std::string& path) {
     try {
         if (path != "-") return load_results_file(path);
-        const std::string text{std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>()};
+        // The input path's cap holds for a pipe too (`export - < /dev/zero`).
+        std::string text;
+        char buf[1 << 16];
+        while (std::cin.read(buf, sizeof buf) || std::cin.gcount() > 0) {
+            text.append(buf, static_cast<std::size_t>(std::cin.gcount()));
+            if (text.size() > kMaxJsonFileBytes)
+                throw std::runtime_error("standard input holds more than " + std::to_string(kMaxJsonFileBytes >> 20) + " MiB");
+        }
         if (text.size() >= 2 && static_cast<unsigned char>(text[0]) == 0x1f)
             throw std::runtime_error("standard input is gzip-compressed: name the .gz file instead, or gunzip -c into -");
         return results_from_json(parse_json_text(text, "standard input"));

@@ -40,6 +40,7 @@ std::vector<std::string> expand(const std::vector<std::string>& inputs) {
             std::vector<std::string> found;
             for (const auto& e : std::filesystem::directory_iterator(in, ec))
                 if (e.path().extension() == ".json") found.push_back(e.path().string());
+            if (found.empty()) throw UsageError("import: " + in + " is a directory without *.json files");
             std::sort(found.begin(), found.end());
             files.insert(files.end(), found.begin(), found.end());
         } else if (std::filesystem::exists(in, ec)) {
@@ -75,7 +76,8 @@ int run_import(const ImportArgs& a) {
     for (const auto& file : expand(a.inputs)) importer.add_file(file);
     ResultsFile results = importer.finish(topology);
     std::cout << import::format_report(importer.report());
-    if (results.records.empty()) throw UsageError("import: no benchmark of a known name in the input");
+    if (results.records.empty())
+        throw UsageError("import: nothing imported: " + import::why_nothing_imported(importer.report()));
     std::cout << results.records.size() << " records\n";
     if (graph) {
         for (const auto& id : missing_endpoints(results, *graph))

@@ -1,7 +1,6 @@
 #include "core/json_parse.hpp"
 
 #include "core/error.hpp"
-#include "core/input_file.hpp"
 
 namespace hwcomm {
 
@@ -10,7 +9,28 @@ namespace {
 // Thrown from the parser callback, so parsing stops at the first level too deep.
 struct TooDeep {};
 
+void erase_prefix(std::string& s, std::string_view prefix) {
+    if (s.rfind(prefix, 0) == 0) s.erase(0, prefix.size());
+}
+
 }  // namespace
+
+std::string json_error_text(const nlohmann::json::exception& e) {
+    std::string text = e.what();
+    if (text.rfind("[json.exception.", 0) == 0) {
+        const auto close = text.find("] ");
+        if (close != std::string::npos) text.erase(0, close + 2);
+    }
+    // "parse error at line 1, column 7: syntax error while parsing value - unexpected end of input; expected ..."
+    erase_prefix(text, "parse error at ");
+    for (const char* jargon : {"syntax error while parsing value - ", "syntax error while parsing object key - ",
+                               "syntax error while parsing object separator - ", "syntax error while parsing object - ",
+                               "syntax error while parsing array - "}) {
+        const auto at = text.find(jargon);
+        if (at != std::string::npos) text.erase(at, std::string_view(jargon).size());
+    }
+    return text;
+}
 
 nlohmann::json parse_json_text(std::string_view text, const std::string& name, int max_depth) {
     const auto limit = [max_depth](int depth, nlohmann::json::parse_event_t event, nlohmann::json&) {
@@ -22,9 +42,11 @@ nlohmann::json parse_json_text(std::string_view text, const std::string& name, i
     try {
         return nlohmann::json::parse(text, limit);
     } catch (const TooDeep&) {
-        throw UsageError(name + " nests JSON deeper than " + std::to_string(max_depth) + " levels");
+        const std::string reason = "nests JSON deeper than " + std::to_string(max_depth) + " levels";
+        throw InputError(name + " " + reason, reason);
     } catch (const nlohmann::json::exception& e) {
-        throw UsageError(name + " is not valid JSON (" + e.what() + ")");
+        const std::string reason = "is not valid JSON (" + json_error_text(e) + ")";
+        throw InputError(name + " " + reason, reason);
     }
 }
 

@@ -1,25 +1,35 @@
 #pragma once
 // JSON from files we did not write ourselves, parsed with a nesting limit:
 // a few hundred thousand nested arrays would otherwise exhaust the stack in
-// nlohmann-json's recursive code paths (issue 16).
+// nlohmann-json's recursive code paths (issue 16), and in every later walk of
+// the document (writing it back, copying it into another file: issue 25).
 #include <cstddef>
 #include <string>
 #include <string_view>
 
 #include <nlohmann/json.hpp>
 
+#include "core/input_file.hpp"
+
 namespace hwcomm {
 
-// Deeper than anything hwcomm writes (a results file nests about 8 levels).
+// Deeper than anything hwcomm reads (a results file nests about 8 levels,
+// Google Benchmark JSON 4).
 inline constexpr int kMaxJsonDepth = 128;
-// Larger than any results file of a full run (a 2x H200 run is a few MB).
-inline constexpr std::size_t kMaxJsonFileBytes = std::size_t{1} << 30;
+// The guarded input path's cap (input_file.hpp), on disk and inflated.
+inline constexpr std::size_t kMaxJsonFileBytes = kMaxInputBytes;
 
-// Parses `text`; throws UsageError "<name> is not valid JSON (...)" or
-// "<name> nests JSON deeper than <max_depth> levels", one line each.
+// Parses `text`; throws InputError "<name> is not valid JSON (line L, column
+// C: what)" or "<name> nests JSON deeper than <max_depth> levels", one line each.
 nlohmann::json parse_json_text(std::string_view text, const std::string& name, int max_depth = kMaxJsonDepth);
 
-// Reads a regular file (see read_regular_input_file) and parses it as above.
+// Reads a file through the guarded input path (read_regular_input_file:
+// regular files only, size cap, gzip inflated with the same cap) and parses
+// it as above.
 nlohmann::json parse_json_file(const std::string& path, const std::string& what, int max_depth = kMaxJsonDepth);
+
+// The JSON library's message without its "[json.exception...]" prefix and
+// parser jargon: "type must be string, but is number".
+std::string json_error_text(const nlohmann::json::exception& e);
 
 }  // namespace hwcomm

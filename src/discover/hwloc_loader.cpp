@@ -52,6 +52,18 @@ void check_fsroot(const std::string& dir) {
     // Without CPUs in the tree hwloc would invent a machine (phantom packages).
     if (!fs::is_directory(fs::path(dir) / "sys/devices/system/cpu", ec))
         throw UsageError(dir + " is not a saved Linux sysfs tree (no sys/devices/system/cpu inside)");
+    // hwloc reads the tree's files with plain open() and read(): a named pipe
+    // would block it forever, a device (or a link to /dev/zero) feed it without
+    // end. A saved tree holds directories, regular files and links to them only.
+    for (auto it = fs::recursive_directory_iterator(dir, fs::directory_options::skip_permission_denied, ec);
+         !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
+        std::error_code status_ec;
+        const fs::file_type type = fs::status(it->path(), status_ec).type();  // through links
+        if (status_ec) continue;  // a dangling or looping link: hwloc finds nothing there
+        if (type != fs::file_type::regular && type != fs::file_type::directory)
+            throw UsageError("cannot read sysfs tree " + dir + ": " + it->path().lexically_relative(dir).string() +
+                             " is not a regular file (a pipe, socket or device)");
+    }
 }
 
 // A saved tree is another machine: only the Linux backend reads it (as

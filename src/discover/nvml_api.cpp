@@ -4,10 +4,10 @@
 
 #include <cstdio>
 #include <cstdlib>
-#include <fstream>
 #include <sstream>
 
 #include "core/error.hpp"
+#include "core/json_parse.hpp"
 
 namespace hwcomm::nvml {
 
@@ -183,27 +183,20 @@ json record_nvml(const NvmlSource& source) {
 }
 
 std::unique_ptr<NvmlSource> nvml_replay_from_json(const json& doc, const std::string& name) {
-    if (!doc.is_object() || doc.value("format", "") != kRecordingFormat)
+    if (!doc.is_object() || doc.value("format", json()) != kRecordingFormat)
         throw UsageError(name + " is not an hwcomm NVML recording");
-    if (doc.value("format_version", 0) != kRecordingVersion)
-        throw UsageError(name + ": unsupported NVML recording version " + std::to_string(doc.value("format_version", 0)));
+    if (doc.value("format_version", json()) != kRecordingVersion)
+        throw UsageError(name + ": unsupported NVML recording version " + doc.value("format_version", json()).dump());
     try {
         return std::make_unique<ReplayNvml>(doc, "replay:" + name);
     } catch (const json::exception& e) {
-        throw UsageError(name + " is a malformed NVML recording: " + e.what());
+        throw UsageError(name + " is a malformed NVML recording: " + json_error_text(e));
     }
 }
 
 std::unique_ptr<NvmlSource> open_nvml_replay(const std::string& path) {
-    std::ifstream in(path);
-    if (!in) throw UsageError("cannot read NVML recording " + path);
-    json doc;
-    try {
-        doc = json::parse(in);
-    } catch (const json::exception&) {
-        throw UsageError(path + " is not an hwcomm NVML recording (not JSON)");
-    }
-    return nvml_replay_from_json(doc, path);
+    // The guarded input path: a pipe, device or oversized file is refused, not waited on.
+    return nvml_replay_from_json(parse_json_file(path, "NVML recording"), path);
 }
 
 }  // namespace hwcomm::nvml

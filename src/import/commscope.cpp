@@ -2,10 +2,12 @@
 
 #include <algorithm>
 #include <cmath>
-#include <fstream>
 #include <limits>
 #include <sstream>
+#include <utility>
 
+#include "core/input_file.hpp"
+#include "core/json_parse.hpp"
 #include "import/benchmark_names.hpp"
 #include "measure/statistics.hpp"
 
@@ -26,25 +28,34 @@ double unit_seconds(const std::string& unit) {
 
 constexpr double kAbsent = std::numeric_limits<double>::quiet_NaN();
 
+// The fields of an entry that Google Benchmark writes, each of its own type;
+// "" or what is wrong ("'time_unit' is number"): such an entry is dropped and listed.
+std::string wrong_field_type(const json& b) {
+    static const std::pair<const char*, bool (json::*)() const noexcept> kTypes[] = {
+        {"error_occurred", &json::is_boolean}, {"error_message", &json::is_string}, {"time_unit", &json::is_string},
+        {"real_time", &json::is_number}, {"repetitions", &json::is_number_unsigned}};
+    for (const auto& [key, is] : kTypes)
+        if (const auto it = b.find(key); it != b.end() && !((*it).*is)())
+            return std::string("'") + key + "' is a " + it->type_name();
+    return "";
+}
+
 }  // namespace
 
 void Importer::add_file(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) {
-        report_.skipped.emplace_back(path, "cannot be read");
-        return;
-    }
-    std::stringstream text;
-    text << in.rdbuf();
-    if (text.str().empty()) {
-        report_.skipped.emplace_back(path, "empty file");
-        return;
-    }
+    // The guarded input path: a pipe, a device, a file over the cap or a gzip
+    // bomb is skipped with the reason, never waited on or read without end;
+    // the nesting limit keeps a 100,000-level "context" off the stack.
     json doc;
     try {
-        doc = json::parse(text.str());
-    } catch (const json::exception& e) {
-        report_.skipped.emplace_back(path, std::string("not JSON: ") + e.what());
+        const std::string text = read_regular_input_file(path, "Comm|Scope JSON", kMaxJsonFileBytes);
+        if (text.find_first_not_of(" \t\r\n") == std::string::npos) {
+            report_.skipped.emplace_back(path, "empty file");
+            return;
+        }
+        doc = parse_json_text(text, path);
+    } catch (const InputError& e) {
+        report_.skipped.emplace_back(path, e.reason());
         return;
     }
     add_document(doc, path);
@@ -63,10 +74,14 @@ void Importer::add_document(const json& doc, const std::string& label) {
     if (doc.contains("context")) contexts_.push_back({{"file", label}, {"context", doc["context"]}});
     for (const json& b : doc["benchmarks"]) {
         if (!b.is_object() || !b.contains("name") || !b["name"].is_string()) {
-            report_.problems.push_back(label + ": an entry without a name");
+            report_.problems.emplace_back(label, "an entry without a name");
             continue;
         }
         const std::string name = b["name"].get<std::string>();
+        if (const std::string wrong = wrong_field_type(b); !wrong.empty()) {
+            report_.problems.emplace_back(label, name + ": " + wrong);
+            continue;
+        }
         const BenchmarkName parts = split_benchmark_name(name);
         std::string why;
         const auto mapped = map_benchmark(parts, &why);
@@ -74,7 +89,7 @@ void Importer::add_document(const json& doc, const std::string& label) {
             if (why.rfind("unknown benchmark", 0) == 0)
                 ++report_.unknown[parts.base];
             else
-                report_.problems.push_back(label + ": " + name + ": " + why);
+                report_.problems.emplace_back(label, name + ": " + why);
             continue;
         }
         if (!mapped->note.empty() &&
@@ -101,7 +116,7 @@ void Importer::add_document(const json& doc, const std::string& label) {
         }
         const double unit = unit_seconds(b.value("time_unit", std::string("ns")));
         if (!b.contains("real_time") || !b["real_time"].is_number() || unit == 0) {
-            report_.problems.push_back(label + ": " + name + ": no real_time in a known time unit");
+            report_.problems.emplace_back(label, name + ": no real_time in a known time unit");
             continue;
         }
         const double t = b["real_time"].get<double>() * unit;
@@ -157,7 +172,8 @@ ResultsFile Importer::finish(const json& topology) {
             if (p.stats.mean > 0 && p.stats.stdev >= 0) p.stats.cv = p.stats.stdev / p.stats.mean;
             const double curve_s = p.stats.mean > 0 ? p.stats.mean : p.stats.median;
             if (!(curve_s > 0)) {
-                report_.problems.push_back(key + " @" + std::to_string(bytes) + " B: no usable time");
+                report_.problems.emplace_back(curve.files.empty() ? std::string() : curve.files.front(),
+                                              key + " @" + std::to_string(bytes) + " B: no usable time");
                 continue;
             }
             p.bandwidth_gbps = s.bytes_per_rep / curve_s / 1e9;
@@ -182,11 +198,33 @@ std::string format_report(const ImportReport& report) {
     }
     if (!report.problems.empty()) {
         out << report.problems.size() << " entries dropped:\n";
-        for (std::size_t i = 0; i < report.problems.size() && i < 20; ++i) out << "  " << report.problems[i] << "\n";
+        for (std::size_t i = 0; i < report.problems.size() && i < 20; ++i)
+            out << "  " << report.problems[i].first << ": " << report.problems[i].second << "\n";
         if (report.problems.size() > 20) out << "  ...\n";
     }
     for (const std::string& n : report.notes) out << "note: " << n << "\n";
     return out.str();
+}
+
+std::string why_nothing_imported(const ImportReport& report) {
+    // One line: each file named once, with its first reasons.
+    std::vector<std::pair<std::string, std::vector<std::string>>> by_file;
+    const auto add = [&](const std::string& file, const std::string& why) {
+        if (by_file.empty() || by_file.back().first != file) by_file.push_back({file, {}});
+        by_file.back().second.push_back(why);
+    };
+    for (const auto& [file, why] : report.skipped) add(file, why);
+    for (const auto& [file, why] : report.problems) add(file, why);
+    std::string out;
+    for (std::size_t f = 0; f < by_file.size() && f < 3; ++f) {
+        const auto& [file, reasons] = by_file[f];
+        out += (out.empty() ? "" : "; ") + file + ": " + reasons.front();
+        if (reasons.size() > 1) out += " (and " + std::to_string(reasons.size() - 1) + " more entries)";
+    }
+    if (by_file.size() > 3) out += "; and " + std::to_string(by_file.size() - 3) + " more files";
+    for (const auto& [name, n] : report.unknown)
+        out += (out.empty() ? "" : "; ") + std::string("unknown benchmark ") + name + " (" + std::to_string(n) + " entries)";
+    return out.empty() ? "no benchmark entries in the input" : out;
 }
 
 }  // namespace hwcomm::import

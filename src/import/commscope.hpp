@@ -2,9 +2,11 @@
 // Comm|Scope / Google Benchmark JSON -> a hwcomm results file (provenance
 // "imported"). Each size's curve value is the `_mean` aggregate of its
 // repetitions (what the study plotted); the median and stddev aggregates and
-// the repetitions themselves are kept in the point's statistics. Empty or
-// malformed files are skipped and counted with the reason; entries with names
-// outside the table (benchmark_names.hpp) are counted by name. Nothing throws
+// the repetitions themselves are kept in the point's statistics. Files are
+// read through the guarded input path (core/input_file.hpp); unreadable,
+// empty or malformed files are skipped and counted with the reason; entries
+// with names outside the table (benchmark_names.hpp) are counted by name,
+// entries with fields of the wrong type listed as problems. Nothing throws
 // for bad input files.
 #include <cstddef>
 #include <map>
@@ -22,7 +24,7 @@ struct ImportReport {
     std::size_t files_read = 0;                                  // parsed and used
     std::vector<std::pair<std::string, std::string>> skipped;   // file, reason
     std::map<std::string, std::size_t> unknown;                  // base name -> entries
-    std::vector<std::string> problems;                           // entries dropped, one line each
+    std::vector<std::pair<std::string, std::string>> problems;  // file, entry dropped and why
     std::size_t entries = 0;                                     // benchmark entries used
     std::vector<std::string> notes;                              // assumptions made (devices, units)
 };
@@ -31,7 +33,8 @@ class Importer {
 public:
     // One Google Benchmark document; `label` names it in provenance and reports.
     void add_document(const nlohmann::json& doc, const std::string& label);
-    // Reads one file; a missing, empty or malformed file is skipped and counted.
+    // Reads one file; a missing, empty, malformed or hostile file (a pipe, a
+    // device, over the size cap, nested too deep) is skipped and counted.
     void add_file(const std::string& path);
     // The results file: one record per benchmark and devices, points sorted by size.
     ResultsFile finish(const nlohmann::json& topology = nlohmann::json::object());
@@ -57,5 +60,9 @@ private:
 
 // "Skipped 2 files ..., unknown names ..." for the command's output.
 std::string format_report(const ImportReport& report);
+
+// Why nothing was imported, in one line that names the files ("a.json: empty
+// file; b.json: is not valid JSON (...)"), for the command's error.
+std::string why_nothing_imported(const ImportReport& report);
 
 }  // namespace hwcomm::import

@@ -186,6 +186,17 @@ TEST(Fidelity, TheTargetsMachineIsComparedWithTheResultsGpus) {
     Comparison miss;
     miss.verdict = Verdict::Misses;
     EXPECT_TRUE(fidelity_failed({miss}, MachineCheck{}));
-    EXPECT_FALSE(fidelity_failed({Comparison{}}, MachineCheck{}));
+    Comparison within;
+    within.verdict = Verdict::Within;
+    Comparison no_data;
+    no_data.verdict = Verdict::NoData;
+    EXPECT_FALSE(fidelity_failed({within, no_data}, MachineCheck{}));
+    EXPECT_TRUE(fidelity_failed({no_data, no_data}, MachineCheck{}));  // nothing compared is no evidence (issue 25)
     EXPECT_TRUE(check_machine(ResultsFile{}, f).same);  // no topology: nothing to compare
+    // A CPU-only machine is another machine, not an unknown one.
+    ResultsFile cpu_only;
+    cpu_only.topology = {{"vertices", {{{"kind", "numa"}}}}};
+    const MachineCheck none = check_machine(cpu_only, f);
+    EXPECT_FALSE(none.same);
+    EXPECT_EQ(none.results, "no GPU");
 }

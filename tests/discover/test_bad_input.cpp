@@ -1,6 +1,10 @@
 // Bad input: one UsageError naming the file, never a crash.
 #include <gtest/gtest.h>
 
+#include <sys/stat.h>
+
+#include <filesystem>
+
 #include "core/error.hpp"
 #include "discover/discover.hpp"
 #include "discover/test_support.hpp"
@@ -54,17 +58,36 @@ TEST(BadInput, FsrootThatIsNotASysfsTree) {
     EXPECT_EQ(usage_error({.fsroot = dir.path()}), dir.path() + " is not a saved Linux sysfs tree (no sys/ inside)");
 }
 
+TEST(BadInput, FsrootWithANamedPipeIsRefusedBeforeHwlocReadsIt) {
+    // hwloc reads the tree with open() and read(): a pipe in it would block it forever.
+    test::TempDir dir;
+    std::filesystem::create_directories(dir.path() + "/sys/devices/system/cpu");
+    const std::string online = dir.path() + "/sys/devices/system/cpu/online";
+    ASSERT_EQ(::mkfifo(online.c_str(), 0600), 0);
+    EXPECT_EQ(usage_error({.fsroot = dir.path()}), "cannot read sysfs tree " + dir.path() +
+                                                       ": sys/devices/system/cpu/online is not a regular file "
+                                                       "(a pipe, socket or device)");
+    std::filesystem::remove(online);
+    std::filesystem::create_symlink("/dev/zero", online);  // a device through a link, too
+    EXPECT_NE(usage_error({.fsroot = dir.path()}).find("online is not a regular file"), std::string::npos);
+}
+
 TEST(BadInput, InputAndFsrootTogether) {
     EXPECT_EQ(usage_error({.input_xml = test::minsky_xml(), .fsroot = "/tmp"}), "--input and --fsroot exclude each other");
 }
 
 TEST(BadInput, NvmlRecordingMissingOrWrong) {
     EXPECT_EQ(usage_error({.input_xml = test::minsky_xml(), .nvml_replay = "/nonexistent/nvml.json"}),
-              "cannot read NVML recording /nonexistent/nvml.json");
+              "cannot read NVML recording /nonexistent/nvml.json: No such file or directory");
     test::TempDir dir;
     const std::string garbage = dir.file("nvml.json", "not json");
-    EXPECT_EQ(usage_error({.input_xml = test::minsky_xml(), .nvml_replay = garbage}),
-              garbage + " is not an hwcomm NVML recording (not JSON)");
+    EXPECT_EQ(usage_error({.input_xml = test::minsky_xml(), .nvml_replay = garbage}).rfind(garbage + " is not valid JSON (line 1", 0),
+              0u);
+    // The guarded input path: a named pipe is refused, not waited on.
+    const std::string fifo = dir.path() + "/fifo.json";
+    ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+    EXPECT_EQ(usage_error({.input_xml = test::minsky_xml(), .nvml_replay = fifo}),
+              "cannot read NVML recording " + fifo + ": not a regular file (a pipe, socket or device)");
     const std::string other = dir.file("other.json", "{\"format\": \"something-else\"}");
     EXPECT_EQ(usage_error({.input_xml = test::minsky_xml(), .nvml_replay = other}),
               other + " is not an hwcomm NVML recording");
