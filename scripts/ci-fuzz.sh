@@ -11,7 +11,7 @@ seconds=${FUZZ_SECONDS:-30}
 source "$here/scripts/sanitizer-env.sh"
 source "$here/scripts/fuzz-common.sh"
 [ -f "$build/CMakeCache.txt" ] || "$here/scripts/ci-sanitize.sh"
-cmake --build "$build" --target fuzz_hwloc_xml fuzz_results_reader fuzz_option_parsers >/dev/null
+cmake --build "$build" --target "${fuzz_targets[@]}" >/dev/null
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 status=0

@@ -1,5 +1,5 @@
 # Shared by ci-fuzz.sh and fuzz.sh: the targets, their seed corpora, one run.
-fuzz_targets=(fuzz_hwloc_xml fuzz_results_reader fuzz_option_parsers)
+fuzz_targets=(fuzz_hwloc_xml fuzz_results_reader fuzz_option_parsers fuzz_results_consumers fuzz_commscope_import)
 
 # seeds TARGET: the directories of its seed inputs (fixtures and fuzz/seeds).
 seeds() {
@@ -7,6 +7,8 @@ seeds() {
     fuzz_hwloc_xml) echo "$here/tests/fixtures/hwloc $here/tests/fixtures/fuzz" ;;
     fuzz_results_reader) echo "$here/fuzz/seeds/results" ;;
     fuzz_option_parsers) echo "$here/fuzz/seeds/options" ;;
+    fuzz_results_consumers) echo "$here/fuzz/seeds/results $here/tests/fixtures/fuzz/results" ;;
+    fuzz_commscope_import) echo "$here/tests/fixtures/fuzz/commscope" ;;
   esac
 }
 

@@ -29,24 +29,6 @@ MatrixSpec parse_matrix_spec(const std::string& text) {
     return spec;
 }
 
-std::uint64_t parse_size(const std::string& text) {
-    std::size_t used = 0;
-    unsigned long long v = 0;
-    try {
-        v = std::stoull(text, &used);
-    } catch (const std::exception&) {
-        throw std::runtime_error("size '" + text + "' is not a number of bytes (e.g. 64M, 1GiB)");
-    }
-    std::string unit = text.substr(used);
-    for (char& c : unit) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-    if (unit.size() > 1 && unit.back() == 'B') unit.pop_back();
-    if (unit.size() > 1 && unit.back() == 'I') unit.pop_back();
-    const std::map<std::string, int> shift{{"", 0}, {"B", 0}, {"K", 10}, {"M", 20}, {"G", 30}, {"T", 40}};
-    const auto it = shift.find(unit);
-    if (it == shift.end()) throw std::runtime_error("size '" + text + "' has an unknown unit");
-    return static_cast<std::uint64_t>(v) << it->second;
-}
-
 namespace {
 
 // numa before gpu, then by index.

@@ -19,9 +19,6 @@ struct MatrixSpec {
 // "memcpy-peer:peer=on" or "memcpy-h2d:host_mem=pinned,numa=0"; throws
 // std::runtime_error naming the problem.
 MatrixSpec parse_matrix_spec(const std::string& text);
-// "64M", "1GiB", "4096": bytes; throws std::runtime_error.
-std::uint64_t parse_size(const std::string& text);
-
 // Rows: sources, columns: destinations, in natural order (numa before gpu,
 // numeric indexes). Several matching records of one pair: the largest value,
 // with a note. Throws std::runtime_error when no record matches.

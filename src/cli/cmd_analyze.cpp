@@ -15,7 +15,9 @@
 #include "io/results_file.hpp"
 #include "cli/commands.hpp"
 #include "core/error.hpp"
+#include "measure/byte_size.hpp"
 #include "core/results.hpp"
+#include "core/utf8.hpp"
 #include "platform/atomic_file.hpp"
 
 namespace hwcomm::cli {
@@ -72,8 +74,16 @@ int run_analyze(const AnalyzeArgs& a) {
         throw UsageError("analyze: " + a.output + " exists; use --force to overwrite it");
     analyze::VerdictRule rule;
     try {
-        rule.min_bytes = analyze::parse_size(a.min_size);
-        if (!a.max_size.empty()) rule.max_bytes = analyze::parse_size(a.max_size);
+        // The project's one size parser (measure/byte_size.hpp), naming the option.
+        const auto size = [](const char* option, const std::string& text) {
+            try {
+                return parse_size(text);
+            } catch (const UsageError& e) {
+                throw std::invalid_argument(std::string(option) + ": " + e.what());
+            }
+        };
+        rule.min_bytes = size("--min-size", a.min_size);
+        if (!a.max_size.empty()) rule.max_bytes = size("--max-size", a.max_size);
         rule.threshold = a.threshold;
         rule.statistic = a.statistic;
         analyze::validate(rule);
@@ -85,9 +95,9 @@ int run_analyze(const AnalyzeArgs& a) {
     std::vector<analyze::NamedResults> inputs;
     for (const auto& f : a.files) {
         try {
-            inputs.push_back({f, load_results_file(f)});
-        } catch (const std::runtime_error& e) {
-            throw UsageError("analyze: " + f + ": " + e.what());
+            inputs.push_back({to_valid_utf8(f), load_results_file(f)});  // the name is shown: UTF-8
+        } catch (const std::runtime_error& e) {  // names the file already
+            throw UsageError(std::string("analyze: ") + e.what());
         }
     }
     const analyze::Analysis result = analyze::analyze_results(study_inputs(inputs, a.node), rule);

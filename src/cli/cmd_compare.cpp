@@ -26,8 +26,8 @@ int run_compare(const CompareArgs& a) {
     for (int i = 0; i < 2; ++i) {
         try {
             f[i] = load_results_file(a.files[i]);
-        } catch (const std::runtime_error& e) {
-            throw UsageError("compare: " + a.files[i] + ": " + e.what());
+        } catch (const std::runtime_error& e) {  // names the file already
+            throw UsageError(std::string("compare: ") + e.what());
         }
     }
     const auto c = analyze::compare_results(f[0], f[1], a.threshold_pct / 100.0);

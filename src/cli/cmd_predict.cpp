@@ -10,6 +10,7 @@
 #include "cli/commands.hpp"
 #include "cli/model_inputs.hpp"
 #include "core/error.hpp"
+#include "measure/byte_size.hpp"
 #include "core/graph_json.hpp"
 #include "model/predict.hpp"
 
@@ -62,6 +63,11 @@ std::string answer_text(const model::Answer& a, bool first) {
 int run_predict(const PredictArgs& a) {
     if (a.model_file.empty() == a.files.empty())
         throw UsageError("predict: give either --model FILE or results files, not both or neither");
+    try {  // named here, before any file is read; the transfer's parser repeats the check
+        if (parse_size(a.size) == 0) throw UsageError("'" + a.size + "' is 0 bytes; give a size above 0");
+    } catch (const UsageError& e) {
+        throw UsageError(std::string("predict: --size: ") + e.what());
+    }
     const model::Model m = a.model_file.empty() ? model::fit_model(load_model_inputs(a.files, "predict"))
                                                 : model::load_model(a.model_file);
     std::optional<Graph> graph;

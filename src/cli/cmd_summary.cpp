@@ -16,10 +16,11 @@
 #include "analyze/gpumem_summary.hpp"
 #include "analyze/matrix.hpp"
 #include "analyze/summary.hpp"
-#include "io/results_file.hpp"
 #include "cli/commands.hpp"
 #include "core/error.hpp"
+#include "core/utf8.hpp"
 #include "io/results_file.hpp"
+#include "measure/byte_size.hpp"
 
 namespace hwcomm::cli {
 
@@ -34,7 +35,18 @@ struct SummaryArgs {
 // listed with its host and path above the table so the table stays narrow.
 std::string legend_of(const ResultsFile& f, const std::string& path, std::size_t index) {
     const std::string host = f.meta.is_object() ? f.meta.value("host", "") : "";
-    return "#" + std::to_string(index + 1) + " = " + path + (host.empty() ? "" : " (host " + host + ")");
+    return "#" + std::to_string(index + 1) + " = " + to_valid_utf8(path) + (host.empty() ? "" : " (host " + host + ")");
+}
+
+// The project's one size parser (measure/byte_size.hpp), naming the option; no point has 0 bytes.
+std::uint64_t size_option(const std::string& option, const std::string& text) {
+    try {
+        const std::uint64_t bytes = parse_size(text);
+        if (bytes == 0) throw UsageError("'" + text + "' is 0 bytes; give a size above 0");
+        return bytes;
+    } catch (const UsageError& e) {
+        throw UsageError(option + ": " + e.what());
+    }
 }
 
 int run_summary(const SummaryArgs& a) {
@@ -46,8 +58,8 @@ int run_summary(const SummaryArgs& a) {
         ResultsFile one;
         try {
             one = load_results_file(file);
-        } catch (const std::runtime_error& e) {
-            throw UsageError("summary: " + file + ": " + e.what());
+        } catch (const std::runtime_error& e) {  // names the file already
+            throw UsageError(std::string("summary: ") + e.what());
         }
         const std::size_t index = &file - a.files.data();
         if (a.files.size() > 1) legend += legend_of(one, file, index) + "\n";
@@ -62,7 +74,7 @@ int run_summary(const SummaryArgs& a) {
     if (!a.matrix.empty()) {
         try {
             analyze::MatrixSpec spec = analyze::parse_matrix_spec(a.matrix);
-            if (!a.at.empty()) spec.at_bytes = analyze::parse_size(a.at);
+            if (!a.at.empty()) spec.at_bytes = size_option("--at", a.at);
             std::cout << analyze::format_matrix(all, spec);
         } catch (const std::runtime_error& e) {
             throw UsageError(std::string("summary: ") + e.what());
@@ -73,8 +85,8 @@ int run_summary(const SummaryArgs& a) {
     if (!a.targets.empty()) {
         try {
             reference = analyze::load_targets_file(a.targets);
-        } catch (const std::runtime_error& e) {
-            throw UsageError("summary: --targets " + a.targets + ": " + e.what());
+        } catch (const std::runtime_error& e) {  // names the file already
+            throw UsageError(std::string("summary: --targets: ") + e.what());
         }
     }
     std::cout << legend;

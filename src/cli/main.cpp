@@ -8,6 +8,7 @@
 #include "cli/build_info.hpp"
 #include "cli/commands.hpp"
 #include "core/error.hpp"
+#include "core/utf8.hpp"
 
 int main(int argc, char** argv) {
     using namespace hwcomm;
@@ -45,10 +46,11 @@ int main(int argc, char** argv) {
     try {
         return action ? action() : 0;
     } catch (const UsageError& e) {
-        std::cerr << "hwcomm: error: " << e.what() << "\n";
+        // A path in the message may hold any bytes; the terminal gets UTF-8.
+        std::cerr << "hwcomm: error: " << to_valid_utf8(e.what()) << "\n";
         return kExitUsage;
     } catch (const std::exception& e) {
-        std::cerr << "hwcomm: internal error: " << e.what() << "\n";
+        std::cerr << "hwcomm: internal error: " << to_valid_utf8(e.what()) << "\n";
         return 1;
     }
 }

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "core/error.hpp"
+#include "core/utf8.hpp"
 #include "io/cluster_section.hpp"
 #include "io/results_file.hpp"
 #include "model/fit.hpp"
@@ -20,13 +21,13 @@ inline std::vector<model::NamedResults> load_model_inputs(const std::vector<std:
         try {
             ResultsFile file = load_results_file(f);
             if (node.empty()) {
-                out.push_back({f, std::move(file)});
+                out.push_back({to_valid_utf8(f), std::move(file)});  // the name is shown: UTF-8
                 continue;
             }
             try {
                 const auto cluster = cluster_section_of(file);
                 if (!cluster) throw UsageError("not a cluster file (--node)");
-                out.push_back({f + "[" + node + "]", cluster_node_results(file, *cluster, node)});
+                out.push_back({to_valid_utf8(f) + "[" + node + "]", cluster_node_results(file, *cluster, node)});
             } catch (const UsageError& e) {
                 throw UsageError(f + ": " + e.what());
             }

@@ -1,5 +1,7 @@
 #include "core/graph_json.hpp"
 
+#include "core/json_parse.hpp"
+
 #include <stdexcept>
 
 namespace hwcomm {
@@ -125,22 +127,24 @@ json graph_to_json(const Graph& graph) {
 }
 
 Graph graph_from_json(const json& doc) {
-    if (!doc.is_object() || doc.value("schema", "") != kTopologySchema)
-        throw std::runtime_error("not an hwcomm topology document");
-    if (doc.value("schema_version", 0) != kTopologySchemaVersion)
-        throw std::runtime_error("unsupported topology schema version " + std::to_string(doc.value("schema_version", 0)));
-    Graph g;
+    // Every reader of a results file gets here: whatever the document holds is
+    // a one-line runtime_error, never a JSON-library type error.
     try {
+        if (!doc.is_object() || !doc.contains("schema") || doc.at("schema") != kTopologySchema)
+            throw std::runtime_error("not an hwcomm topology document");
+        if (doc.value("schema_version", json(0)) != kTopologySchemaVersion)
+            throw std::runtime_error("unsupported topology schema version " + doc.value("schema_version", json(0)).dump());
+        Graph g;
         for (const auto& v : doc.at("vertices")) g.add_vertex(vertex_from_json(v));
         for (const auto& e : doc.at("edges")) g.add_edge(edge_from_json(e));
         g.notes = doc.value("notes", std::vector<std::string>{});
         g.provenance = doc.value("provenance", std::map<std::string, std::string>{});
+        return g;
     } catch (const json::exception& ex) {
-        throw std::runtime_error(std::string("malformed topology: ") + ex.what());
+        throw std::runtime_error("malformed topology: " + json_error_text(ex));
     } catch (const std::invalid_argument& ex) {
         throw std::runtime_error(std::string("malformed topology: ") + ex.what());
     }
-    return g;
 }
 
 }  // namespace hwcomm

@@ -3,6 +3,8 @@
 #include <set>
 #include <stdexcept>
 
+#include "core/graph_json.hpp"
+#include "core/json_parse.hpp"
 #include "io/endpoint_ids.hpp"
 #include "io/json_fields.hpp"
 #include "io/results_migrate.hpp"
@@ -64,6 +66,23 @@ bool is_version_2(const std::string& v) {
     return true;
 }
 
+// meta is free-form, but the facts every reader takes from it have one type:
+// a hand-edited "host": 3 is bad input, not an internal error later on.
+void check_meta(const json& meta) {
+    if (!meta.is_object()) throw std::runtime_error("meta must be an object, not " + std::string(meta.type_name()));
+    for (const char* key : {"host", "date_utc", "tool_version", "git_revision", "kernel", "cpu_model"})
+        if (const auto it = meta.find(key); it != meta.end() && !it->is_string())
+            throw std::runtime_error(std::string("meta.") + key + " must be a string, not " + it->type_name());
+}
+
+// The machine graph every reader draws on: an object, and when it has
+// vertices (not an import without --topology, not a cluster file, whose nodes
+// carry their own) a topology that parses.
+void check_topology(const json& topology) {
+    if (!topology.is_object()) throw std::runtime_error("topology must be an object, not " + std::string(topology.type_name()));
+    if (topology.contains("vertices")) (void)graph_from_json(topology);
+}
+
 void check_records(const ResultsFile& file) {
     std::set<std::string> keys;
     for (const auto& r : file.records)
@@ -108,11 +127,15 @@ ResultsFile results_from_json(const json& doc) {
     try {
         file.meta = doc.at("meta");
         file.topology = doc.at("topology");
+        if (!doc.at("records").is_array())
+            throw std::runtime_error("records must be an array, not " + std::string(doc.at("records").type_name()));
         for (const auto& r : doc.at("records")) file.records.push_back(record_from_json(r));
     } catch (const json::exception& e) {
-        throw std::runtime_error(std::string("malformed results file: ") + e.what());
+        throw std::runtime_error(std::string("malformed results file: ") + json_error_text(e));
     }
     file.unknown = unknown_keys(doc, {"schema", "version", "schema_version", "meta", "topology", "records"});
+    check_meta(file.meta);
+    check_topology(file.topology);
     if (v1) migrate_v1(file);
     check_records(file);
     return file;
