@@ -3,7 +3,8 @@
 # committed example in headless Chromium from file:// with every host name
 # unresolvable, and asserts from the DOM what the page drew (no script error,
 # no request, every chart, heatmap and topology node) and that a screenshot is
-# not blank. Installs Debian's chromium when missing (scripts/deps.sh, optional list).
+# not blank; then a report of hostile names with every tooltip shown: no
+# script from the data runs, only the page's own hashed scripts are allowed. Installs Debian's chromium when missing (scripts/deps.sh, optional list).
 # Needs the built binary: BUILD_DIR (default build/) as scripts/test.sh builds it.
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -44,5 +45,13 @@ check png "$work/report.png"
 browser --dump-dom "file://$work/gpumem.html#draw-all" >"$work/gpumem-dom.html"
 check dom "$work/gpumem-dom.html" --expect bandwidth=0 --expect small=0 --expect heatmap=0 --expect timeline=1 \
   --expect occupancy=1 --expect stride=1 --expect latency=1 --expect timeline_lines=256 --max-ms 10000
+
+# 5. Hostile names (issues 24, 25): a report whose file name, endpoint ids, parameter values and point
+#    reasons hold markup; every tooltip of every chart shown; nothing from the data may run or become an element.
+hostile=$(python3 "$here/tests/report_html/make_hostile.py" "$here/docs/examples/h200x2/deb-quick.json.gz" "$work/hostile")
+"$build/src/cli/hwcomm" report "$hostile" -o "$work/hostile.html"
+check csp "$work/hostile.html"
+browser --dump-dom "file://$work/hostile.html#show-tips" >"$work/hostile-dom.html"
+check dom "$work/hostile-dom.html" --hostile
 
 echo "ci-browser: passed in $(( $(date +%s) - start )) s"

@@ -8,10 +8,18 @@
       chart and heatmap drawn with SVG paths (GPU memory charts too, and one
       line per warp of the first timeline), one topology node per vertex, and
       the expected counts when given.
+      With --hostile (a page of make_hostile.py's names, opened with #show-tips):
+      every chart's tooltips were shown, none made an element or ran a script,
+      and the names appear in them as text.
+  check_report.py csp REPORT_HTML
+      The page's content-security policy names each inline script by its
+      SHA-256 and allows no other (no 'unsafe-inline' for scripts).
   check_report.py png PNG_FILE
       The screenshot is not blank: enough non-white pixels and colours.
 Standard library only (python3 is all CI needs besides chromium).
 """
+import base64
+import hashlib
 import html
 import json
 import re
@@ -25,13 +33,46 @@ def fail(message):
     sys.exit(1)
 
 
-def check_dom(path, expects, max_ms):
+def check_hostile(result):
+    tips = result.get("tips") or {}
+    print("check_report: tooltips shown per chart kind: %s" % tips.get("shown"))
+    if result["injected"] or result["injected_script_ran"]:
+        fail("a name became markup: %d injected elements, script ran: %s"
+             % (result["injected"], result["injected_script_ran"]))
+    for kind in ("bandwidth", "small", "heatmap"):
+        if not tips.get("shown", {}).get(kind):
+            fail("no %s tooltip was shown" % kind)
+    if not any("<img src=x" in t for t in tips.get("texts", [])):
+        fail("no tooltip shows a hostile name as text: %s" % tips.get("texts", [])[:3])
+
+
+def check_csp(path):
+    text = open(path, encoding="utf-8").read()
+    policy = re.search(r'http-equiv="Content-Security-Policy" content="([^"]*)"', text)
+    if not policy:
+        fail("no content-security policy")
+    scripts = re.search(r"script-src([^;]*)", policy.group(1))
+    if not scripts or "unsafe-inline" in scripts.group(1) or "unsafe-eval" in scripts.group(1):
+        fail("script-src allows more than hashed scripts: %s" % policy.group(1)[:200])
+    allowed = set(re.findall(r"'sha256-([A-Za-z0-9+/=]+)'", scripts.group(1)))
+    bodies = re.findall(r"<script>(.*?)</script>", text, re.S)
+    for body in bodies:
+        digest = base64.b64encode(hashlib.sha256(body.encode("utf-8")).digest()).decode()
+        if digest not in allowed:
+            fail("an inline script (%d bytes, %r...) is not in the policy" % (len(body), body[:40]))
+    if len(allowed) != len(bodies):
+        fail("%d hashes for %d inline scripts" % (len(allowed), len(bodies)))
+    print("check_report: policy names all %d inline scripts by hash" % len(bodies))
+
+
+def check_dom(path, expects, max_ms, hostile=False):
     text = open(path, encoding="utf-8", errors="replace").read()
     found = re.search(r'<pre id="hwcomm-test">(.*?)</pre>', text, re.S)
     if not found:
         fail("the page never wrote its self-check (script did not finish); DOM has %d bytes" % len(text))
     result = json.loads(html.unescape(found.group(1)))
-    print("check_report: " + json.dumps(result))
+    shown = dict(result, tips={"shown": (result.get("tips") or {}).get("shown")}) if result.get("tips") else result
+    print("check_report: " + json.dumps(shown))
     if result["errors"]:
         fail("script errors: %s" % result["errors"])
     if result["blocked"] or result["resources"]:
@@ -54,6 +95,10 @@ def check_dom(path, expects, max_ms):
             fail("%s: %s drawn, %s expected" % (kind, actual, number))
     if max_ms and result["all_drawn_ms"] > max_ms:
         fail("drawing took %d ms (limit %d ms)" % (result["all_drawn_ms"], max_ms))
+    if result.get("injected") or result.get("injected_script_ran"):
+        fail("an element or script came from the data")
+    if hostile:
+        check_hostile(result)
 
 
 def png_pixels(path):
@@ -114,8 +159,11 @@ def check_png(path):
 
 def main(argv):
     if len(argv) >= 3 and argv[1] == "dom":
-        expects, max_ms, rest = {}, 0, argv[3:]
+        expects, max_ms, hostile, rest = {}, 0, False, argv[3:]
         while rest:
+            if rest[0] == "--hostile":
+                hostile, rest = True, rest[1:]
+                continue
             if rest[0] == "--expect":
                 kind, number = rest[1].split("=")
                 expects[kind] = int(number)
@@ -124,7 +172,9 @@ def main(argv):
             else:
                 fail("unknown argument " + rest[0])
             rest = rest[2:]
-        check_dom(argv[2], expects, max_ms)
+        check_dom(argv[2], expects, max_ms, hostile)
+    elif len(argv) == 3 and argv[1] == "csp":
+        check_csp(argv[2])
     elif len(argv) == 3 and argv[1] == "png":
         check_png(argv[2])
     else:

@@ -5,7 +5,12 @@
 
 namespace hwcomm::report_html {
 
-// "echarts.min.js", "report.js", "report_analysis.js", "report_gpumem.js", "report.css"; empty when the name is unknown.
+// "echarts.min.js", "report_boot.js", "report_tips.js", "report_check.js", "report.js",
+// "report_analysis.js", "report_gpumem.js", "report.css"; empty when the name is unknown.
 std::string_view embedded_asset(std::string_view name);
+
+// The asset's SHA-256 in base64, as a content-security policy names a script
+// ('sha256-...'), computed when it was embedded; empty when the name is unknown.
+std::string_view embedded_asset_sha256(std::string_view name);
 
 }  // namespace hwcomm::report_html

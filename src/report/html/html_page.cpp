@@ -1,30 +1,33 @@
 #include "report/html/html_page.hpp"
 
+#include <iterator>
 #include <sstream>
 
 #include "report/html/edge_measures.hpp"
 #include "report/html/embedded_assets.hpp"
+#include "report/html/html_escape.hpp"
 #include "report/html/topo_svg.hpp"
 
 namespace hwcomm::report_html {
 
 namespace {
 
-std::string html_escape(const std::string& text) {
-    std::string out;
-    for (char c : text) {
-        if (c == '&') out += "&amp;";
-        else if (c == '<') out += "&lt;";
-        else if (c == '>') out += "&gt;";
-        else out += c;
-    }
-    return out;
+// The page's scripts, inline, in the order they run: the error catcher
+// first, the charting library, helpers the page script calls, the page script.
+constexpr const char* kScripts[] = {"report_boot.js", "echarts.min.js", "report_tips.js", "report_analysis.js",
+                                    "report_gpumem.js", "report_check.js", "report.js"};
+
+// Exactly the page's own scripts run, named by their SHA-256: no inline
+// handler, no script a name in the data could smuggle in ('unsafe-inline'
+// would allow both). Styles inline, images from data: and blob: (the PNG
+// export); anything else the page might try is refused by the browser.
+std::string content_security_policy() {
+    std::string scripts;
+    for (const char* name : kScripts) scripts += " 'sha256-" + std::string(embedded_asset_sha256(name)) + "'";
+    return "default-src 'none'; script-src" + scripts + "; style-src 'unsafe-inline'; img-src data: blob:";
 }
 
-// Scripts and styles inline, images from data: and blob: (the PNG export):
-// anything else the page might try is refused by the browser.
-constexpr const char* kPolicy =
-    "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data: blob:";
+std::string inline_script(const char* name) { return "<script>" + std::string(embedded_asset(name)) + "</script>\n"; }
 
 // Present only when a file has gpumem-* records (docs/gpumem.md).
 constexpr const char* kGpumemSection =
@@ -37,7 +40,8 @@ constexpr const char* kGpumemSection =
 }  // namespace
 
 std::string script_safe_json(const nlohmann::json& value) {
-    std::string text = value.dump();
+    // replace: a file name in the data may hold bytes that are not UTF-8.
+    std::string text = value.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
     std::string out;
     out.reserve(text.size());
     for (std::size_t i = 0; i < text.size(); ++i) {
@@ -56,13 +60,11 @@ std::string render_report_html(const std::vector<ReportInput>& inputs, const Rep
     std::string title = "hwcomm report";
     if (!inputs.empty()) title += ": " + inputs.front().name + (inputs.size() > 1 ? " and others" : "");
     page << "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
-         << "<meta http-equiv=\"Content-Security-Policy\" content=\"" << kPolicy << "\">"
+         << "<meta http-equiv=\"Content-Security-Policy\" content=\"" << content_security_policy() << "\">"
          << "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
          << "<title>" << html_escape(title) << "</title>"
          // First script: catch errors and refused requests before anything else runs.
-         << "<script>window.hwcommErrors=[];window.hwcommBlocked=[];"
-            "window.addEventListener('error',function(e){hwcommErrors.push(String(e.message||e.type))},true);"
-            "document.addEventListener('securitypolicyviolation',function(e){hwcommBlocked.push(e.blockedURI)});</script>"
+         << inline_script(kScripts[0])
          << "<style>" << embedded_asset("report.css") << "</style></head><body>\n"
          << "<header><h1>" << html_escape(title) << "</h1><nav id=\"toc\"></nav></header>\n"
          << "<section id=\"run\"><h2>The run</h2><p class=\"caption\">Where and how the numbers were taken; "
@@ -96,11 +98,10 @@ std::string render_report_html(const std::vector<ReportInput>& inputs, const Rep
             "bottleneck, and anomalies.</p><div id=\"analysis-tables\"></div></section>\n"
          << "<footer>Made by hwcomm " << HWCOMM_VERSION << " (" << HWCOMM_GIT_REVISION
          << "). Charts: Apache ECharts 5.6.0 (Apache-2.0).</footer>\n"
-         << "<script id=\"hwcomm-data\" type=\"application/json\">" << script_safe_json(model)
-         << "</script>\n<script>" << embedded_asset("echarts.min.js") << "</script>\n<script>"
-         << embedded_asset("report_analysis.js") << "</script>\n<script>"
-         << embedded_asset("report_gpumem.js") << "</script>\n<script>"
-         << embedded_asset("report.js") << "</script>\n</body></html>\n";
+         // Data, not code: a script element of a type the browser never runs.
+         << "<script id=\"hwcomm-data\" type=\"application/json\">" << script_safe_json(model) << "</script>\n";
+    for (std::size_t i = 1; i < std::size(kScripts); ++i) page << inline_script(kScripts[i]);
+    page << "</body></html>\n";
     return page.str();
 }
 

@@ -1,11 +1,13 @@
 // hwcomm report page: draws the model in #hwcomm-data with Apache ECharts
 // (SVG renderer, so every chart saves as SVG and PNG). Runs once, synchronously,
-// and ends by writing what it drew into #hwcomm-test for the browser test.
+// and ends by writing what it drew into #hwcomm-test for the browser test
+// (report_check.js). No string from the data is ever parsed as markup.
 (function () {
   'use strict';
   var started = performance.now();
   var model = JSON.parse(document.getElementById('hwcomm-data').textContent);
   var curves = model.curves;
+  var tip = window.hwcommTip;  // tooltips from text nodes (report_tips.js)
   var drawn = [];  // {chart, figure, kind}
   var palette = ['#2f6fc0', '#e8702a', '#3a9d3a', '#c8312d', '#8a5bbf', '#8c564b', '#d45fae', '#6f6f6f',
                  '#a8a51e', '#16a2b8', '#1f3f7a', '#f0a500'];
@@ -98,8 +100,10 @@
     pending.push(entry);
     return entry;
   }
-  // "#draw-all" draws every chart before the page finishes loading (tests, timing).
-  var drawAllNow = location.hash === '#draw-all';
+  // "#draw-all" draws every chart before the page finishes loading (tests, timing);
+  // "#show-tips" also shows every tooltip once (the browser test of hostile names).
+  var showTips = location.hash === '#show-tips';
+  var drawAllNow = showTips || location.hash === '#draw-all';
   function drawFirstScreen() {
     // report.html#only=heatmap-3 shows that figure alone (screenshots, slides);
     // report.html#heatmap-3 opens the page on it.
@@ -189,12 +193,12 @@
       });
     });
     return {type: 'scatter', name: 'suspect', data: data, symbol: 'triangle', symbolSize: 11, color: '#d00000',
-            tooltip: {formatter: function (p) { return p.data.reason; }}};
+            tooltip: {formatter: function (p) { return tip([[p.data.reason]]); }}};
   }
   function factsList(entries) {
     return el('ul', {className: 'facts'}, entries.map(function (entry) {
       var f = curves[entry.id].facts;
-      var text = entry.label + ': large ' + fmtRate(f.large) + ' GB/s';
+      var text = entry.label + ': large ' + fmtRate(f.large) + ' GB/s' + (f.large_cache ? ' (fits the cache)' : '');
       if (f.fraction !== undefined) {
         text += ' (' + Math.round(100 * f.fraction) + '% of ' + fmtRate(f.limit) + (f.limit_what ? ' ' + f.limit_what : '') + ')';
       }
@@ -207,8 +211,8 @@
     return {trigger: 'axis', formatter: function (list) {
       var main = list.filter(function (p) { return String(p.seriesId).indexOf('main-') === 0; });
       if (!main.length) return '';
-      return fmtBytes(main[0].value[0]) + main.map(function (p) {
-        return '<br>' + p.marker + p.seriesName + ': ' + fmtRate(p.value[1]) + ' GB/s'; }).join('');
+      return tip([[fmtBytes(main[0].value[0])]].concat(main.map(function (p) {
+        return [{marker: p.color}, p.seriesName + ': ' + fmtRate(p.value[1]) + ' GB/s']; })));
     }};
   }
   function drawGroups() {
@@ -252,8 +256,8 @@
       var range = extent(ids, function (c) { return c.b.filter(function (b) { return b <= kSmallLimit; }); });
       var option = {
         tooltip: {trigger: 'axis', formatter: function (list) {
-          return list.length ? fmtBytes(list[0].value[0]) + list.map(function (p) {
-            return '<br>' + p.marker + p.seriesName + ': ' + p.value[1].toPrecision(3) + ' \u00b5s'; }).join('') : ''; }},
+          return list.length ? tip([[fmtBytes(list[0].value[0])]].concat(list.map(function (p) {
+            return [{marker: p.color}, p.seriesName + ': ' + p.value[1].toPrecision(3) + ' \u00b5s']; }))) : ''; }},
         legend: {type: 'scroll', top: 0},
         grid: {left: 68, right: 24, top: 34, bottom: 44},
         xAxis: sizeAxis(range[0], range[1]),
@@ -281,7 +285,7 @@
     });
     return {
       tooltip: {formatter: function (p) {
-        return map.rows[p.value[1]] + ' \u2192 ' + map.cols[p.value[0]] + ': ' + p.value[2] + ' GB/s'; }},
+        return tip([[map.rows[p.value[1]] + ' \u2192 ' + map.cols[p.value[0]] + ': ' + p.value[2] + ' GB/s']]); }},
       grid: {left: 80, right: 90, top: 40, bottom: 30},
       xAxis: {type: 'category', data: map.cols, name: 'dst', position: 'top', splitArea: {show: true}},
       yAxis: {type: 'category', data: map.rows, name: 'src', inverse: true, splitArea: {show: true}},
@@ -337,40 +341,6 @@
     });
   }
 
-  // ---- what the browser test reads ----
-  function selfCheck(firstScreenMs) {
-    function count(kind) {
-      return drawn.filter(function (d) {
-        var svg = d.figure.querySelector('.chart svg');
-        return d.kind === kind && svg && svg.querySelectorAll('path').length > 0;
-      }).length;
-    }
-    // Warp lines of the first timeline chart: one SVG path each (a custom "line" of width 1.2, which no axis uses).
-    function timelineLines() {
-      var first = drawn.filter(function (d) { return d.kind === 'timeline'; })[0];
-      var svg = first && first.figure.querySelector('.chart svg');
-      return svg ? svg.querySelectorAll('path[stroke-width="1.2"]').length : 0;
-    }
-    var result = {
-      errors: window.hwcommErrors, blocked: window.hwcommBlocked,
-      resources: performance.getEntriesByType('resource').map(function (r) { return r.name; }),
-      analysis_cells: document.querySelectorAll('table.analysis tr').length,
-      expected: {bandwidth: model.groups.length, small: model.small.length, heatmap: model.heatmaps.length,
-                 timeline: gpumemExpected.timeline || 0, occupancy: gpumemExpected.occupancy || 0,
-                 stride: gpumemExpected.stride || 0, latency: gpumemExpected.latency || 0,
-                 timeline_lines: gpumemExpected.timeline_lines || 0,
-                 vertices: model.files.map(function (f) { return f.vertices; })},
-      drawn: {bandwidth: count('bandwidth'), small: count('small'), heatmap: count('heatmap'),
-              timeline: count('timeline'), occupancy: count('occupancy'), stride: count('stride'),
-              latency: count('latency'), timeline_lines: timelineLines(),
-              nodes: Array.prototype.map.call(document.querySelectorAll('.topology-figure svg'),
-                                              function (s) { return s.querySelectorAll('g.node').length; })},
-      first_screen_ms: firstScreenMs, all_drawn_ms: Math.round(performance.now() - started),
-      page_ms: Math.round(performance.now())
-    };
-    document.body.appendChild(el('pre', {id: 'hwcomm-test', textContent: JSON.stringify(result)}));
-  }
-
   var firstScreenMs = 0, gpumemExpected = {};
   try {
     drawToc();
@@ -380,7 +350,7 @@
     drawSmall();
     drawHeatmaps();
     gpumemExpected = window.hwcommDrawGpumem(model, {el: el, addChart: addChart, drawEntry: drawEntry, palette: palette,
-                                                     fmtBytes: fmtBytes, fmtRate: fmtRate});
+                                                     fmtBytes: fmtBytes, fmtRate: fmtRate, tip: tip});
     window.hwcommDrawAnalysis(model, {el: el, fmtRate: fmtRate});
     drawFirstScreen();
     firstScreenMs = Math.round(performance.now() - started);
@@ -388,8 +358,12 @@
   } catch (e) {
     window.hwcommErrors.push(String(e && e.stack || e));
   }
-  if (drawAllNow) selfCheck(firstScreenMs);
-  else setTimeout(function () { drainInBackground(function () { selfCheck(firstScreenMs); }); }, 0);
+  function selfCheck() {
+    window.hwcommSelfCheck({drawn: drawn, model: model, gpumemExpected: gpumemExpected, firstScreenMs: firstScreenMs,
+                            started: started, showTips: showTips});
+  }
+  if (drawAllNow) selfCheck();
+  else setTimeout(function () { drainInBackground(selfCheck); }, 0);
   window.addEventListener('resize', function () {
     drawn.forEach(function (d) { if (d.chart) d.chart.resize({width: 'auto', height: 'auto'}); });
   });

@@ -6,23 +6,12 @@
 #include <sstream>
 
 #include "analyze/cluster.hpp"
+#include "report/html/html_escape.hpp"
 #include "report/html/html_page.hpp"
 
 namespace hwcomm::report_html {
 
 namespace {
-
-std::string escaped(const std::string& text) {
-    std::string out;
-    for (char c : text) {
-        if (c == '&') out += "&amp;";
-        else if (c == '<') out += "&lt;";
-        else if (c == '>') out += "&gt;";
-        else if (c == '"') out += "&quot;";
-        else out += c;
-    }
-    return out;
-}
 
 std::string fixed(double v, int digits) {
     char buf[64];
@@ -36,10 +25,10 @@ void nodes_table(const analyze::ClusterAnalysis& a, std::ostream& out) {
     for (std::size_t i = 0; i < a.nodes.size(); ++i) {
         const analyze::ClusterNodeState& s = a.nodes[i];
         const ClusterNodeInfo& n = a.cluster.nodes[i];
-        out << "<tr><td>" << escaped(s.name) << "</td><td>" << (n.rank < 0 ? "?" : std::to_string(n.rank))
-            << "</td><td>" << escaped(n.hostname) << "</td><td>"
-            << escaped(s.status == "ok" ? std::string("ok") : "error: " + s.error) << "</td><td>"
-            << escaped(n.nic_used.empty() ? "unknown" : n.nic_used) << "</td><td>" << s.records << " ("
+        out << "<tr><td>" << html_escape(s.name) << "</td><td>" << (n.rank < 0 ? "?" : std::to_string(n.rank))
+            << "</td><td>" << html_escape(n.hostname) << "</td><td>"
+            << html_escape(s.status == "ok" ? std::string("ok") : "error: " + s.error) << "</td><td>"
+            << html_escape(n.nic_used.empty() ? "unknown" : n.nic_used) << "</td><td>" << s.records << " ("
             << s.error_records << ")</td></tr>";
     }
     out << "</tbody></table>";
@@ -50,7 +39,7 @@ void flags_table(const analyze::ClusterAnalysis& a, std::ostream& out) {
            "<th>median GB/s</th><th>below</th></tr></thead><tbody>";
     for (const auto* flags : {&a.node_flags, &a.pair_flags})
         for (const analyze::ClusterDeviation& d : *flags)
-            out << "<tr><td>" << escaped(d.who) << "</td><td>" << escaped(d.path.label()) << "</td><td>"
+            out << "<tr><td>" << html_escape(d.who) << "</td><td>" << html_escape(d.path.label()) << "</td><td>"
                 << fixed(d.gbps, 2) << "</td><td>" << fixed(d.median_gbps, 2) << "</td><td>" << fixed(d.below * 100, 1)
                 << "%</td></tr>";
     if (a.node_flags.empty() && a.pair_flags.empty())
@@ -68,8 +57,8 @@ std::string cluster_section_html(const std::vector<ReportInput>& inputs) {
             const auto cluster = cluster_section_of(input.results);
             if (!cluster) continue;
             const analyze::ClusterAnalysis a = analyze::analyze_cluster(input.name, input.results, *cluster);
-            out << "<figure class=\"cluster\" data-file=\"" << escaped(input.name) << "\"><figcaption>"
-                << escaped(input.name) << ": " << a.nodes.size() << " nodes"
+            out << "<figure class=\"cluster\" data-file=\"" << html_escape(input.name) << "\"><figcaption>"
+                << html_escape(input.name) << ": " << a.nodes.size() << " nodes"
                 << (cluster->shared_host ? " (ranks shared a host: inter-node numbers are shared-memory transport, "
                                            "not a network)"
                                          : "")
@@ -78,7 +67,7 @@ std::string cluster_section_html(const std::vector<ReportInput>& inputs) {
             flags_table(a, out);
             out << "</figure>";
         } catch (const std::exception& e) {  // a malformed cluster section: said, not fatal to the page
-            out << "<p>" << escaped(input.name) << ": cluster section unreadable (" << escaped(e.what()) << ")</p>";
+            out << "<p>" << html_escape(input.name) << ": cluster section unreadable (" << html_escape(e.what()) << ")</p>";
         }
     }
     const std::string body = out.str();

@@ -5,7 +5,7 @@
 window.hwcommDrawGpumem = function (model, helpers) {
   'use strict';
   var el = helpers.el, addChart = helpers.addChart, drawEntry = helpers.drawEntry;
-  var palette = helpers.palette, fmtBytes = helpers.fmtBytes, fmtRate = helpers.fmtRate;
+  var palette = helpers.palette, fmtBytes = helpers.fmtBytes, fmtRate = helpers.fmtRate, tip = helpers.tip;
   var g = model.gpumem || {timelines: [], occupancy: [], stride: [], latency: []};
   var container = document.getElementById('gpumem-charts');
   var expected = {timeline: 0, occupancy: 0, stride: 0, latency: 0, timeline_lines: 0};
@@ -30,8 +30,8 @@ window.hwcommDrawGpumem = function (model, helpers) {
     return {
       tooltip: {formatter: function (p) {
         var v = p.value;
-        return 'warp ' + v[2] + ' (block ' + v[5] + ', SM ' + v[3] + ')<br>' + Math.round(v[0]) + ' \u2192 ' +
-               Math.round(v[1]) + ' ' + unit + ': ' + Math.round(v[1] - v[0]) + ' ' + unit; }},
+        return tip([['warp ' + v[2] + ' (block ' + v[5] + ', SM ' + v[3] + ')'],
+                    [Math.round(v[0]) + ' \u2192 ' + Math.round(v[1]) + ' ' + unit + ': ' + Math.round(v[1] - v[0]) + ' ' + unit]]); }},
       grid: {left: 64, right: 24, top: 16, bottom: 44},
       dataZoom: [{type: 'inside', xAxisIndex: 0, filterMode: 'none'}, {type: 'inside', yAxisIndex: 0, filterMode: 'none'}],
       xAxis: {type: 'value', name: 'time on its SM (' + unit + ', 0 = the SM\u2019s earliest warp)',
@@ -102,8 +102,9 @@ window.hwcommDrawGpumem = function (model, helpers) {
     return {
       tooltip: {trigger: 'item', formatter: function (p) {
         var d = p.data;
-        return p.seriesName + ', ' + d.value[0] + ' warps/SM: ' + fmtRate(d.value[1]) + ' GB/s<br>Little\u2019s-law bound ' +
-               fmtRate(d.bound) + ' GB/s (' + (d.latency ? 'latency-bound' : 'bandwidth-bound') + ')'; }},
+        return tip([[p.seriesName + ', ' + d.value[0] + ' warps/SM: ' + fmtRate(d.value[1]) + ' GB/s'],
+                    ['Little\u2019s-law bound ' + fmtRate(d.bound) + ' GB/s (' +
+                     (d.latency ? 'latency-bound' : 'bandwidth-bound') + ')']]); }},
       legend: {type: 'scroll', top: 0, data: names},
       grid: {left: 64, right: 24, top: 34, bottom: 44},
       xAxis: log2Axis('resident warps per SM', Math.min.apply(null, warps), Math.max.apply(null, warps)),
@@ -146,7 +147,9 @@ window.hwcommDrawGpumem = function (model, helpers) {
                                       yAxisIndex: 1, symbol: 'diamond', symbolSize: 9, data: pairs(s.stride, s.sectors_ncu)});
     });
     var option = {
-      tooltip: {trigger: 'axis'},
+      tooltip: {trigger: 'axis', formatter: function (list) {
+        return list.length ? tip([['stride ' + list[0].value[0]]].concat(list.map(function (p) {
+          return [{marker: p.color}, p.seriesName + ': ' + fmtRate(p.value[1])]; }))) : ''; }},
       legend: {type: 'scroll', top: 0},
       grid: {left: 64, right: 64, top: 34, bottom: 44},
       xAxis: log2Axis('stride (elements)', Math.min.apply(null, strides), Math.max.apply(null, strides)),
@@ -174,8 +177,8 @@ window.hwcommDrawGpumem = function (model, helpers) {
     }
     var option = {
       tooltip: {trigger: 'axis', formatter: function (list) {
-        return list.length ? fmtBytes(list[0].value[0]) + list.map(function (p) {
-          return '<br>' + p.marker + p.seriesName + ': ' + Math.round(p.value[1]) + ' ns'; }).join('') : ''; }},
+        return list.length ? tip([[fmtBytes(list[0].value[0])]].concat(list.map(function (p) {
+          return [{marker: p.color}, p.seriesName + ': ' + Math.round(p.value[1]) + ' ns']; }))) : ''; }},
       legend: {type: 'scroll', top: 0},
       grid: {left: 64, right: 24, top: 34, bottom: 44},
       xAxis: log2Axis('working set', Math.min.apply(null, bytes), Math.max.apply(null, bytes), fmtBytes),

@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <sstream>
 
+#include "report/html/html_escape.hpp"
 #include "report/html/topo_layout.hpp"
 
 namespace hwcomm::report_html {
@@ -15,20 +16,6 @@ namespace {
 constexpr double kMargin = 24;
 constexpr double kArcRoom = 44;  // above the top row and below the last, for links drawn as arcs there
 constexpr double kLegendHeight = 40;
-
-std::string xml_escape(const std::string& text) {
-    std::string out;
-    for (char c : text) {
-        switch (c) {
-            case '&': out += "&amp;"; break;
-            case '<': out += "&lt;"; break;
-            case '>': out += "&gt;"; break;
-            case '"': out += "&quot;"; break;
-            default: out += c;
-        }
-    }
-    return out;
-}
 
 std::string fixed(double value, int decimals) {
     char buffer[64];
@@ -163,21 +150,21 @@ std::string topology_svg(const Graph& graph, const std::map<std::size_t, EdgeMea
         out << "<path class=\"edge\" data-kind=\"" << to_string(edges[e].kind) << "\" d=\"" << d
             << "\" fill=\"none\" stroke=\"" << style.colour << "\" stroke-width=\"" << fixed(style.width, 1) << '"';
         if (!style.dash.empty()) out << " stroke-dasharray=\"" << style.dash << '"';
-        out << "><title>" << xml_escape(edges[e].a + " - " + edges[e].b + " (" + to_string(edges[e].kind) + ")");
-        if (measure) out << xml_escape(", best large-transfer bandwidth from " + measure->record_key);
+        out << "><title>" << html_escape(edges[e].a + " - " + edges[e].b + " (" + to_string(edges[e].kind) + ")");
+        if (measure) out << html_escape(", best large-transfer bandwidth from " + measure->record_key);
         out << "</title></path>";
         write_label(labels, lx, ly, anchor, edges[e], measure);
     }
     for (std::size_t v = 0; v < graph.vertices().size(); ++v) {
         const Vertex& vertex = graph.vertices()[v];
         const NodeBox& b = layout.boxes[v];
-        out << "<g class=\"node\" data-id=\"" << xml_escape(vertex.id) << "\"><title>" << xml_escape(vertex.name)
+        out << "<g class=\"node\" data-id=\"" << html_escape(vertex.id) << "\"><title>" << html_escape(vertex.name)
             << "</title><rect x=\"" << fixed(b.x, 1) << "\" y=\"" << fixed(b.y, 1) << "\" width=\"" << w
             << "\" height=\"" << h << "\" rx=\"5\" fill=\"" << fill_of(vertex.kind)
             << "\" stroke=\"#555\"/><text x=\"" << fixed(b.x + w / 2, 1) << "\" y=\"" << fixed(b.y + 18, 1)
-            << "\" text-anchor=\"middle\" font-weight=\"bold\">" << xml_escape(vertex.id) << "</text><text x=\""
+            << "\" text-anchor=\"middle\" font-weight=\"bold\">" << html_escape(vertex.id) << "</text><text x=\""
             << fixed(b.x + w / 2, 1) << "\" y=\"" << fixed(b.y + 34, 1) << "\" text-anchor=\"middle\" fill=\"#444\">"
-            << xml_escape(short_name(vertex.name)) << "</text></g>";
+            << html_escape(short_name(vertex.name)) << "</text></g>";
     }
     out << labels.str();
     // Legend: the colour scale of measured edges.
