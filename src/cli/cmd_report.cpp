@@ -12,6 +12,7 @@
 #include "cli/commands.hpp"
 #include "core/error.hpp"
 #include "core/graph_json.hpp"
+#include "core/utf8.hpp"
 #include "io/results_file.hpp"
 #include "platform/atomic_file.hpp"
 #include "report/html/html_page.hpp"
@@ -24,6 +25,7 @@ struct ReportCommandOptions {
     std::vector<std::string> inputs;
     std::string output;
     bool raw = false;
+    bool force = false;
 };
 
 // Legend names: the file names, or the paths as given when two names clash.
@@ -32,13 +34,16 @@ std::vector<std::string> legend_names(const std::vector<std::string>& paths) {
     std::set<std::string> seen;
     bool clash = false;
     for (const auto& p : paths) {
-        names.push_back(std::filesystem::path(p).filename().string());
+        names.push_back(to_valid_utf8(std::filesystem::path(p).filename().string()));  // shown on the page
         clash = clash || !seen.insert(names.back()).second;
     }
-    return clash ? paths : names;
+    if (!clash) return names;
+    for (std::size_t i = 0; i < paths.size(); ++i) names[i] = to_valid_utf8(paths[i]);
+    return names;
 }
 
 int run_report(const ReportCommandOptions& options) {
+    check_new_output(options.output, options.force);  // before any work: nothing is replaced unasked
     std::vector<report_html::ReportInput> inputs;
     const auto names = legend_names(options.inputs);
     for (std::size_t i = 0; i < options.inputs.size(); ++i) {
@@ -78,6 +83,7 @@ void add_report_command(CLI::App& app, Action& action) {
     sub->add_option("results", options->inputs, "Results files (several are overlaid, the file as legend)")->required();
     sub->add_option("--output,-o", options->output, "HTML file to write (atomically)")->required();
     sub->add_flag("--raw", options->raw, "Embed every raw sample (default: quartiles only, a smaller page)");
+    sub->add_flag("--force", options->force, "overwrite an existing -o file");
     sub->callback([&action, options] { action = [options] { return run_report(*options); }; });
 }
 

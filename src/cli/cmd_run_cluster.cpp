@@ -45,10 +45,10 @@ int run_cluster_command(const ClusterCliArgs& args, const RunOptions& options, c
     if (!args.mpi) {
         if (!args.nodes) throw UsageError("--plan needs --nodes N (or --mpi under mpirun)");
         std::vector<std::string> names;
-        for (int r = 0; r < args.nodes; ++r) {
-            const std::string pattern = args.node_name.empty() ? "node%r" : args.node_name;
-            names.push_back(expand_node_name(pattern, r, read_host_info().hostname));
-        }
+        // Once: read_host_info reads /proc/cpuinfo, and --nodes goes up to 2^20 (issue 25: 27 s).
+        const std::string hostname = read_host_info().hostname;
+        const std::string pattern = args.node_name.empty() ? "node%r" : args.node_name;
+        for (int r = 0; r < args.nodes; ++r) names.push_back(expand_node_name(pattern, r, hostname));
         std::cout << describe_cluster_plan(make_pair_schedule(args.nodes, args.schedule), unique_node_names(names),
                                            options);
         return 0;

@@ -80,6 +80,10 @@ void record_live_nvml(const std::string& path) {
 }
 
 int run_topo(TopoOptions options) {
+    // Like run and export: an existing file is replaced only when asked
+    // (devices and pipes are written in place), checked before any work.
+    for (const std::string* out : {&options.output, &options.svg, &options.record_nvml})
+        if (!out->empty()) check_new_output(*out, options.force);
     if (!options.record_nvml.empty()) {
         if (!options.discover.input_xml.empty() || !options.discover.fsroot.empty() ||
             !options.discover.nvml_replay.empty())
@@ -90,9 +94,6 @@ int run_topo(TopoOptions options) {
                         : options.dot ? TopoFormat::Dot
                         : options.matrix ? TopoFormat::Matrix
                                          : TopoFormat::Tree;
-    // Like run and export: an existing file is replaced only when asked (devices and pipes are written in place).
-    if (!options.output.empty() && !options.force && inspect_output(options.output).kind == OutputKind::RegularFile)
-        throw UsageError(options.output + " exists; use --force to overwrite it");
     std::optional<ClusterSection> cluster;
     ResultsFile stored;
     if (!options.results.empty()) {
@@ -153,7 +154,7 @@ void add_topo_command(CLI::App& app, Action& action) {
     device->excludes(path);
     sub->add_option("--svg", options->svg, "Also draw the graph as a picture into FILE (SVG, as in hwcomm report)");
     sub->add_option("--output,-o", options->output, "Write to FILE (atomically) instead of standard output");
-    sub->add_flag("--force", options->force, "Overwrite an existing --output file");
+    sub->add_flag("--force", options->force, "Overwrite an existing --output, --svg or --record-nvml file");
     sub->add_flag("--all", options->view.all, "Tree: also show PCI functions that carry nothing");
     sub->callback([&action, options] { action = [options] { return run_topo(*options); }; });
 }

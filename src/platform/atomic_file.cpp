@@ -152,6 +152,11 @@ OutputTarget classify(const std::string& path, const struct stat& st) {
 
 }  // namespace
 
+void check_new_output(const std::string& path, bool force) {
+    if (inspect_output(path).kind == OutputKind::RegularFile && !force)
+        throw UsageError(path + " exists; use --force to overwrite it");
+}
+
 OutputTarget inspect_output(const std::string& path) {
     if (path.empty()) throw UsageError("cannot write an output with an empty name");
     if (path.back() == '/') fail(path, "names a directory");

@@ -28,6 +28,11 @@ OutputTarget inspect_output(const std::string& path);
 
 void write_file_atomically(const std::string& path, const std::string& contents);
 
+// What every command checks before any work: the output may be written
+// (inspect_output) and, when it is an existing regular file, `force` was
+// given. Throws UsageError "<path> exists; use --force to overwrite it".
+void check_new_output(const std::string& path, bool force);
+
 // True when a file could be created in path's directory (probes with an
 // anonymous temporary file; never touches path itself).
 bool directory_writable_for(const std::string& path, std::string* why = nullptr);

@@ -1,6 +1,7 @@
 #include "run/cluster/pair_schedule.hpp"
 
 #include <algorithm>
+#include <cstdint>
 #include <set>
 #include <stdexcept>
 
@@ -56,24 +57,29 @@ std::set<NodePair> ring_and_random_pairs(int nodes, const ScheduleOptions& optio
     return pairs;
 }
 
-// Greedy packing into rounds of disjoint pairs: each round takes every pair
-// left whose nodes are both still free.
-std::vector<std::vector<NodePair>> pack_rounds(std::set<NodePair> left) {
+// Greedy packing into rounds of disjoint pairs: each round takes, in order,
+// every pair left whose nodes are both still free. A node's "busy" mark is
+// the round that took it, so a round costs one pass over the pairs left
+// (a million nodes: a few passes over a few million pairs).
+std::vector<std::vector<NodePair>> pack_rounds(const std::set<NodePair>& pairs, int nodes) {
+    std::vector<NodePair> left(pairs.begin(), pairs.end());
+    std::vector<std::size_t> taken_in(static_cast<std::size_t>(nodes), SIZE_MAX);
     std::vector<std::vector<NodePair>> rounds;
     while (!left.empty()) {
-        std::vector<NodePair> round;
-        std::set<int> busy;
-        for (auto it = left.begin(); it != left.end();) {
-            if (!busy.count(it->first) && !busy.count(it->second)) {
-                busy.insert(it->first);
-                busy.insert(it->second);
-                round.push_back(*it);
-                it = left.erase(it);
+        const std::size_t r = rounds.size();
+        std::vector<NodePair> round, rest;
+        for (const NodePair& p : left) {
+            auto& a = taken_in[static_cast<std::size_t>(p.first)];
+            auto& b = taken_in[static_cast<std::size_t>(p.second)];
+            if (a != r && b != r) {
+                a = b = r;
+                round.push_back(p);
             } else {
-                ++it;
+                rest.push_back(p);
             }
         }
         rounds.push_back(std::move(round));
+        left.swap(rest);
     }
     return rounds;
 }
@@ -105,7 +111,7 @@ PairSchedule make_pair_schedule(int nodes, const ScheduleOptions& options) {
         s.rounds = all_pairs_rounds(nodes);
     } else {
         s.kind = "ring+random";
-        s.rounds = pack_rounds(ring_and_random_pairs(nodes, options));
+        s.rounds = pack_rounds(ring_and_random_pairs(nodes, options), nodes);
     }
     return s;
 }
