@@ -31,14 +31,19 @@ std::optional<double> window_statistic(const std::vector<CurvePoint>& pts, const
     return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
-// "cpu<socket os index>" of a NUMA node through the topology's package
-// membership; without a topology, the node's rank among the nodes the data names.
+// "cpu<socket rank>" of a NUMA node through the topology's package
+// membership, the rank among the packages by OS index as the study counts
+// them (CPU0, CPU1: an AC922's sockets are chips 0 and 8); without a
+// topology, the node's rank among the nodes the data names.
 std::string cpu_name(const std::string& numa_id, const Graph* g, const std::set<int>& numa_seen) {
     if (g) {
         for (const Edge* e : g->edges_of(numa_id))
             if (e->kind == EdgeKind::Membership && e->b == numa_id)
-                if (const Vertex* p = g->find(e->a); p && p->kind == VertexKind::Package)
-                    return "cpu" + std::to_string(p->os_index);
+                if (const Vertex* p = g->find(e->a); p && p->kind == VertexKind::Package) {
+                    int rank = 0;
+                    for (const Vertex* other : g->of_kind(VertexKind::Package)) rank += other->os_index < p->os_index;
+                    return "cpu" + std::to_string(rank);
+                }
     }
     const int id = id_index(numa_id);
     const auto it = numa_seen.find(id);
@@ -56,6 +61,22 @@ std::string gpu_name(const std::string& gpu_id, const Graph* g) {
 bool nvlink_connected(const Graph& g, const std::string& a, const std::string& b) {
     if (!g.find(a) || !g.find(b)) return false;
     return classify_path(g, a, b).kind == PathClass::NvLink;
+}
+
+bool has_nvlink_data(const Graph& g) {
+    for (const Edge& e : g.edges())
+        if (e.kind == EdgeKind::NvLink) return true;
+    return false;
+}
+
+// The study's local GPU pairs: joined by NVLink. An export without any NVLink
+// data (hwloc without its NVML plugin, as the study's IBM AC922 export) says
+// nothing of links: there the pairs on one socket (the same local NUMA nodes)
+// are the local ones, which is what NVLink joins on those machines.
+bool gpus_local(const Graph& g, const std::string& a, const std::string& b, bool nvlink_known) {
+    if (nvlink_known) return nvlink_connected(g, a, b);
+    const auto na = numa_nodes_of(g, a), nb = numa_nodes_of(g, b);
+    return !na.empty() && na == nb;
 }
 
 // Peer access: the topology's own statement when discovery recorded one
@@ -108,6 +129,8 @@ std::vector<Series> build_series(const std::vector<NamedResults>& files, const V
         if (!g)
             notes.push_back(nf.name + ": no topology: sockets are named by NUMA rank, locality, peer-access "
                                       "possibility and link limits are unknown (import with --topology)");
+        const bool nvlink_known = g && has_nvlink_data(*g);
+        bool socket_locality_noted = false;
         std::set<int> numa_seen;
         bool has_peer_method = false;
         for (const Record& r : nf.file.records) {
@@ -150,7 +173,12 @@ std::vector<Series> build_series(const std::vector<NamedResults>& files, const V
                 s.src = gpu_name(r.src, g);
                 s.dst = gpu_name(r.dst, g);
                 if (g && g->find(r.src) && g->find(r.dst)) {
-                    s.locality = nvlink_connected(*g, r.src, r.dst) ? "local" : "remote";
+                    s.locality = gpus_local(*g, r.src, r.dst, nvlink_known) ? "local" : "remote";
+                    if (!nvlink_known && !socket_locality_noted) {
+                        notes.push_back(nf.name + ": the topology has no NVLink data: GPU pairs on one socket are "
+                                                  "taken as local, pairs across sockets as remote");
+                        socket_locality_noted = true;
+                    }
                     s.peer_possible = peer_possible(*g, r.src, r.dst);
                     s.path_class = classify_path(*g, r.src, r.dst).label();
                     const auto nodes = numa_nodes_of(*g, r.src);

@@ -76,6 +76,12 @@ private:
         }
     }
 
+    static bool attached_below(hwloc_obj_t node, hwloc_obj_t ancestor) {
+        for (hwloc_obj_t o = node->parent; o; o = o->parent)
+            if (o == ancestor) return true;
+        return false;
+    }
+
     static int index_of(hwloc_obj_t obj) {
         return obj->os_index == HWLOC_UNKNOWN_INDEX ? static_cast<int>(obj->logical_index)
                                                     : static_cast<int>(obj->os_index);
@@ -107,9 +113,12 @@ private:
             if (n->subtype && std::string(n->subtype) == "GPUMemory") mark_gpu_memory(n, v);
             const std::string id = graph_.add_vertex(std::move(v)).id;
             ids_[n] = id;
-            // A package holds a NUMA node when its nodeset says so (covers CPU-less nodes too).
+            // A package holds the NUMA nodes attached inside it (CPU-less ones too).
+            // Not its nodeset: that also lists the nodes of its ancestors, so a
+            // GPU's memory attached to the Machine (IBM AC922) would belong to
+            // every socket.
             for (hwloc_obj_t p : packages)
-                if (hwloc_bitmap_isset(p->nodeset, n->os_index))
+                if (attached_below(n, p))
                     graph_.add_edge({.a = ids_[p], .b = id, .kind = EdgeKind::Membership, .source = "hwloc"});
         }
     }
