@@ -48,6 +48,20 @@ std::string rule_text(const VerdictRule& r) {
     return out.str();
 }
 
+// A CPU-only machine has none of the copies the study's tables compare: one
+// line says so instead of a table of "no-data" rows (and "anomalies: none").
+bool nothing_compared(const Analysis& a) {
+    for (const Cell& c : a.cells)
+        if (c.verdict != "no-data") return false;
+    return true;
+}
+
+std::string nothing_compared_text(const Analysis& a) {
+    return std::to_string(a.cells.size()) + " cells of the study's tables, all no-data: the input has none of the "
+           "copies they compare (memcpy-h2d/d2h from pageable, pinned or write-combined memory, memcpy-peer between "
+           "GPUs; a CPU-only machine has none)";
+}
+
 }  // namespace
 
 json analysis_to_json(const Analysis& a) {
@@ -111,8 +125,11 @@ json analysis_to_json(const Analysis& a) {
 std::string format_analysis_markdown(const Analysis& a) {
     std::ostringstream out;
     out << "# hwcomm analyze\n\nRule: " << rule_text(a.rule) << ".\n\n";
-    out << "| table | link | cell | verdict | effect | decided by |\n| --- | --- | --- | --- | --- | --- |\n";
+    const bool none = nothing_compared(a);
+    if (none) out << nothing_compared_text(a) << ".\n";
+    else out << "| table | link | cell | verdict | effect | decided by |\n| --- | --- | --- | --- | --- | --- |\n";
     for (const Cell& c : a.cells) {
+        if (none) break;
         const std::string what = c.evidence.contains("reason") ? c.evidence["reason"].get<std::string>()
                                                                : c.evidence.value("comparison", std::string{});
         out << "| " << c.table << " | " << c.link << " | " << md(c.key.substr(c.key.find('|', c.key.find('|') + 1) + 1))
@@ -128,7 +145,7 @@ std::string format_analysis_markdown(const Analysis& a) {
         }
     }
     out << "\n## Anomalies\n\n";
-    if (a.anomalies.empty()) out << "none\n";
+    if (a.anomalies.empty()) out << (none ? "none looked for: nothing the rule compares\n" : "none\n");
     for (const Anomaly& x : a.anomalies) out << "- **" << x.kind << "**: " << md(x.text) << "\n";
     for (const std::string& n : a.notes) out << "\nNote: " << n << "\n";
     return out.str();
@@ -138,9 +155,11 @@ std::string format_analysis_text(const Analysis& a) {
     std::ostringstream out;
     out << "rule: " << rule_text(a.rule) << "\n\n";
     char line[256];
+    const bool none = nothing_compared(a);
     std::snprintf(line, sizeof line, "%-44s %-8s %8s  %s\n", "cell", "verdict", "effect", "decided by");
-    out << line;
+    out << (none ? nothing_compared_text(a) + "\n" : std::string(line));
     for (const Cell& c : a.cells) {
+        if (none) break;
         std::string what = c.evidence.contains("reason") ? c.evidence["reason"].get<std::string>() : "";
         if (what.empty() && c.evidence.contains("per_pair") && !c.evidence["per_pair"].empty())
             what = std::to_string(c.evidence["per_pair"].size()) + " pairs";
@@ -154,7 +173,7 @@ std::string format_analysis_text(const Analysis& a) {
         out << line;
     }
     out << "\nanomalies:\n";
-    if (a.anomalies.empty()) out << "  none\n";
+    if (a.anomalies.empty()) out << (none ? "  none looked for: nothing the rule compares\n" : "  none\n");
     std::map<std::string, int> shown;
     for (const Anomaly& x : a.anomalies) {
         // A few of each kind on screen; --json and --markdown list them all.

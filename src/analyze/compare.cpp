@@ -71,6 +71,32 @@ std::string text_at(const nlohmann::json& j, const char* a, const char* b = null
     return v.is_string() ? v.get<std::string>() : "";
 }
 
+// A --quick run against a default one changes every record: say so before the records do.
+std::vector<std::string> option_differences(const nlohmann::json& meta_a, const nlohmann::json& meta_b) {
+    const auto options_of = [](const nlohmann::json& meta) {
+        return meta.is_object() && meta.contains("options") && meta["options"].is_object() ? meta["options"]
+                                                                                            : nlohmann::json::object();
+    };
+    const nlohmann::json oa = options_of(meta_a), ob = options_of(meta_b);
+    std::vector<std::string> out;
+    if (oa.empty() || ob.empty()) return out;  // imported files have none
+    const auto shown = [](const nlohmann::json* v) {
+        if (!v) return std::string("(unset)");
+        std::string text = v->dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+        return text.size() > 48 ? text.substr(0, 45) + "..." : text;
+    };
+    std::set<std::string> keys;
+    for (const auto& [k, v] : oa.items()) keys.insert(k);
+    for (const auto& [k, v] : ob.items()) keys.insert(k);
+    for (const std::string& k : keys) {
+        if (k == "filters") continue;
+        const nlohmann::json* va = oa.contains(k) ? &oa[k] : nullptr;
+        const nlohmann::json* vb = ob.contains(k) ? &ob[k] : nullptr;
+        if (!va || !vb || *va != *vb) out.push_back(k + ": " + shown(va) + " vs " + shown(vb));
+    }
+    return out;
+}
+
 }  // namespace
 
 RecordsComparison compare_results(const ResultsFile& a, const ResultsFile& b, double threshold) {
@@ -117,6 +143,7 @@ RecordsComparison compare_results(const ResultsFile& a, const ResultsFile& b, do
     differ("kernel", text_at(a.meta, "kernel"), text_at(b.meta, "kernel"));
     differ("driver", text_at(a.topology, "provenance", "driver_version"), text_at(b.topology, "provenance", "driver_version"));
     differ("hwcomm revision", text_at(a.meta, "git_revision"), text_at(b.meta, "git_revision"));
+    c.option_differences = option_differences(a.meta, b.meta);
     return c;
 }
 
@@ -125,6 +152,9 @@ std::string format_comparison(const RecordsComparison& c, const std::string& nam
     out << "A = " << name_a << "\nB = " << name_b << "\n";
     if (c.machine_differences.empty()) out << "machines: no difference recorded\n";
     for (const std::string& d : c.machine_differences) out << "machines differ in " << d << "\n";
+    for (const std::string& d : c.option_differences) out << "options differ in " << d << "\n";
+    if (!c.option_differences.empty())
+        out << "(the changes below come partly from these options: sizes, sampling and timing, not the machines alone)\n";
     char line[512];
     out << "\n" << c.common.size() << " records in both (! = change beyond " << c.threshold * 100
         << "%; ci: the 95% CIs of the deciding size overlap / differ / -):\n";

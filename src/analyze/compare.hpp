@@ -2,7 +2,7 @@
 // Two results files side by side: records matched by key, the change of
 // large-transfer bandwidth and small-transfer time with whether the 95%
 // confidence intervals overlap, records on one side only, and how the two
-// machines differ.
+// machines and the two runs' options differ.
 #include <optional>
 #include <string>
 #include <vector>
@@ -29,6 +29,9 @@ struct RecordsComparison {
     std::vector<RecordChange> common;
     std::vector<std::string> only_a, only_b;
     std::vector<std::string> machine_differences;  // "GPUs: 2x NVIDIA H200 vs 4x NVIDIA H200"
+    // Run options that change what a record measures (sizes, sampling,
+    // timing): "quick: true vs false". Filters only choose records: left out.
+    std::vector<std::string> option_differences;
     double threshold = 0.05;
     int beyond = 0;
 };

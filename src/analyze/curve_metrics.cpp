@@ -149,6 +149,11 @@ CurveMetrics curve_metrics(const std::vector<CurvePoint>& pts, const std::option
                             best->bytes < m.large->from_bytes && best->gbps > 1.05 * m.large->gbps;
     }
     m.best = bp;
+    if (cache) {
+        const std::uint64_t cache_bytes = o.cache_bytes ? o.cache_bytes : cache->bytes;
+        m.large->cache_resident =
+            cache_bytes > 0 && m.large->to_bytes * static_cast<std::uint64_t>(cache->buffers) <= cache_bytes;
+    }
     if (limit && limit->gbps > 0) m.fraction_of_limit = m.large->gbps / limit->gbps;
     m.half_bandwidth_bytes = half_size(pts, m.large->gbps / 2);
     m.fit = hockney(pts);

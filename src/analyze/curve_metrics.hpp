@@ -56,6 +56,10 @@ struct LargeTransfer {
     std::uint64_t from_bytes = 0, to_bytes = 0;
     std::size_t n_points = 0;
     bool last_octave = false;              // no point reached large_min_bytes
+    // Even the largest size measured fits the relevant cache (a --quick run up
+    // to 64 MiB on a host with a 300 MiB LLC): not a figure of the memory
+    // behind it, and every printer marks it so.
+    bool cache_resident = false;
 };
 
 struct BestPoint {

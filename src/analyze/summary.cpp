@@ -191,7 +191,9 @@ std::string format_summary_table(const std::vector<SummaryRow>& rows) {
     lines.push_back({"#", "method", "src->dst", "params", "large", "best @size", "% link", "small", "status"});
     for (const SummaryRow& r : rows) {
         const CurveMetrics& m = r.metrics;
-        std::string large = m.large ? fixed(m.large->gbps, 1) + (m.large->last_octave ? "^" : "") : "-";
+        std::string large = m.large ? fixed(m.large->gbps, 1) + (m.large->last_octave ? "^" : "") +
+                                          (m.large->cache_resident ? " c" : "")
+                                    : "-";
         std::string best = "-";
         if (m.best) best = fixed(m.best->gbps, 1) + " @" + short_bytes(m.best->bytes) + (m.best->cache_resident ? " c" : "");
         std::string link = "-";
@@ -220,7 +222,8 @@ std::string format_summary_table(const std::vector<SummaryRow>& rows) {
         out << line << "\n";
     }
     out << "GB/s = 1e9 B/s. large = large-transfer GB/s: median of the sizes >= 64 MiB on the final plateau\n"
-           "(^: of the last octave measured); best @size: c = the working set fits the cache (CPU LLC / GPU L2;\n"
+           "(^: of the last octave measured; c: even the largest size fits the cache, so it is no memory figure:\n"
+           "measure beyond the cache with --max-size); best @size: c = the working set fits the cache (CPU LLC / GPU L2;\n"
            "disk-read: the page cache held the file's bytes) and beats the large-transfer rate; % link = large /\n"
            "the path's theoretical bottleneck (staged for peer-off copies); small = time per transfer at the\n"
            "smallest size, launch overhead included (GPU paths only); status \"wall\": timed by the host clock,\n"

@@ -24,6 +24,17 @@ std::string cuda_text() {
 #endif
 }
 
+// What CMake printed as "MPI cluster mode ON|OFF".
+std::string mpi_text() {
+#ifdef HWCOMM_HAVE_MPI
+    const std::string library = HWCOMM_MPI_LIBRARY;
+    return std::string("yes, cluster mode (mpirun ... hwcomm run --mpi), MPI ") + HWCOMM_MPI_VERSION +
+           (library.empty() ? "" : ", " + library);
+#else
+    return "no (configured without MPI: run --mpi is not built; run --plan works)";
+#endif
+}
+
 }  // namespace
 
 std::string version_text() {
@@ -35,7 +46,7 @@ std::string version_text() {
     text += "NVML:       loaded at run time (dlopen libnvidia-ml.so.1)\n";
     text += std::string("hwloc:      ") + HWCOMM_HWLOC_BUILD_VERSION + " at build time, run-time library API " +
             hwloc_api_text(hwloc_get_api_version()) + "\n";
-    text += "MPI:        no (hwcomm measures one node; no MPI support is built)";
+    text += "MPI:        " + mpi_text();
     return text;
 }
 

@@ -212,7 +212,7 @@ int run_command(const RunArgs& a) {
         warn("CUDA methods skipped: " + why);
         results.meta["run"]["cuda_skipped"] = why;
     }
-    if (const std::string w = load_warning(load, cpus); !w.empty()) warn(w);
+    if (const std::string w = load_warning(load, cpus, other_running_commands()); !w.empty()) warn(w);
     save_results(path, results);  // a valid file from the start
 
     const bool tty = isatty(STDERR_FILENO) == 1;

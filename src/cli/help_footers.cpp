@@ -12,7 +12,19 @@ namespace {
 struct Footer {
     const char* example;
     const char* exit_codes;  // besides 0 and 2, in order
+    const char* before = "";  // what the command's options do not say (gpumem passes its options on)
 };
+
+// gpumem declares no options of its own (it passes them to run): its help names its parts and what it takes.
+constexpr const char* kGpumemParts =
+    "\nParts (one method each, all run unless --filter method=... picks; docs/gpumem.md):\n"
+    "  gpumem-timeline   per-warp load latency on the SM clock, warps by start, coloured by SM\n"
+    "  gpumem-occupancy  DRAM read bandwidth against resident warps per SM, with Little's-law bounds\n"
+    "  gpumem-stride     strided loads: effective GB/s and 32-byte sectors per request\n"
+    "  gpumem-latency    pointer-chase latency ladder: L1, L2, DRAM, a peer GPU, pinned host memory per NUMA node\n"
+    "\nOptions: those of hwcomm run (hwcomm run --help), passed on: -o FILE, --force, --resume FILE, --quick,\n"
+    "--filter method=gpumem-stride, --filter src=gpu0, --timing event|wall, --min-samples N, ...; and\n"
+    "  --ncu             add Nsight Compute's sector counts to gpumem-stride (needs ncu on the PATH)\n";
 
 const char* const kUsage = "  2  bad input (one line on stderr; no file written or changed)\n";
 
@@ -27,7 +39,7 @@ const std::map<std::string, Footer>& footers() {
         {"gpumem",
          {"hwcomm gpumem --quick --filter src=gpu0 -o gpumem.json\n  hwcomm gpumem --ncu --filter method=gpumem-stride -o stride.json",
           "  3  finished, some records are errors (the file says which and why)\n"
-          "  4  interrupted: the file is valid; complete it with hwcomm run --resume FILE\n"}},
+          "  4  interrupted: the file is valid; complete it with hwcomm run --resume FILE\n", kGpumemParts}},
         {"model", {"hwcomm model fit results.json -o model.json\n  hwcomm model check results.json", ""}},
         {"predict", {"hwcomm predict --model model.json --method memcpy-h2d --src numa0 --dst gpu0 --size 64MiB", ""}},
         {"export", {"hwcomm export results.json.gz --format csv -o results.csv", ""}},
@@ -46,7 +58,7 @@ std::string footer_text(const std::string& command, const Footer& f) {
     std::string codes = std::string("  0  done\n") + kUsage + f.exit_codes;
     if (std::string(f.exit_codes).rfind("  1", 0) == 0)  // 1 goes before 2
         codes = std::string("  0  done\n") + f.exit_codes + kUsage;
-    return std::string("\nExample:\n  ") + f.example + "\n\nExit codes:\n" + codes + "More: man hwcomm-" + command +
+    return std::string(f.before) + "\nExample:\n  " + f.example + "\n\nExit codes:\n" + codes + "More: man hwcomm-" + command +
            ", docs/cli.md.";
 }
 

@@ -1,5 +1,7 @@
 #include "discover/cuda_source.hpp"
 
+#include <dlfcn.h>
+
 #include <cuda_runtime_api.h>
 
 #include <cstdlib>
@@ -8,14 +10,34 @@
 
 namespace hwcomm {
 
+namespace {
+
+// The driver's library, as the CUDA runtime looks for it.
+bool driver_library_present() {
+    void* lib = ::dlopen("libcuda.so.1", RTLD_LAZY | RTLD_LOCAL);
+    if (!lib) return false;
+    ::dlclose(lib);
+    return true;
+}
+
+// Why the runtime sees no device, in the words a user can act on: the
+// runtime reports "driver version is insufficient" also where no NVIDIA
+// driver is installed at all.
+std::string why_no_device(cudaError_t rc) {
+    if (rc == cudaErrorInsufficientDriver && !driver_library_present())
+        return "no NVIDIA driver (libcuda.so.1 not found)";
+    if (rc == cudaErrorInsufficientDriver)
+        return std::string("the NVIDIA driver is older than this CUDA runtime needs (") + cudaGetErrorString(rc) + ")";
+    if (rc == cudaErrorNoDevice) return std::string("no CUDA GPU (") + cudaGetErrorString(rc) + ")";
+    return std::string("cannot count devices (") + cudaGetErrorString(rc) + ")";
+}
+
+}  // namespace
+
 int merge_cuda(Graph& graph) {
     int count = 0;
     if (const cudaError_t rc = cudaGetDeviceCount(&count); rc != cudaSuccess) {
-        // cudaErrorInsufficientDriver is also what a machine without any NVIDIA driver says.
-        const std::string why = rc == cudaErrorInsufficientDriver || rc == cudaErrorNoDevice
-                                    ? "no usable NVIDIA driver or GPU"
-                                    : "cannot count devices";
-        graph.notes.push_back("CUDA runtime: " + why + " (" + cudaGetErrorString(rc) + ")");
+        graph.notes.push_back("CUDA runtime: " + why_no_device(rc));
         return 0;
     }
     const char* order = std::getenv("CUDA_DEVICE_ORDER");

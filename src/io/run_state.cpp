@@ -47,13 +47,18 @@ int run_exit_code(const ResultsFile& file) {
     return 0;
 }
 
-std::string load_warning(const LoadAverage& load, unsigned logical_cpus) {
+std::string load_warning(const LoadAverage& load, unsigned logical_cpus, const std::vector<std::string>& running_now) {
     if (!load.known || logical_cpus == 0 || load.one <= logical_cpus / 2.0) return "";
     char buf[200];
-    std::snprintf(buf, sizeof buf,
-                  "load average %.2f is above half of the %u logical CPUs: other work may disturb the measurements", load.one,
-                  logical_cpus);
-    return buf;
+    std::snprintf(buf, sizeof buf, "load average %.2f is above half of the %u logical CPUs", load.one, logical_cpus);
+    std::string text = buf;
+    if (running_now.empty())
+        return text + ", but no other process runs now: the load is from work that has ended (a build just "
+                      "before?), and the average decays within a minute";
+    text += ": " + std::to_string(running_now.size()) + " other process" + (running_now.size() > 1 ? "es run" : " runs") +
+            " now (";
+    for (std::size_t i = 0; i < running_now.size() && i < 4; ++i) text += (i ? ", " : "") + running_now[i];
+    return text + (running_now.size() > 4 ? ", ...)" : ")") + " and may disturb the measurements";
 }
 
 }  // namespace hwcomm

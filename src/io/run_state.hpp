@@ -6,6 +6,7 @@
 // and the exit code of `hwcomm run` that follows from it.
 #include <cstddef>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -35,7 +36,10 @@ bool run_finished(const nlohmann::json& meta);
 // records; kExitInterrupted: not finished.
 int run_exit_code(const ResultsFile& file);
 
-// "load average 3.10 is above half of the 4 logical CPUs: ..." or "" when not.
-std::string load_warning(const LoadAverage& load, unsigned logical_cpus);
+// "load average 3.10 is above half of the 4 logical CPUs: 2 other processes
+// run now (cc1plus, ninja) ..." or, when none runs now (`running_now`, from
+// other_running_commands), that the load is from work that has ended; "" when
+// the load is low.
+std::string load_warning(const LoadAverage& load, unsigned logical_cpus, const std::vector<std::string>& running_now);
 
 }  // namespace hwcomm

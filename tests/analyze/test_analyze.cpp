@@ -1,7 +1,9 @@
 // Summary rows and fidelity verdicts computed from hand-made results.
 #include <gtest/gtest.h>
 
+#include "analyze/compare.hpp"
 #include "analyze/fidelity.hpp"
+#include "analyze/study.hpp"
 #include "analyze/summary.hpp"
 
 using namespace hwcomm;
@@ -199,4 +201,30 @@ TEST(Fidelity, TheTargetsMachineIsComparedWithTheResultsGpus) {
     const MachineCheck none = check_machine(cpu_only, f);
     EXPECT_FALSE(none.same);
     EXPECT_EQ(none.results, "no GPU");
+}
+
+TEST(Compare, RunOptionsThatDifferAreSaidBeforeTheRecords) {
+    // A --quick run against a default one changes every record (issue 25).
+    ResultsFile quick, full;
+    quick.meta = {{"options", {{"quick", true}, {"max_size", 67108864}, {"filters", {"method=cpu-read"}}}}};
+    full.meta = {{"options", {{"quick", false}, {"max_size", 1073741824}, {"filters", nlohmann::json::array()}}}};
+    quick.records = full.records = {record("cpu-read", "numa0", "numa0", {}, {point(1 << 20, 1e-4)})};
+    const RecordsComparison c = compare_results(quick, full, 0.05);
+    ASSERT_EQ(c.option_differences.size(), 2u);  // filters only choose records
+    EXPECT_EQ(c.option_differences[0], "max_size: 67108864 vs 1073741824");
+    EXPECT_EQ(c.option_differences[1], "quick: true vs false");
+    EXPECT_NE(format_comparison(c, "a", "b").find("options differ in quick: true vs false"), std::string::npos);
+    EXPECT_TRUE(compare_results(quick, quick, 0.05).option_differences.empty());
+}
+
+TEST(Analysis, ACpuOnlyInputSaysNothingWasComparedInsteadOfRowsOfNoData) {
+    ResultsFile cpu;
+    cpu.records = {record("cpu-read", "numa0", "numa0", {}, {point(64 << 20, 1e-3)})};
+    const Analysis a = analyze_results({{"cpu.json", cpu}});
+    const std::string text = format_analysis_text(a);
+    EXPECT_NE(text.find(std::to_string(a.cells.size()) + " cells of the study's tables, all no-data"), std::string::npos)
+        << text;
+    EXPECT_EQ(text.find("affinity|cpu-gpu"), std::string::npos) << text;
+    EXPECT_NE(text.find("none looked for: nothing the rule compares"), std::string::npos) << text;
+    EXPECT_NE(format_analysis_markdown(a).find("all no-data"), std::string::npos);
 }

@@ -75,6 +75,21 @@ TEST(CurveMetrics, PlateauIgnoresACacheBumpAndUsesTheLastOctaveForShortCurves) {
     EXPECT_EQ(short_curve.large->to_bytes, 1024 * 1024u);
 }
 
+TEST(CurveMetrics, LargeTransferOfASweepThatNeverLeavesTheCacheIsMarked) {
+    // --quick stops at 64 MiB; a host with a 300 MiB last-level cache never left it (issue 25).
+    const auto quick = curve_metrics(hockney_curve(1e-6, 140, 26), std::nullopt,
+                                     CacheInfo{300 * kMiB, "CPU last-level cache", 1}, false);
+    ASSERT_TRUE(quick.large);
+    EXPECT_EQ(quick.large->to_bytes, 64 * kMiB);
+    EXPECT_TRUE(quick.large->cache_resident);
+    // Two buffers (memcpy) of 256 MiB do not fit 300 MiB; a sweep to 1 GiB leaves it.
+    EXPECT_FALSE(curve_metrics(hockney_curve(1e-6, 140, 28), std::nullopt,
+                               CacheInfo{300 * kMiB, "CPU last-level cache", 2}, false).large->cache_resident);
+    EXPECT_FALSE(curve_metrics(hockney_curve(1e-6, 140, 30), std::nullopt,
+                               CacheInfo{300 * kMiB, "CPU last-level cache", 1}, false).large->cache_resident);
+    EXPECT_FALSE(curve_metrics(hockney_curve(1e-6, 140, 26), std::nullopt, std::nullopt, false).large->cache_resident);
+}
+
 TEST(CurveMetrics, SuspectPointsAreFlaggedWithTheirReasons) {
     auto pts = hockney_curve(1e-6, 20, 30);
     pts[0].seconds = 10 * pts[2].seconds;  // 1 B ten times slower than 4 B

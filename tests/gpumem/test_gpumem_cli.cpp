@@ -39,3 +39,13 @@ TEST(CliGpumem, WithoutACudaGpuThereIsNothingToMeasureAndNoFile) {
         << r.err;
     EXPECT_FALSE(fs::exists(s / "r.json"));
 }
+
+TEST(CliGpumem, HelpNamesItsPartsAndTheOptionsItTakes) {
+    // It declares no options of its own (it passes them to run): its help says what they are (issue 25).
+    Scratch s("gpumem-help");
+    const Result r = run_hwcomm(s, "gpumem --help");
+    EXPECT_EQ(r.code, 0);
+    for (const char* part : {"gpumem-timeline", "gpumem-occupancy", "gpumem-stride", "gpumem-latency", "--ncu",
+                             "hwcomm run --help", "-o FILE"})
+        EXPECT_NE(r.out.find(part), std::string::npos) << part;
+}

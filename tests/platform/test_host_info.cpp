@@ -37,3 +37,12 @@ TEST(Clock, IsMonotonicWithSubMicrosecondResolution) {
     EXPECT_GT(steady_clock_resolution(), 0.0);
     EXPECT_LT(steady_clock_resolution(), 1e-6);
 }
+
+TEST(HostInfo, RunningProcessesNameWhatTheLoadAverageComesFrom) {
+    EXPECT_EQ(running_command_of_stat("1234 (cc1plus) R 1200 1234 1200 0 -1"), "cc1plus");
+    EXPECT_EQ(running_command_of_stat("1234 (ninja) S 1200 1234 1200 0 -1"), "");  // sleeping
+    EXPECT_EQ(running_command_of_stat("77 (a) b) R 1 77"), "a) b");                // ") " inside the name
+    EXPECT_EQ(running_command_of_stat("garbage"), "");
+    // This process runs, but is never counted as "other".
+    for (const std::string& c : other_running_commands()) EXPECT_NE(c, "test_platform");
+}

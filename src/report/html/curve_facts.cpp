@@ -13,6 +13,7 @@ CurveFacts curve_facts(const Record& record, const Graph& graph) {
     if (metrics.large) {
         facts.large_gbps = metrics.large->gbps;
         facts.large_bytes = metrics.large->to_bytes;
+        facts.large_cache_resident = metrics.large->cache_resident;
     }
     if (metrics.best) {
         facts.best_gbps = metrics.best->gbps;

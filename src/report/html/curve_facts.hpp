@@ -21,6 +21,7 @@ struct SuspectPoint {
 struct CurveFacts {
     std::optional<double> large_gbps;   // large-transfer bandwidth
     std::uint64_t large_bytes = 0;
+    bool large_cache_resident = false;  // even the largest size fits a cache: no memory figure
     std::optional<double> best_gbps;    // best point over sizes
     std::uint64_t best_bytes = 0;
     bool best_cache_resident = false;   // best point fits a cache: not the link's rate

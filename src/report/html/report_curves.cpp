@@ -32,6 +32,7 @@ std::string params_label(const std::map<std::string, std::string>& params) {
 json facts_json(const CurveFacts& facts) {
     json j = json::object();
     if (facts.large_gbps) j["large"] = round4(*facts.large_gbps), j["large_bytes"] = facts.large_bytes;
+    if (facts.large_cache_resident) j["large_cache"] = true;
     if (facts.best_gbps)
         j["best"] = round4(*facts.best_gbps), j["best_bytes"] = facts.best_bytes, j["cache"] = facts.best_cache_resident;
     if (facts.limit_gbps) j["limit"] = round4(*facts.limit_gbps), j["limit_what"] = facts.limit_what;
