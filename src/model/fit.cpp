@@ -156,6 +156,22 @@ std::vector<SharedEdgeFit> fit_shared_edges(const Record& r, const CurveModel& a
     return out;
 }
 
+Model without_records(const Model& m, const std::vector<std::string>& keys) {
+    const auto held = [&keys](const std::string& k) { return std::find(keys.begin(), keys.end(), k) != keys.end(); };
+    Model out = m;
+    std::erase_if(out.curves, [&](const CurveModel& c) { return held(c.key); });
+    std::erase_if(out.shared_edges,
+                  [&](const SharedEdgeFit& e) { return std::any_of(e.records.begin(), e.records.end(), held); });
+    return out;
+}
+
+std::map<std::string, std::size_t> record_levels(const Model& m) {
+    std::map<std::string, std::size_t> out;
+    for (const SharedEdgeFit& e : m.shared_edges)
+        for (const std::string& k : e.records) out[k] = std::max(out[k], e.lanes);
+    return out;
+}
+
 Model fit_model(const std::vector<NamedResults>& inputs) {
     Model m;
     std::map<std::string, std::string> seen;  // key -> file

@@ -21,6 +21,14 @@ struct NamedResults {
 // Throws UsageError when the files hold the same record twice or nothing to fit.
 Model fit_model(const std::vector<NamedResults>& inputs);
 
+// The model as if the records `keys` had never been measured: their curves and
+// what they taught the shared edges are dropped (the checks predict them with it).
+Model without_records(const Model& model, const std::vector<std::string>& keys);
+
+// Records whose lanes shared an edge, each with its load level: how many
+// transfers crossed the edge they shared most.
+std::map<std::string, std::size_t> record_levels(const Model& model);
+
 // One record's curve (nullopt: no usable point, or its points are not a size sweep).
 std::optional<CurveModel> fit_record(const Record& record, const Graph* graph);
 
