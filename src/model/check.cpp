@@ -24,6 +24,8 @@ void summarize(ErrorSummary& s) {
     s.p90_abs = a[std::min(n - 1, static_cast<std::size_t>(std::ceil(0.9 * static_cast<double>(n))) - 1)];
     s.max_abs = a.back();
     for (double e : a) s.within_5pct += e <= 0.05, s.within_15pct += e <= 0.15;
+    for (const CheckCase& c : s.cases)
+        if (c.high > 0) ++s.with_interval, s.inside_interval += c.measured >= c.low && c.measured <= c.high;
 }
 
 void skip(ErrorSummary& s, const std::string& why) {
@@ -36,7 +38,9 @@ void predict_record(const Model& m, const Graph* g, const Record& r, std::uint64
                     ErrorSummary* aggregates) {
     const bool loaded = std::any_of(r.lanes.begin(), r.lanes.end(), [](const LaneSpec& l) { return l.role == "load"; });
     for (const Point& p : r.points) {
-        if (p.status != "ok" || p.bytes < min_bytes || p.lanes.empty()) continue;
+        // Points on other axes (in-flight, priority) are the pattern C, not a
+        // load the edges share: the fit leaves them out, and so does the check.
+        if (p.status != "ok" || p.bytes < min_bytes || p.lanes.empty() || !p.axes.empty()) continue;
         // A background load lane copies chunks back to back for the whole
         // window: a steady stream that asks for the large-transfer rate, so it
         // asks at the measured lane's size (its chunk alone would sit on the ramp).
@@ -54,6 +58,15 @@ void predict_record(const Model& m, const Graph* g, const Record& r, std::uint64
             skip(lanes, r.key + ": " + e.what());
             return;
         }
+        // An edge left with no measurement under load and no stated rate is
+        // answered "unmeasured, no bound": a refusal, not a prediction to score.
+        for (const Answer& a : ans)
+            for (const SharedEdgeAnswer& e : a.shared)
+                if (e.basis == "unmeasured" && !std::isfinite(e.carried_gbps)) {
+                    skip(lanes, r.key + ": " + e.edge + " has no other measurement under load and no stated rate "
+                                "(the answer says unmeasured)");
+                    return;
+                }
         double bytes = 0, slowest = 0;
         for (std::size_t i = 0; i < r.lanes.size(); ++i) {
             if (r.lanes[i].role == "load") continue;  // U: its rate is an input, not a prediction
@@ -63,7 +76,8 @@ void predict_record(const Model& m, const Graph* g, const Record& r, std::uint64
             for (const LanePoint& lp : p.lanes)
                 if (lp.label == r.lanes[i].label && lp.bandwidth_gbps > 0)
                     lanes.cases.push_back({r.key + " " + lp.label, p.bytes, ans[i].gbps, lp.bandwidth_gbps,
-                                           ans[i].gbps / lp.bandwidth_gbps - 1, ans[i].capacity_basis});
+                                           ans[i].gbps / lp.bandwidth_gbps - 1, ans[i].capacity_basis,
+                                           ans[i].gbps_low, ans[i].gbps_high});
         }
         if (aggregates && !loaded && p.bandwidth_gbps > 0 && slowest > 0)
             aggregates->cases.push_back({r.key, p.bytes, bytes / slowest, p.bandwidth_gbps,

@@ -30,6 +30,7 @@ struct CheckCase {
     double predicted = 0, measured = 0;  // seconds (sizes) or GB/s (pairs, lanes)
     double error = 0;         // predicted / measured - 1
     std::string note;
+    double low = 0, high = 0; // the prediction's interval (lanes; 0, 0: none given)
 };
 
 struct ErrorSummary {
@@ -39,6 +40,7 @@ struct ErrorSummary {
     std::vector<std::string> skip_reasons;
     double median_abs = 0, p90_abs = 0, max_abs = 0;
     std::size_t within_5pct = 0, within_15pct = 0;
+    std::size_t with_interval = 0, inside_interval = 0;  // measured inside the predicted interval
     std::vector<ErrorSummary> groups;  // one per level or member held out (their cases are also in `cases`)
 };
 

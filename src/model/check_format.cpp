@@ -19,7 +19,11 @@ std::string stats_line(const ErrorSummary& s) {
                   "within 15%%: %zu",
                   s.cases.size(), s.median_abs * 100, s.p90_abs * 100, s.max_abs * 100, s.within_5pct,
                   s.within_15pct);
-    return buf;
+    std::string out = buf;
+    if (s.with_interval)
+        out += "; inside the predicted interval: " + std::to_string(s.inside_interval) + " of " +
+               std::to_string(s.with_interval);
+    return out;
 }
 
 std::string format_summary(const ErrorSummary& s, std::size_t worst) {
@@ -52,12 +56,15 @@ std::string format_summary(const ErrorSummary& s, std::size_t worst) {
 nlohmann::json summary_json(const ErrorSummary& s, bool with_cases) {
     nlohmann::json j{{"what", s.name}, {"n", s.cases.size()}, {"median_abs_error", s.median_abs},
                      {"p90_abs_error", s.p90_abs}, {"max_abs_error", s.max_abs}, {"within_5pct", s.within_5pct},
-                     {"within_15pct", s.within_15pct}, {"skipped", s.skipped}, {"skip_reasons", s.skip_reasons}};
+                     {"within_15pct", s.within_15pct}, {"with_interval", s.with_interval},
+                     {"inside_interval", s.inside_interval}, {"skipped", s.skipped}, {"skip_reasons", s.skip_reasons}};
     if (with_cases) {
         nlohmann::json cases = nlohmann::json::array();
-        for (const CheckCase& c : s.cases)
+        for (const CheckCase& c : s.cases) {
             cases.push_back({{"key", c.key}, {"bytes", c.bytes}, {"predicted", c.predicted}, {"measured", c.measured},
                              {"error", c.error}, {"note", c.note}});
+            if (c.high > 0) cases.back()["interval"] = nlohmann::json::array({c.low, c.high});
+        }
         j["cases"] = std::move(cases);
     }
     // A group's cases are the parent's: listed once, in the parent.

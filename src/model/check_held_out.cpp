@@ -52,7 +52,8 @@ void leave_one_member_out(const Model& m, const Graph* g, const std::vector<Name
                           std::uint64_t min_bytes, ErrorSummary& members) {
     const auto by_key = records_by_key(inputs);
     std::map<std::string, std::set<std::string>> on_edge;  // shared edge -> records
-    for (const SharedEdgeFit& e : m.shared_edges) on_edge[e.edge].insert(e.records.begin(), e.records.end());
+    for (const SharedEdgeFit& e : m.shared_edges)
+        for (const EdgeObservation& o : e.observations) on_edge[e.edge].insert(o.record);
     std::set<std::pair<std::string, std::set<std::string>>> done;  // (member, held records): once each
     for (const auto& [edge, keys] : on_edge) {
         // The class's members: the lanes' ends that not every lane shares
