@@ -6,8 +6,8 @@
 #include "methods/disk/register.hpp"
 #ifdef HWCOMM_HAVE_CUDA
 #include "methods/cuda/faults/fault_methods.hpp"
-#include "methods/cuda/register.hpp"
 #include "methods/cuda/gpumem/gpumem_methods.hpp"
+#include "methods/cuda/register.hpp"
 #endif
 
 namespace hwcomm::cli {
@@ -18,7 +18,7 @@ Registry build_registry() {
     // Test only (issue 16): fault-injecting methods, first in the plan, and
     // only when the GPU fault tests ask for them.
     if (const char* v = std::getenv(cuda::kFaultMethodsEnv); v && std::string(v) == "1")
-        cuda::register_fault_methods(registry);
+        register_cuda_fault_methods(registry);
 #endif
     register_cpu_methods(registry);
     register_disk_methods(registry);

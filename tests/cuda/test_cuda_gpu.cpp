@@ -7,13 +7,13 @@
 
 #include <vector>
 
-#include "methods/cuda/blocking_gate.hpp"
-#include "methods/cuda/cuda_handles.hpp"
-#include "methods/cuda/kernels.hpp"
-#include "methods/cuda/pattern.hpp"
-#include "methods/cuda/pattern_ops.hpp"
-#include "methods/cuda/register.hpp"
 #include "gpu_test_support.hpp"
+#include "methods/cuda/common/blocking_gate.hpp"
+#include "methods/cuda/common/cuda_handles.hpp"
+#include "methods/cuda/common/kernels.hpp"
+#include "methods/cuda/common/pattern.hpp"
+#include "methods/cuda/common/pattern_ops.hpp"
+#include "methods/cuda/register.hpp"
 #include "platform/hwloc_topology.hpp"
 
 using namespace hwcomm;

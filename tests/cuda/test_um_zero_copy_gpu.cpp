@@ -11,13 +11,13 @@
 #include <cstdio>
 
 #include "gpu_test_support.hpp"
-#include "methods/cuda/device_info.hpp"
-#include "methods/cuda/graph_queries.hpp"
-#include "methods/cuda/pattern.hpp"
-#include "methods/cuda/pattern_ops.hpp"
+#include "methods/cuda/common/device_info.hpp"
+#include "methods/cuda/common/graph_queries.hpp"
+#include "methods/cuda/common/pattern.hpp"
+#include "methods/cuda/common/pattern_ops.hpp"
+#include "methods/cuda/common/touch_kernels.hpp"
+#include "methods/cuda/common/touch_slots.hpp"
 #include "methods/cuda/register.hpp"
-#include "methods/cuda/zerocopy/touch_kernels.hpp"
-#include "methods/cuda/zerocopy/touch_slots.hpp"
 
 using namespace hwcomm;
 using namespace hwcomm::cuda;
