@@ -1,4 +1,4 @@
-#include "methods/cuda/sizing.hpp"
+#include "methods/cuda/common/sizing.hpp"
 
 #include <algorithm>
 #include <cmath>

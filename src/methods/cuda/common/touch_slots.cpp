@@ -1,9 +1,9 @@
-#include "methods/cuda/zerocopy/touch_slots.hpp"
+#include "methods/cuda/common/touch_slots.hpp"
 
 #include <vector>
 
-#include "methods/cuda/cuda_check.hpp"
-#include "methods/cuda/zerocopy/touch_kernels.hpp"
+#include "methods/cuda/common/cuda_check.hpp"
+#include "methods/cuda/common/touch_kernels.hpp"
 
 namespace hwcomm::cuda {
 

@@ -1,8 +1,8 @@
-#include "methods/cuda/cuda_handles.hpp"
+#include "methods/cuda/common/cuda_handles.hpp"
 
 #include <string>
 
-#include "methods/cuda/cuda_check.hpp"
+#include "methods/cuda/common/cuda_check.hpp"
 
 namespace hwcomm::cuda {
 

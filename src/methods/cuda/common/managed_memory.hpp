@@ -11,8 +11,8 @@
 #include <nlohmann/json.hpp>
 
 #include "core/graph.hpp"
-#include "methods/cuda/cuda_handles.hpp"
-#include "methods/cuda/pattern_ops.hpp"
+#include "methods/cuda/common/cuda_handles.hpp"
+#include "methods/cuda/common/pattern_ops.hpp"
 
 namespace hwcomm::cuda {
 

@@ -17,11 +17,11 @@
 #include <nlohmann/json.hpp>
 
 #include "methods/characterizer.hpp"
-#include "methods/cuda/blocking_gate.hpp"
-#include "methods/cuda/cuda_handles.hpp"
-#include "methods/cuda/host_memory.hpp"
-#include "methods/cuda/load/load_window.hpp"
-#include "methods/cuda/peer_setup.hpp"
+#include "methods/cuda/common/blocking_gate.hpp"
+#include "methods/cuda/common/cuda_handles.hpp"
+#include "methods/cuda/common/host_memory.hpp"
+#include "methods/cuda/common/peer_setup.hpp"
+#include "methods/cuda/lanes/load_window.hpp"
 #include "methods/under_load.hpp"
 #include "platform/hwloc_topology.hpp"
 

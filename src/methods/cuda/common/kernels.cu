@@ -1,9 +1,9 @@
-#include "methods/cuda/kernels.hpp"
+#include "methods/cuda/common/kernels.hpp"
 
 #include <algorithm>
 
-#include "methods/cuda/cuda_check.hpp"
-#include "methods/cuda/pattern.hpp"
+#include "methods/cuda/common/cuda_check.hpp"
+#include "methods/cuda/common/pattern.hpp"
 
 namespace hwcomm::cuda {
 

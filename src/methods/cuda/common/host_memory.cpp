@@ -1,7 +1,7 @@
-#include "methods/cuda/host_memory.hpp"
+#include "methods/cuda/common/host_memory.hpp"
 
 #include "core/error.hpp"
-#include "methods/cuda/cuda_check.hpp"
+#include "methods/cuda/common/cuda_check.hpp"
 #include "platform/thread_binding.hpp"
 
 namespace hwcomm::cuda {

@@ -1,8 +1,8 @@
-#include "methods/cuda/um/managed_memory.hpp"
+#include "methods/cuda/common/managed_memory.hpp"
 
 #include "core/error.hpp"
-#include "methods/cuda/cuda_check.hpp"
-#include "methods/cuda/cuda_handles.hpp"
+#include "methods/cuda/common/cuda_check.hpp"
+#include "methods/cuda/common/cuda_handles.hpp"
 #include "platform/page_placement.hpp"
 
 namespace hwcomm::cuda {

@@ -1,12 +1,12 @@
-#include "methods/cuda/pattern_ops.hpp"
+#include "methods/cuda/common/pattern_ops.hpp"
 
 #include <array>
 
 #include "core/error.hpp"
-#include "methods/cuda/cuda_check.hpp"
-#include "methods/cuda/device_info.hpp"
-#include "methods/cuda/kernels.hpp"
-#include "methods/cuda/pattern.hpp"
+#include "methods/cuda/common/cuda_check.hpp"
+#include "methods/cuda/common/device_info.hpp"
+#include "methods/cuda/common/kernels.hpp"
+#include "methods/cuda/common/pattern.hpp"
 
 namespace hwcomm::cuda {
 

@@ -1,4 +1,4 @@
-#include "methods/cuda/load/load_window.hpp"
+#include "methods/cuda/lanes/load_window.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -1,4 +1,4 @@
-#include "methods/cuda/peer_setup.hpp"
+#include "methods/cuda/common/peer_setup.hpp"
 
 namespace hwcomm::cuda {
 

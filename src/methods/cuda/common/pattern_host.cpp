@@ -4,7 +4,7 @@
 #include <vector>
 #include <cstring>
 
-#include "methods/cuda/pattern.hpp"
+#include "methods/cuda/common/pattern.hpp"
 #include "platform/parallel_chunks.hpp"
 
 static_assert(std::endian::native == std::endian::little, "the pattern layout assumes a little-endian host");

@@ -9,7 +9,7 @@
 #include <memory>
 #include <string>
 
-#include "methods/cuda/cuda_handles.hpp"
+#include "methods/cuda/common/cuda_handles.hpp"
 
 namespace hwcomm::cuda {
 

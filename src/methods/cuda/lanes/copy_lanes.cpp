@@ -1,12 +1,12 @@
-#include "methods/cuda/concurrency/concurrency_lanes.hpp"
+#include "methods/cuda/lanes/copy_lanes.hpp"
 
 #include <algorithm>
 
 #include "core/error.hpp"
-#include "methods/cuda/cuda_check.hpp"
-#include "methods/cuda/device_info.hpp"
-#include "methods/cuda/graph_queries.hpp"
-#include "methods/cuda/kernels.hpp"
+#include "methods/cuda/common/cuda_check.hpp"
+#include "methods/cuda/common/device_info.hpp"
+#include "methods/cuda/common/graph_queries.hpp"
+#include "methods/cuda/common/kernels.hpp"
 
 namespace hwcomm::cuda {
 

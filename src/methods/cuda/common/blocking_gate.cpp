@@ -1,9 +1,9 @@
-#include "methods/cuda/blocking_gate.hpp"
+#include "methods/cuda/common/blocking_gate.hpp"
 
 #include <atomic>
 
-#include "methods/cuda/cuda_check.hpp"
-#include "methods/cuda/kernels.hpp"
+#include "methods/cuda/common/cuda_check.hpp"
+#include "methods/cuda/common/kernels.hpp"
 
 namespace hwcomm::cuda {
 

@@ -1,4 +1,4 @@
-#include "methods/cuda/graph_queries.hpp"
+#include "methods/cuda/common/graph_queries.hpp"
 
 #include <algorithm>
 #include <set>

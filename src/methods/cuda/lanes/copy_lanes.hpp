@@ -11,10 +11,10 @@
 #include <vector>
 
 #include "core/graph.hpp"
-#include "methods/cuda/host_memory.hpp"
+#include "methods/cuda/common/host_memory.hpp"
+#include "methods/cuda/common/peer_setup.hpp"
+#include "methods/cuda/common/sizing.hpp"
 #include "methods/cuda/lanes/lane_group.hpp"
-#include "methods/cuda/peer_setup.hpp"
-#include "methods/cuda/sizing.hpp"
 
 namespace hwcomm::cuda {
 

@@ -1,4 +1,4 @@
-#include "methods/cuda/cuda_error_text.hpp"
+#include "methods/cuda/common/cuda_error_text.hpp"
 
 #include <algorithm>
 #include <array>

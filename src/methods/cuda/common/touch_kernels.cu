@@ -1,9 +1,9 @@
-#include "methods/cuda/zerocopy/touch_kernels.hpp"
+#include "methods/cuda/common/touch_kernels.hpp"
 
 #include <algorithm>
 
-#include "methods/cuda/cuda_check.hpp"
-#include "methods/cuda/pattern.hpp"
+#include "methods/cuda/common/cuda_check.hpp"
+#include "methods/cuda/common/pattern.hpp"
 
 namespace hwcomm::cuda {
 

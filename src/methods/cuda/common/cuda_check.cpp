@@ -1,10 +1,10 @@
-#include "methods/cuda/cuda_check.hpp"
+#include "methods/cuda/common/cuda_check.hpp"
 
 #include <cstdio>
 #include <string>
 
 #include "core/device_error.hpp"
-#include "methods/cuda/cuda_error_text.hpp"
+#include "methods/cuda/common/cuda_error_text.hpp"
 
 namespace hwcomm::cuda {
 

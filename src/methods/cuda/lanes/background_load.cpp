@@ -1,11 +1,11 @@
-#include "methods/cuda/load/background_load.hpp"
+#include "methods/cuda/lanes/background_load.hpp"
 
 #include <algorithm>
 #include <functional>
 
 #include "core/error.hpp"
-#include "methods/cuda/cuda_check.hpp"
-#include "methods/cuda/graph_queries.hpp"
+#include "methods/cuda/common/cuda_check.hpp"
+#include "methods/cuda/common/graph_queries.hpp"
 
 namespace hwcomm::cuda {
 

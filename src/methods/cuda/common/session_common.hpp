@@ -12,7 +12,7 @@
 #include "core/error.hpp"
 #include "core/graph.hpp"
 #include "methods/characterizer.hpp"
-#include "methods/cuda/sizing.hpp"
+#include "methods/cuda/common/sizing.hpp"
 
 namespace hwcomm::cuda {
 

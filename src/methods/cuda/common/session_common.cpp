@@ -1,8 +1,8 @@
-#include "methods/cuda/session_common.hpp"
+#include "methods/cuda/common/session_common.hpp"
 
 #include "core/error.hpp"
-#include "methods/cuda/device_info.hpp"
-#include "methods/cuda/graph_queries.hpp"
+#include "methods/cuda/common/device_info.hpp"
+#include "methods/cuda/common/graph_queries.hpp"
 #include "platform/host_info.hpp"
 
 namespace hwcomm::cuda {

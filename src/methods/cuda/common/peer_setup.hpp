@@ -6,7 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "methods/cuda/cuda_handles.hpp"
+#include "methods/cuda/common/cuda_handles.hpp"
 
 namespace hwcomm::cuda {
 

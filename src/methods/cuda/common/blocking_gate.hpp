@@ -7,7 +7,7 @@
 // the host stalled) reports it through timed_out().
 #include <cstdint>
 
-#include "methods/cuda/cuda_handles.hpp"
+#include "methods/cuda/common/cuda_handles.hpp"
 
 namespace hwcomm::cuda {
 

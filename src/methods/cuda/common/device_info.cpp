@@ -1,11 +1,11 @@
-#include "methods/cuda/device_info.hpp"
+#include "methods/cuda/common/device_info.hpp"
 
 #include <array>
 #include <string>
 
-#include "methods/cuda/cuda_check.hpp"
-#include "methods/cuda/cuda_handles.hpp"
-#include "methods/cuda/graph_queries.hpp"
+#include "methods/cuda/common/cuda_check.hpp"
+#include "methods/cuda/common/cuda_handles.hpp"
+#include "methods/cuda/common/graph_queries.hpp"
 
 namespace hwcomm::cuda {
 

@@ -5,7 +5,7 @@
 #include <cstddef>
 #include <string>
 
-#include "methods/cuda/cuda_handles.hpp"
+#include "methods/cuda/common/cuda_handles.hpp"
 
 namespace hwcomm::cuda {
 
