@@ -7,6 +7,8 @@
 
 #include "analyze/curve_metrics.hpp"
 #include "analyze/record_facts.hpp"
+#include "catalog/method_catalog.hpp"
+#include "catalog/method_params.hpp"
 #include "core/error.hpp"
 #include "core/graph_json.hpp"
 #include "measure/statistics.hpp"
@@ -85,36 +87,35 @@ std::optional<CurveModel> fit_record(const Record& r, const Graph* g) {
 }
 
 std::optional<SoloEquivalent> solo_equivalent(const LaneSpec& lane) {
-    const auto mode_it = lane.params.find("mode");
-    const bool sm = mode_it != lane.params.end() && mode_it->second == "sm";
-    const bool gpu_src = lane.src.rfind("gpu", 0) == 0, gpu_dst = lane.dst.rfind("gpu", 0) == 0;
-    if (lane.method.find("memcpy") == 0 || lane.method.find("sm-copy") == 0) {
-        // Only the parameters that pick a single-transfer curve (a load lane
-        // also carries chunk_bytes, spec); background loads use pinned memory.
-        SoloEquivalent e{lane.method, {}};
-        for (const char* key : {"host_mem", "peer"})
+    const MethodRow* row = builtin_catalog().find(lane.method);
+    if (!row) return std::nullopt;
+    const bool gpu_src = analyze::is_gpu_id(lane.src), gpu_dst = analyze::is_gpu_id(lane.dst);
+    const LaneDirection direction = gpu_src && gpu_dst ? LaneDirection::DeviceToDevice
+                                    : gpu_src          ? LaneDirection::DeviceToHost
+                                    : gpu_dst          ? LaneDirection::HostToDevice
+                                                       : LaneDirection::Any;
+    for (const SoloRule& rule : row->solo) {
+        if (rule.direction != LaneDirection::Any && rule.direction != direction) continue;
+        const bool matches = std::all_of(rule.when.begin(), rule.when.end(), [&lane](const auto& kv) {
+            const auto it = lane.params.find(kv.first);
+            return it != lane.params.end() && it->second == kv.second;
+        });
+        if (!matches) continue;
+        SoloEquivalent e{rule.method.empty() ? lane.method : rule.method, rule.params};
+        for (const std::string& key : rule.keep) {
             if (const auto it = lane.params.find(key); it != lane.params.end())
                 e.params[key] = it->second.substr(0, it->second.find(':'));  // "off: the driver refused ..."
-        if ((lane.method == "memcpy-h2d" || lane.method == "memcpy-d2h") && !e.params.count("host_mem"))
-            e.params["host_mem"] = "pinned";
+            else if (const auto d = rule.defaults.find(key); d != rule.defaults.end())
+                e.params[key] = d->second;
+        }
         return e;
     }
-    if (gpu_src && gpu_dst) {
-        const auto init = lane.params.find("initiator");
-        const bool push = init != lane.params.end() && init->second == "src";
-        if (sm) return SoloEquivalent{push ? "sm-copy-d2d-push" : "sm-copy-d2d", {{"peer", "on"}}};
-        return SoloEquivalent{"memcpy-peer", {{"peer", "on"}}};
-    }
-    if (gpu_src) return sm ? SoloEquivalent{"sm-copy-d2h", {{"host_mem", "registered"}}}
-                           : SoloEquivalent{"memcpy-d2h", {{"host_mem", "pinned"}}};
-    if (gpu_dst) return sm ? SoloEquivalent{"sm-copy-h2d", {{"host_mem", "registered"}}}
-                           : SoloEquivalent{"memcpy-h2d", {{"host_mem", "pinned"}}};
     return std::nullopt;
 }
 
 std::string transfer_kind(const std::string& method, const std::map<std::string, std::string>& params) {
     std::string kind = method;
-    for (const char* key : {"host_mem", "peer"})
+    for (const char* key : {HostMem::key, Peer::key})
         if (const auto it = params.find(key); it != params.end()) kind += std::string(" ") + key + "=" + it->second;
     return kind;
 }

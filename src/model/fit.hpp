@@ -51,8 +51,9 @@ std::vector<EdgeTestimony> shared_edge_observations(const Record& record, const 
 // pick a single-transfer curve ("memcpy-h2d host_mem=pinned").
 std::string transfer_kind(const std::string& method, const std::map<std::string, std::string>& params);
 
-// The single-transfer method a concurrency lane stands for ("all-to-host"
-// mode=ce -> memcpy-d2h host_mem=pinned), as method and a params filter.
+// The single-transfer method a lane stands for, from its method's catalog row
+// ("all-to-host" mode=ce -> memcpy-d2h host_mem=pinned), as method and a
+// params filter; nullopt for a method without a row or a matching rule.
 struct SoloEquivalent {
     std::string method;
     std::map<std::string, std::string> params;
