@@ -124,8 +124,13 @@ LoadEstimate estimate_load(const CapacityCurve& c, const std::vector<EdgeObserva
         e.range = "between " + std::to_string(*(hi - 1)) + " and " + std::to_string(*hi) + " transfers";
     }
     e.low = e.gbps * (1 - r);
-    e.high = std::min(x, e.gbps * (1 + r));
-    e.high = std::max(e.high, e.gbps);
+    e.high = std::max(e.gbps, std::min(x, e.gbps * (1 + r)));
+    if (!c.sharpness_fitted && *hi != n) {
+        // One count measured: the knee between it and one transfer alone is
+        // the default's shape, not this edge's; it may not contend at all.
+        e.high = std::max(e.high, stated > 0 ? std::min(x, stated) : x);
+        e.range += " (default k: up to no contention)";
+    }
     return e;
 }
 

@@ -48,10 +48,11 @@ std::vector<std::size_t> counts_of(const std::vector<EdgeObservation>& observati
 // A(x) for n transfers with an interval. Within the measured counts (and
 // between one transfer alone and the smallest count) the interval is the
 // largest relative residual of any observation (its sizes' spread included):
-// the error the curve makes where it was measured;
-// beyond the largest count it spans from what the edge carried there at most
-// (more transfers are taken to carry no less) to the demand, or the stated
-// rate when lower (no edge carries more than asked or stated).
+// the error the curve makes where it was measured; with k not fitted (one
+// count), below that count it reaches up to no contention. Beyond the
+// largest count it spans from what the edge carried there at most (more
+// transfers are taken to carry no less) to the demand, or the stated rate
+// when lower (no edge carries more than asked or stated).
 struct LoadEstimate {
     double gbps = 0, low = 0, high = 0;
     bool extrapolated = false;

@@ -57,14 +57,16 @@ void unmeasured(const Model& m, const Edge& edge, const std::vector<std::string>
     a.carried_low = std::min(x, s * lowest);
     a.carried_high = std::min(x, s);
     char buf[300];
-    std::snprintf(buf, sizeof buf,
-                  "no record measured transfers sharing it: bounded by its stated rate %.1f GB/s (%s); %.1f%% of it "
-                  "(%s)",
-                  s, kind.c_str(), median * 100,
-                  eff.empty() ? "no single transfer measured on such an edge: 100%"
-                              : ("median of " + std::to_string(eff.size()) + " single transfers on such edges, lowest " +
-                                 std::to_string(static_cast<int>(std::lround(lowest * 100))) + "%")
-                                    .c_str());
+    if (eff.empty())
+        std::snprintf(buf, sizeof buf,
+                      "no record measured transfers sharing it: bounded by its stated rate %.1f GB/s (%s); no single "
+                      "transfer measured on such an edge: 100%%",
+                      s, kind.c_str());
+    else
+        std::snprintf(buf, sizeof buf,
+                      "no record measured transfers sharing it: bounded by its stated rate %.1f GB/s (%s); %.1f%% of "
+                      "it, the median of %zu single transfers on such edges (lowest %.1f%%)",
+                      s, kind.c_str(), median * 100, eff.size(), lowest * 100);
     a.curve = buf;
 }
 
