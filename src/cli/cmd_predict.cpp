@@ -1,7 +1,8 @@
 // hwcomm predict (--model M.json | RESULTS...) --method M[:k=v,...] --src A
 // --dst B --size S [--while 'M2 C->D S2']... [--json]: predicted time and
 // bandwidth with an interval, the regime, the bottleneck edge and the records
-// the answer rests on; pairs never measured are extrapolated from the graph.
+// the answer rests on; pairs never measured are extrapolated from the graph;
+// under load, every shared edge with its curve, counts and records.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -39,14 +40,20 @@ nlohmann::json answer_json(const model::Answer& a) {
     if (!a.shared.empty()) {
         j["under_load"] = {{"alone_gbps", a.alone_gbps}, {"limited_by", a.shared_edge},
                            {"shared_edges", nlohmann::json::array()}};
-        for (const auto& e : a.shared)
+        for (const auto& e : a.shared) {
+            nlohmann::json curves = nlohmann::json::array();
+            for (const auto& c : e.curves)
+                curves.push_back({{"kind", c.kind}, {"family", "smooth-min"}, {"capacity_gbps", c.curve.capacity_gbps},
+                                  {"sharpness", c.curve.sharpness}, {"sharpness_fitted", c.curve.sharpness_fitted},
+                                  {"rel_rms", c.curve.rel_rms}});
             j["under_load"]["shared_edges"].push_back(
                 {{"edge", e.edge}, {"what", e.what}, {"stated_gbps", e.stated_gbps}, {"transfers", e.transfers},
                  {"kinds", e.kinds}, {"demand_gbps", e.demand_gbps}, {"basis", e.basis},
                  {"carried_gbps", finite_or_null(e.carried_gbps)},
                  {"carried_interval", {finite_or_null(e.carried_low), finite_or_null(e.carried_high)}},
                  {"curve", e.curve}, {"counts", e.counts}, {"records", e.records}, {"extrapolated", e.extrapolated},
-                 {"range", e.range}, {"notes", e.notes}});
+                 {"range", e.range}, {"notes", e.notes}, {"curves", std::move(curves)}});
+        }
     }
     return j;
 }
@@ -116,7 +123,7 @@ int run_predict(const PredictArgs& a) {
     for (const auto& w : a.whiles) qs.push_back(model::parse_transfer(w));
     const auto answers = model::predict_concurrent(m, graph ? &*graph : nullptr, qs);
     if (a.json) {
-        nlohmann::json j{{"schema", "hwcomm.predict/v1"}, {"prediction", answer_json(answers[0])}};
+        nlohmann::json j{{"schema", "hwcomm.predict/v2"}, {"prediction", answer_json(answers[0])}};
         j["while"] = nlohmann::json::array();
         for (std::size_t i = 1; i < answers.size(); ++i) j["while"].push_back(answer_json(answers[i]));
         std::cout << j.dump(1) << "\n";
@@ -139,7 +146,7 @@ void add_predict_command(CLI::App& app, Action& action) {
     sub->add_option("--dst", args->dst, "destination vertex id")->required();
     sub->add_option("--size", args->size, "bytes per transfer (64M, 1G)")->required();
     sub->add_option("--while", args->whiles, "a concurrent transfer 'METHOD[:k=v] SRC->DST SIZE' (repeatable)");
-    sub->add_flag("--json", args->json, "JSON for programs (schema hwcomm.predict/v1)");
+    sub->add_flag("--json", args->json, "JSON for programs (schema hwcomm.predict/v2)");
     sub->callback([&action, args] { action = [args] { return run_predict(*args); }; });
 }
 

@@ -137,7 +137,10 @@ SharedEdgeAnswer edge_load(const Model& m, const Graph& g, const std::string& na
         for (std::size_t n : counts_of(f->observations)) counts.insert(n);
         add_unique(a.records, f->records());
         const std::string text = curve_text(*f);
-        if (std::find(curves.begin(), curves.end(), text) == curves.end()) curves.push_back(text);
+        if (std::find(curves.begin(), curves.end(), text) == curves.end()) {
+            curves.push_back(text);
+            a.curves.push_back({f->edge, f->what, f->kind, f->stated_gbps, {}, f->curve});
+        }
     }
     if (borrowed)  // a kind never measured here may not contend at all
         a.carried_high = std::max(a.carried_high, a.stated_gbps > 0 ? std::min(a.demand_gbps, a.stated_gbps) : a.demand_gbps);

@@ -38,6 +38,7 @@ struct SharedEdgeAnswer {
     // Carried together: A(x) and its interval (infinite: nothing bounds it).
     double carried_gbps = 0, carried_low = 0, carried_high = 0;
     std::string curve;                  // the curve and its parameters, or the bound used
+    std::vector<SharedEdgeFit> curves;  // the fitted curves used (their observations left out)
     std::vector<std::size_t> counts;    // the lane counts it was measured at
     std::vector<std::string> records;   // the records it rests on
     bool extrapolated = false;          // beyond the largest count measured
