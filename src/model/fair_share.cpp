@@ -62,7 +62,13 @@ std::string params_kind(const Answer& a) { return transfer_kind(a.query.method, 
 std::vector<Answer> predict_concurrent(const Model& m, const Graph* g, const std::vector<Query>& transfers) {
     std::vector<Answer> out;
     for (const Query& q : transfers) out.push_back(predict_alone(m, g, q));
-    if (!g || out.size() < 2) return out;
+    if (out.size() < 2) return out;
+    if (!g) {
+        for (Answer& a : out)
+            a.notes.push_back("the model has no topology: it cannot tell which edges these transfers share "
+                              "(no contention assumed)");
+        return out;
+    }
     struct Use {
         std::size_t edge = 0;
         std::vector<std::size_t> users;
