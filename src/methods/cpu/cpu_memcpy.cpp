@@ -17,11 +17,12 @@ namespace hwcomm {
 
 MemcpySession::MemcpySession(int src, int dst, std::size_t max_bytes, bool multi, const MethodOptions& options)
     : CpuSession(max_bytes, src, options.values.flag("smt")), src_(topo_, src, max_bytes), dst_(topo_, dst, max_bytes), workers_(1) {
-    if (multi) workers_ = worker_counts(slot_count(), options.max_workers).back();
+    if (multi) workers_ = capped_workers(options.max_workers);
     write_pattern(max_bytes, seed());
     note_buffer("src_buffer", src_);
     note_buffer("dst_buffer", dst_);
     context_["workers"] = workers_;
+    note_byte_convention({"each byte copied once", "Copy", 2});
 }
 
 std::string MemcpySession::verify(std::size_t bytes, const std::string&) {

@@ -19,6 +19,13 @@ int numa_index_of(const Vertex& v) {
     return v.os_index;
 }
 
+Stores stores_of(const ParamSet& params) {
+    const auto it = params.find("stores");
+    if (it == params.end() || it->second == "plain") return Stores::Plain;
+    if (it->second == "nt") return Stores::NonTemporal;
+    throw MeasurementError("stores=" + it->second + " is not plain or nt");
+}
+
 Applicability NumaPairMethod::applicable(const Graph&, const Vertex& src, const Vertex& dst) const {
     if (src.kind != VertexKind::NumaNode) return Applicability::no(src.id + " is not a NUMA node");
     if (dst.kind != VertexKind::NumaNode) return Applicability::no(dst.id + " is not a NUMA node");
