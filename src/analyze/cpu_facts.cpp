@@ -4,6 +4,8 @@
 #include <set>
 
 #include "analyze/summary.hpp"
+#include "catalog/method_catalog.hpp"
+#include "catalog/method_names.hpp"
 #include "measure/statistics.hpp"
 
 namespace hwcomm::analyze {
@@ -64,11 +66,14 @@ void sort_axes(NodeMatrix& m) {
 }  // namespace
 
 bool is_cpu_section_method(const std::string& m) {
-    return m == "cpu-latency" || m == "cpu-loaded-latency" || m == "cpu-bandwidth-mix";
+    const MethodRow* row = builtin_catalog().find(m);
+    return row && (row->view == MethodView::CpuLatency || row->view == MethodView::CpuLoadedLatency ||
+                   row->view == MethodView::CpuMix);
 }
 
 bool is_cpu_bandwidth_method(const std::string& m) {
-    return m == "cpu-read" || m == "cpu-write" || m == "cpu-copy" || m == "cpu-triad" || m == "memcpy";
+    const MethodRow* row = builtin_catalog().find(m);
+    return row && row->family == MethodFamily::CpuMemory && row->view == MethodView::Curve;
 }
 
 std::vector<CpuBandwidthRow> cpu_bandwidth_rows(const std::vector<Record>& records) {
@@ -132,7 +137,7 @@ CpuLatencyLadder cpu_latency_ladder(const Record& r) {
 NodeMatrix cpu_latency_matrix(const std::vector<Record>& records) {
     NodeMatrix m;
     for (const Record& r : records) {
-        if (r.method != "cpu-latency") continue;
+        if (r.method != method_name::kCpuLatency) continue;
         const Point* p = largest_ok(r);
         if (!p) continue;
         if (auto ns = metric(*p, "latency_ns")) add_cell(m, r.src, r.dst, *ns, p->bytes);
@@ -144,7 +149,7 @@ NodeMatrix cpu_latency_matrix(const std::vector<Record>& records) {
 std::vector<LoadedLatencyCurve> cpu_loaded_latency(const std::vector<Record>& records) {
     std::vector<LoadedLatencyCurve> out;
     for (const Record& r : records) {
-        if (r.method != "cpu-loaded-latency") continue;
+        if (r.method != method_name::kCpuLoadedLatency) continue;
         LoadedLatencyCurve c{r.src, r.dst, 0, {}};
         for (const Point& p : r.points) {
             const auto ns = metric(p, "latency_ns");
@@ -163,7 +168,7 @@ std::vector<LoadedLatencyCurve> cpu_loaded_latency(const std::vector<Record>& re
 std::map<std::string, NodeMatrix> cpu_mix_matrices(const std::vector<Record>& records) {
     std::map<std::string, NodeMatrix> out;
     for (const Record& r : records) {
-        if (r.method != "cpu-bandwidth-mix") continue;
+        if (r.method != method_name::kCpuBandwidthMix) continue;
         for (const Point& p : r.points) {
             const auto it = p.axes.find("mix");
             if (p.status != "ok" || it == p.axes.end() || !it->second.is_string() || !(p.bandwidth_gbps > 0)) continue;
@@ -220,7 +225,7 @@ nlohmann::json cpu_facts_json(const std::vector<Record>& records) {
     }
     nlohmann::json ladders = nlohmann::json::array();
     for (const Record& r : records) {
-        if (r.method != "cpu-latency") continue;
+        if (r.method != method_name::kCpuLatency) continue;
         const CpuLatencyLadder l = cpu_latency_ladder(r);
         nlohmann::json rungs = nlohmann::json::array();
         for (const auto& [bytes, ns] : l.ns_by_working_set) rungs.push_back({{"bytes", bytes}, {"ns", ns}});

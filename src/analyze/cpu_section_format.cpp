@@ -6,6 +6,7 @@
 #include "analyze/cpu_facts.hpp"
 #include "analyze/curve_metrics.hpp"
 #include "analyze/summary.hpp"
+#include "catalog/method_names.hpp"
 
 namespace hwcomm::analyze {
 
@@ -92,7 +93,7 @@ std::string format_cpu_section(const std::vector<Record>& records, const std::st
     const auto loaded = cpu_loaded_latency(records);
     const auto mixes = cpu_mix_matrices(records);
     bool ladders = false;
-    for (const Record& r : records) ladders = ladders || r.method == "cpu-latency";
+    for (const Record& r : records) ladders = ladders || r.method == method_name::kCpuLatency;
     if (bw.empty() && latency.cells.empty() && loaded.empty() && mixes.empty()) return "";
     std::string out = "CPU memory" + (source.empty() ? "" : " (" + source + ")") + "\n";
     if (const auto dram = cpu_dram(records))
@@ -112,7 +113,7 @@ std::string format_cpu_section(const std::vector<Record>& records, const std::st
     if (ladders) {
         out += "  latency ladder (ns by working set; windows: <= half a cache and > twice the level below):\n";
         for (const Record& r : records)
-            if (r.method == "cpu-latency") out += ladder_text(cpu_latency_ladder(r));
+            if (r.method == method_name::kCpuLatency) out += ladder_text(cpu_latency_ladder(r));
     }
     for (const auto& c : loaded) {
         out += "  loaded latency " + c.src + "->" + c.dst + " (" + format_bytes(c.bytes) +

@@ -9,6 +9,7 @@
 #include <memory>
 #include <vector>
 
+#include "catalog/method_names.hpp"
 #include "core/error.hpp"
 #include "methods/cpu/bound_parallel.hpp"
 #include "methods/cpu/cpu_methods.hpp"
@@ -132,7 +133,7 @@ private:
 
 class BandwidthMix final : public NumaPairMethod {
 public:
-    std::string name() const override { return "cpu-bandwidth-mix"; }
+    std::string name() const override { return method_name::kCpuBandwidthMix; }
     std::string description() const override {
         return "every core of the source node reads (and writes) memory on the destination node at read/write mixes "
                "(axis mix: read, 3:1, 2:1, 1:1; non-temporal stores); bytes read plus written over the time";

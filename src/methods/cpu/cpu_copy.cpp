@@ -6,6 +6,7 @@
 #include <cstring>
 #include <memory>
 
+#include "catalog/method_names.hpp"
 #include "methods/cpu/bound_parallel.hpp"
 #include "methods/cpu/cpu_methods.hpp"
 #include "methods/cpu/cpu_session.hpp"
@@ -67,7 +68,7 @@ private:
 
 std::unique_ptr<Characterizer> make_cpu_copy() {
     return make_stores_numa_pair_method<CopySession>(
-        "cpu-copy",
+        method_name::kCpuCopy,
         "STREAM Copy: threads bound to cores of the source node copy a buffer on the source node to one on the "
         "destination node (vector loads, plain or non-temporal stores); bytes copied counted once (STREAM: 2x)",
         NumaPairMethod::CpuEnd::Src);

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <memory>
 
+#include "catalog/method_names.hpp"
 #include "core/error.hpp"
 #include "methods/cpu/bound_parallel.hpp"
 #include "methods/cpu/cpu_methods.hpp"
@@ -87,7 +88,7 @@ private:
 
 std::unique_ptr<Characterizer> make_cpu_latency() {
     return std::make_unique<PlainNumaPairMethod>(
-        "cpu-latency",
+        method_name::kCpuLatency,
         "idle load latency by pointer chase from the source node's first core into memory on the destination "
         "node (working set = size: L1, L2, last-level cache, DRAM; huge pages asked for)",
         NumaPairMethod::CpuEnd::Src,

@@ -9,6 +9,7 @@
 #include <memory>
 #include <vector>
 
+#include "catalog/method_names.hpp"
 #include "core/error.hpp"
 #include "methods/cpu/bound_parallel.hpp"
 #include "methods/cpu/cpu_methods.hpp"
@@ -157,7 +158,7 @@ private:
 
 class LoadedLatency final : public NumaPairMethod {
 public:
-    std::string name() const override { return "cpu-loaded-latency"; }
+    std::string name() const override { return method_name::kCpuLoadedLatency; }
     std::string description() const override {
         return "load latency of the source node's first core into memory on the destination node while n other "
                "cores of the source node read that memory (axis load_workers; working set = the largest size)";

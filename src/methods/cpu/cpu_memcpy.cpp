@@ -6,6 +6,7 @@
 #include <memory>
 #include <vector>
 
+#include "catalog/method_names.hpp"
 #include "core/error.hpp"
 #include "methods/cpu/bound_parallel.hpp"
 #include "methods/cpu/cpu_methods.hpp"
@@ -54,7 +55,7 @@ namespace {
 
 class Memcpy : public NumaPairMethod {
 public:
-    std::string name() const override { return "memcpy"; }
+    std::string name() const override { return method_name::kCpuMemcpy; }
     std::string description() const override {
         return "std::memcpy from a buffer on the source node to one on the destination node, "
                "threads bound to cores of the source node";

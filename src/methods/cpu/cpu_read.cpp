@@ -6,6 +6,7 @@
 #include <memory>
 #include <vector>
 
+#include "catalog/method_names.hpp"
 #include "core/error.hpp"
 #include "methods/cpu/bound_parallel.hpp"
 #include "methods/cpu/cpu_methods.hpp"
@@ -78,7 +79,7 @@ private:
 
 std::unique_ptr<Characterizer> make_cpu_read() {
     return make_plain_numa_pair_method<ReadSession>(
-        "cpu-read",
+        method_name::kCpuRead,
         "threads bound to cores of the destination node read a buffer on the source node (vector loads only); "
         "worker count chosen per record among 1..cores (..PUs with --smt)",
         NumaPairMethod::CpuEnd::Dst);

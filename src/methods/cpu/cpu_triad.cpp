@@ -9,6 +9,7 @@
 #include <memory>
 #include <vector>
 
+#include "catalog/method_names.hpp"
 #include "methods/cpu/bound_parallel.hpp"
 #include "methods/cpu/cpu_methods.hpp"
 #include "methods/cpu/cpu_session.hpp"
@@ -101,7 +102,7 @@ private:
 
 std::unique_ptr<Characterizer> make_cpu_triad() {
     return make_stores_numa_pair_method<TriadSession>(
-        "cpu-triad",
+        method_name::kCpuTriad,
         "STREAM Triad a = b + 3c on 8-byte doubles: threads bound to cores of the source node read b and c there "
         "and write a on the destination node (plain or non-temporal stores); size = one array (STREAM: 3x)",
         NumaPairMethod::CpuEnd::Src, SizePolicy{.alignment = 8, .min_bytes = 8});

@@ -7,6 +7,7 @@
 #include <memory>
 #include <vector>
 
+#include "catalog/method_names.hpp"
 #include "core/error.hpp"
 #include "methods/cpu/bound_parallel.hpp"
 #include "methods/cpu/cpu_methods.hpp"
@@ -60,7 +61,7 @@ private:
 
 std::unique_ptr<Characterizer> make_cpu_write() {
     return make_stores_numa_pair_method<WriteSession>(
-        "cpu-write",
+        method_name::kCpuWrite,
         "threads bound to cores of the source node write a buffer on the destination node (vector stores, "
         "plain or non-temporal); worker count chosen per record among 1..cores (..PUs with --smt)",
         NumaPairMethod::CpuEnd::Src);

@@ -1,5 +1,6 @@
 #include "methods/cpu/numa_pair_method.hpp"
 
+#include "catalog/method_params.hpp"
 #include "core/error.hpp"
 
 namespace hwcomm {
@@ -20,9 +21,9 @@ int numa_index_of(const Vertex& v) {
 }
 
 Stores stores_of(const ParamSet& params) {
-    const auto it = params.find("stores");
-    if (it == params.end() || it->second == "plain") return Stores::Plain;
-    if (it->second == "nt") return Stores::NonTemporal;
+    const auto it = params.find(StoresParam::key);
+    if (it == params.end() || it->second == StoresParam::Plain) return Stores::Plain;
+    if (it->second == StoresParam::Nt) return Stores::NonTemporal;
     throw MeasurementError("stores=" + it->second + " is not plain or nt");
 }
 

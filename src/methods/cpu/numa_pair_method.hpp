@@ -7,6 +7,7 @@
 #include <memory>
 #include <string>
 
+#include "catalog/method_params.hpp"
 #include "methods/characterizer.hpp"
 #include "methods/cpu/stream_kernels.hpp"
 
@@ -86,7 +87,7 @@ std::unique_ptr<Characterizer> make_plain_numa_pair_method(std::string name, std
 // stores=plain|nt: the same loop with plain stores (which read every line for
 // ownership first) and with non-temporal stores (which do not).
 inline std::map<std::string, std::string> stores_param_docs() {
-    return {{"stores", "plain: ordinary stores (each line is read for ownership first); "
+    return {{StoresParam::key, "plain: ordinary stores (each line is read for ownership first); "
                        "nt: non-temporal stores that bypass the caches (plain where the CPU has none: see context.kernels)"}};
 }
 // The Stores of a parameter set (plain when absent); throws MeasurementError on another value.
@@ -103,7 +104,8 @@ std::unique_ptr<Characterizer> make_stores_numa_pair_method(std::string name, st
            const MethodOptions& options) -> std::unique_ptr<TransferSession> {
             return std::make_unique<Session>(src, dst, max_bytes, stores_of(params), options);
         },
-        std::vector<ParamSet>{{{"stores", "plain"}}, {{"stores", "nt"}}}, stores_param_docs(), sizes);
+        std::vector<ParamSet>{{{StoresParam::key, StoresParam::Plain}}, {{StoresParam::key, StoresParam::Nt}}},
+        stores_param_docs(), sizes);
 }
 
 }  // namespace hwcomm

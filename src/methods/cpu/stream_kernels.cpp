@@ -2,6 +2,7 @@
 
 #include <cstdint>
 
+#include "catalog/method_params.hpp"
 #include "core/error.hpp"
 #include "methods/cpu/pattern.hpp"
 
@@ -22,7 +23,7 @@ const char* to_string(KernelIsa isa) {
     return "unknown";
 }
 
-const char* to_string(Stores stores) { return stores == Stores::NonTemporal ? "nt" : "plain"; }
+const char* to_string(Stores stores) { return stores == Stores::NonTemporal ? StoresParam::Nt : StoresParam::Plain; }
 
 namespace {
 
