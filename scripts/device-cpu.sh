@@ -50,7 +50,7 @@ echo "== STREAM after"
 run_stream after
 "$hw" summary "$out/cpu.json" > "$out/summary.txt" 2>&1
 "$hw" analyze --json "$out/cpu.json" > "$out/analyze.json" 2> "$out/analyze-stderr.log"
-"$hw" report "$out/cpu.json" -o "$out/report.html" --force > /dev/null 2>&1
+"$hw" report "$out/cpu.json" -o "$out/report.html" > /dev/null 2>&1
 cat "$out/summary.txt" | sed -n '/^CPU memory/,$p'
 echo "== ratios (targets: cpu-read >= 1.0x STREAM Copy; cpu-copy and cpu-triad by STREAM's count >= 0.97x Copy, Triad)"
 python3 "$here/scripts/bench/cpu_vs_stream.py" "$out/analyze.json" "$out"/stream-*.txt
