@@ -6,7 +6,8 @@
 namespace hwcomm::report_html {
 
 // "echarts.min.js", "report_boot.js", "report_tips.js", "report_check.js", "report.js",
-// "report_analysis.js", "report_gpumem.js", "report.css"; empty when the name is unknown.
+// "report_analysis.js", "report_gpumem.js", "report_cpu.js",
+// "report.css"; empty when the name is unknown.
 std::string_view embedded_asset(std::string_view name);
 
 // The asset's SHA-256 in base64, as a content-security policy names a script

@@ -15,7 +15,7 @@ namespace {
 // The page's scripts, inline, in the order they run: the error catcher
 // first, the charting library, helpers the page script calls, the page script.
 constexpr const char* kScripts[] = {"report_boot.js", "echarts.min.js", "report_tips.js", "report_analysis.js",
-                                    "report_gpumem.js", "report_check.js", "report.js"};
+                                    "report_gpumem.js", "report_cpu.js", "report_check.js", "report.js"};
 
 // Exactly the page's own scripts run, named by their SHA-256: no inline
 // handler, no script a name in the data could smuggle in ('unsafe-inline'
@@ -36,6 +36,13 @@ constexpr const char* kGpumemSection =
     "(bytes in flight over latency) or the DRAM's bandwidth caps it, what strided access costs in 32-byte "
     "sectors, and the latency of one dependent load by working set and by where the memory is.</p>"
     "<div id=\"gpumem-charts\" class=\"grid\"></div></section>\n";
+
+// Present only when a file has CPU memory records (docs/cpu-methods.md).
+constexpr const char* kCpuSection =
+    "<section id=\"cpu\"><h2>CPU memory</h2><p class=\"caption\">The NUMA nodes' memory as STREAM and Intel MLC "
+    "see it: read, write, copy and triad bandwidth with both byte counts, the idle latency between every pair of "
+    "nodes, the latency ladder from L1 to DRAM, latency under load, and bandwidth at read/write mixes.</p>"
+    "<div id=\"cpu-charts\" class=\"grid\"></div></section>\n";
 
 }  // namespace
 
@@ -92,6 +99,7 @@ std::string render_report_html(const std::vector<ReportInput>& inputs, const Rep
             "bandwidth tools print them: look for pairs that differ from their peers.</p>"
             "<div id=\"heatmaps\" class=\"grid\"></div></section>\n"
          << (has_gpumem ? kGpumemSection : "")
+         << (model["cpu"].empty() ? "" : kCpuSection)
          << "<section id=\"analysis\"><h2>Analysis</h2><p class=\"caption\">The study's questions answered "
             "from these curves by an explicit rule (as <code>hwcomm analyze</code> prints them): each cell's "
             "verdict and effect, with links to the charts that decided it; then each path's efficiency against its "

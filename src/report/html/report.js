@@ -341,7 +341,7 @@
     });
   }
 
-  var firstScreenMs = 0, gpumemExpected = {};
+  var firstScreenMs = 0, gpumemExpected = {}, cpuExpected = {};
   try {
     drawToc();
     drawRun();
@@ -351,6 +351,8 @@
     drawHeatmaps();
     gpumemExpected = window.hwcommDrawGpumem(model, {el: el, addChart: addChart, drawEntry: drawEntry, palette: palette,
                                                      fmtBytes: fmtBytes, fmtRate: fmtRate, tip: tip});
+    cpuExpected = window.hwcommDrawCpu(model, {el: el, addChart: addChart, palette: palette, fmtBytes: fmtBytes,
+                                               fmtRate: fmtRate, tip: tip});
     window.hwcommDrawAnalysis(model, {el: el, fmtRate: fmtRate});
     drawFirstScreen();
     firstScreenMs = Math.round(performance.now() - started);
@@ -359,8 +361,8 @@
     window.hwcommErrors.push(String(e && e.stack || e));
   }
   function selfCheck() {
-    window.hwcommSelfCheck({drawn: drawn, model: model, gpumemExpected: gpumemExpected, firstScreenMs: firstScreenMs,
-                            started: started, showTips: showTips});
+    window.hwcommSelfCheck({drawn: drawn, model: model, gpumemExpected: gpumemExpected, cpuExpected: cpuExpected,
+                            firstScreenMs: firstScreenMs, started: started, showTips: showTips});
   }
   if (drawAllNow) selfCheck();
   else setTimeout(function () { drainInBackground(selfCheck); }, 0);

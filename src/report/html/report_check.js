@@ -6,6 +6,7 @@
 window.hwcommSelfCheck = function (page) {
   'use strict';
   var drawn = page.drawn, model = page.model, gpumemExpected = page.gpumemExpected || {};
+  var cpuExpected = page.cpuExpected || {};
   function count(kind) {
     return drawn.filter(function (d) {
       var svg = d.figure.querySelector('.chart svg');
@@ -47,10 +48,12 @@ window.hwcommSelfCheck = function (page) {
                timeline: gpumemExpected.timeline || 0, occupancy: gpumemExpected.occupancy || 0,
                stride: gpumemExpected.stride || 0, latency: gpumemExpected.latency || 0,
                timeline_lines: gpumemExpected.timeline_lines || 0,
+               cpu_ladder: cpuExpected.cpu_ladder || 0, cpu_loaded: cpuExpected.cpu_loaded || 0,
                vertices: model.files.map(function (f) { return f.vertices; })},
     drawn: {bandwidth: count('bandwidth'), small: count('small'), heatmap: count('heatmap'),
             timeline: count('timeline'), occupancy: count('occupancy'), stride: count('stride'),
             latency: count('latency'), timeline_lines: timelineLines(),
+            cpu_ladder: count('cpu_ladder'), cpu_loaded: count('cpu_loaded'),
             nodes: Array.prototype.map.call(document.querySelectorAll('.topology-figure svg'),
                                             function (s) { return s.querySelectorAll('g.node').length; })},
     tips: tips,
