@@ -2,7 +2,9 @@
 // Small helpers the results readers and writers share: optional numbers (NaN
 // is "absent") and the keys a reader does not know, kept and written back.
 #include <cmath>
+#include <cstdint>
 #include <initializer_list>
+#include <stdexcept>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -35,6 +37,16 @@ inline void put_number(nlohmann::json& j, const char* key, double v) {
 inline double number_or_nan(const nlohmann::json& j, const char* key) {
     const auto it = j.find(key);
     return it == j.end() || it->is_null() ? std::nan("") : it->get<double>();
+}
+
+// A size or count: a JSON integer of at least 0 (get<uint64_t> would wrap -1
+// to 2^64-1 and cast 1e30 out of range, which is undefined).
+inline std::uint64_t whole_number(const nlohmann::json& j, const char* key) {
+    const nlohmann::json& v = j.at(key);
+    if (!v.is_number_unsigned())
+        throw std::runtime_error(std::string(key) + " must be a whole number of at least 0, not " +
+                                 (v.is_number() ? v.dump() : std::string("a ") + v.type_name()));
+    return v.get<std::uint64_t>();
 }
 
 }  // namespace hwcomm::io_detail

@@ -149,7 +149,7 @@ json point_to_json(const Point& p) {
 
 Point point_from_json(const json& j) {
     Point p;
-    p.bytes = j.at("bytes").get<std::uint64_t>();
+    p.bytes = whole_number(j, "bytes");
     p.status = j.at("status").get<std::string>();
     p.error = j.value("error", "");
     p.verified = j.value("verified", false);

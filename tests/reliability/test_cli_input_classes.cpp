@@ -96,11 +96,17 @@ TEST(CliInputClasses, WrongJsonTypesAreBadInputNotInternalErrors) {
     mutate("meta.json", [](nlohmann::json& d) { d["meta"] = nlohmann::json::array(); });
     mutate("host.json", [](nlohmann::json& d) { d["meta"]["host"] = 3; });
     mutate("kind.json", [](nlohmann::json& d) { d["topology"]["vertices"][0]["kind"] = 3; });
+    // get<uint64_t> read -1 as 2^64-1 and compare went on to flag the record (exit 1).
+    mutate("negative.json", [](nlohmann::json& d) { d["records"][0]["points"][0]["bytes"] = -1; });
+    mutate("huge.json", [](nlohmann::json& d) { d["records"][0]["points"][0]["bytes"] = 1e30; });
     expect_refusal(run_hwcomm(s, "model fit meta.json -o m.json"), "meta.json: meta must be an object, not array");
     expect_refusal(run_hwcomm(s, "model check meta.json"), "meta must be an object");
     expect_refusal(run_hwcomm(s, "export host.json"), "host.json: meta.host must be a string, not number");
     expect_refusal(run_hwcomm(s, "compare kind.json r.json"),
                    "kind.json: malformed topology: type must be string, but is number");
+    expect_refusal(run_hwcomm(s, "compare negative.json r.json"),
+                   "negative.json: bytes must be a whole number of at least 0, not -1");
+    expect_refusal(run_hwcomm(s, "summary huge.json"), "huge.json: bytes must be a whole number of at least 0, not 1e+30");
     // Google Benchmark fields of the wrong type: the entry is dropped and said why.
     nlohmann::json gb = nlohmann::json::parse(kBenchmark);
     gb["benchmarks"][0]["time_unit"] = 3;
