@@ -25,7 +25,7 @@ struct MethodCost {
     double gib_s = 0;    // per GiB of transfer size, per size
     // The size where a full sweep's ladder is expected to stop (0: it is not
     // expected to: the largest size).
-    std::uint64_t ladder_stop_bytes = std::uint64_t{64} << 20;
+    std::uint64_t ladder_stop_bytes = std::uint64_t{256} << 20;
     std::size_t records = 0;        // how many records the constants were fitted on
     std::size_t min_samples = 5;    // the stopping rule they were measured with
 };

@@ -44,15 +44,15 @@ bool is_power_of_two(std::uint64_t v) { return v && !(v & (v - 1)); }
 
 }  // namespace
 
-TEST(SizeLadder, StopsOnceThreeOctavesAgreeWithin2PercentFrom64MiB) {
-    // A PCIe-like copy: 2 us, 55 GB/s. At 16, 32, 64 MiB it is within 2%.
+TEST(SizeLadder, StopsOnceThreeOctavesAgreeWithin2PercentFrom256MiB) {
+    // A PCIe-like copy: 2 us, 55 GB/s. From 8 MiB on it is within 2%.
     SizeLadder ladder(octaves(), thirds(), {});
     const Sizes got = climb(ladder, [](std::uint64_t b) { return link(b, 2e-6, 55); });
     EXPECT_TRUE(ladder.plateau_reached());
-    EXPECT_EQ(got.back(), 64 * MiB);  // the first octave >= 64 MiB; nothing above it
-    EXPECT_EQ(ladder.summary().at("stop"), "plateau: 16 MiB to 64 MiB within 2%");
-    // Every octave from 1 B to 64 MiB is there (27 sizes)...
-    EXPECT_EQ(std::count_if(got.begin(), got.end(), is_power_of_two), 27);
+    EXPECT_EQ(got.back(), 256 * MiB);  // the first octave >= 256 MiB; nothing above it
+    EXPECT_EQ(ladder.summary().at("stop"), "plateau: 64 MiB to 256 MiB within 2%");
+    // Every octave from 1 B to 256 MiB is there (29 sizes)...
+    EXPECT_EQ(std::count_if(got.begin(), got.end(), is_power_of_two), 29);
     // ...and the intermediate sizes only around the bend (latency-bound below, flat above).
     for (std::uint64_t b : got)
         if (!is_power_of_two(b)) {
@@ -63,7 +63,7 @@ TEST(SizeLadder, StopsOnceThreeOctavesAgreeWithin2PercentFrom64MiB) {
 }
 
 TEST(SizeLadder, ASlowRiseToTheLargestSizeIsNeverCutShort) {
-    // NVLink peer copies still rise ~1% per octave above 64 MiB: 3 octaves within 2% only at the end.
+    // A curve still rising by more than 2% per octave at 1 GiB: no plateau before the end.
     SizeLadder ladder(octaves(), thirds(), {});
     const Sizes got = climb(ladder, [](std::uint64_t b) { return link(b, 0.4e-3, 400); });
     EXPECT_EQ(got.back(), std::uint64_t{1} << 30);
@@ -89,11 +89,11 @@ TEST(SizeLadder, AFallingCacheEdgeIsRefinedAndKeepsItGoing) {
 TEST(SizeLadder, FailedSizesNeitherBendNorHoldAPlateau) {
     SizeLadder ladder(octaves(), thirds(), {});
     const Sizes got = climb(ladder, [](std::uint64_t b) -> std::optional<double> {
-        if (b == 32 * MiB) return std::nullopt;  // one failed size inside the plateau
+        if (b == 128 * MiB) return std::nullopt;  // one failed size inside the plateau
         return link(b, 2e-6, 55);
     });
-    // 8 and 16 MiB, then 32 MiB failed: the run of agreeing sizes starts again at 64 MiB.
-    EXPECT_EQ(got.back(), 256 * MiB);
+    // 32 and 64 MiB, then 128 MiB failed: the run of agreeing sizes starts again at 256 MiB.
+    EXPECT_EQ(got.back(), std::uint64_t{1} << 30);
 }
 
 TEST(SizeLadder, EverySecondOctaveWithStepTwo) {
@@ -107,8 +107,8 @@ TEST(SizeLadder, EverySecondOctaveWithStepTwo) {
 
 TEST(SizeLadder, ExpectedSizesEndAtTheFirstOctaveOfTheExpectedStop) {
     const Sizes c = octaves();
-    EXPECT_EQ(expected_ladder_sizes(c, {}, 64 * MiB).back(), 64 * MiB);
-    EXPECT_EQ(expected_ladder_sizes(c, {}, 96 * MiB).back(), 128 * MiB);
-    EXPECT_EQ(expected_ladder_sizes(c, {}, 64 * MiB).size(), 27u);
-    EXPECT_EQ(expected_ladder_sizes(c, {}, 0).size(), 27u);  // never below the plateau's 64 MiB
+    EXPECT_EQ(expected_ladder_sizes(c, {}, 512 * MiB).back(), 512 * MiB);
+    EXPECT_EQ(expected_ladder_sizes(c, {}, 384 * MiB).back(), 512 * MiB);
+    EXPECT_EQ(expected_ladder_sizes(c, {}, 512 * MiB).size(), 30u);
+    EXPECT_EQ(expected_ladder_sizes(c, {}, 64 * MiB).size(), 29u);  // never below the plateau's 256 MiB
 }
