@@ -10,6 +10,7 @@
 #include "core/error.hpp"
 #include "platform/clock.hpp"
 #include "run/plan_estimate.hpp"
+#include "run/size_plan.hpp"
 
 namespace hwcomm {
 
@@ -44,10 +45,7 @@ double parse_duration(const std::string& text) {
     return total;
 }
 
-bool heavy_method(const std::string& m) {
-    return m == "disk-read" || m == "under-load" || m == "um-demand" || m == "um-prefetch" || m == "memcpy-h2h" ||
-           m.rfind("gpumem-", 0) == 0;
-}
+bool heavy_method(const std::string& m) { return plan_traits(m).heavy; }
 
 std::string duration_text(double seconds) {
     const long s = std::lround(std::max(0.0, seconds));

@@ -24,8 +24,8 @@ namespace hwcomm {
 // anything else, zero or negative.
 double parse_duration(const std::string& text);
 
-// The methods whose confirmations step 2 leaves out: their records cost the
-// most per size (host-side staging, disks, loads, unified memory, gpumem).
+// The methods whose confirmations step 2 leaves out (their catalog rows say
+// heavy: host-side staging, disks, loads, unified memory, gpumem).
 bool heavy_method(const std::string& method);
 
 struct BudgetStep {

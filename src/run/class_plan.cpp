@@ -1,5 +1,7 @@
 #include "run/class_plan.hpp"
 
+#include "run/size_plan.hpp"
+
 #include <algorithm>
 #include <map>
 #include <set>
@@ -36,7 +38,7 @@ std::vector<ClassMember> plan_members(const std::vector<PlannedRecord>& plan) {
     return out;
 }
 
-bool representatives_only(const std::string& method) { return method == "priority" || method == "in-flight"; }
+bool representatives_only(const std::string& method) { return plan_traits(method).representatives_only; }
 
 std::string comparable_params(const PlannedRecord& record) {
     std::string out;

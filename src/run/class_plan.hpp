@@ -17,7 +17,7 @@ namespace hwcomm {
 // Every distinct (src, dst) of the plan, as records write them: what to classify.
 std::vector<ClassMember> plan_members(const std::vector<PlannedRecord>& plan);
 
-// Methods whose non-representative records are not planned (unless exhaustive).
+// Methods whose non-representative records are not planned (unless exhaustive): the catalog row says.
 bool representatives_only(const std::string& method);
 
 // The parameters that make records of one class comparable: the record's own,

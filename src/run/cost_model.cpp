@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "catalog/method_catalog.hpp"
+
 namespace hwcomm {
 
 namespace {
@@ -173,45 +175,14 @@ std::map<std::string, MethodCost> fit_method_costs(const ResultsFile& file, cons
 }
 
 CostModel builtin_cost_model() {
-    // fit_method_costs of docs/examples/h200x2/results-default-all-methods.json.gz
-    // (default run, nvidia-h200-x2, revision 6a1be3b, 114 records; tests check
-    // the table against that file): setup, per size, per GiB, ladder stop, records.
     CostModel m;
     m.source = "built-in: the default run on nvidia-h200-x2 at revision 6a1be3b";
-    const std::vector<std::pair<const char*, MethodCost>> table{
-        {"cpu-read", {0, 0.2448, 6.562, 0u, 1, 5}},
-        {"cpu-write", {0, 0.2644, 5.807, 0u, 1, 5}},
-        {"memcpy", {0, 0.03085, 1.599, 0u, 2, 5}},
-        {"disk-read", {0, 0.03045, 4.404, 0u, 3, 5}},
-        {"memcpy-h2d", {0, 0.009288, 0.9814, 268435456u, 8, 5}},
-        {"memcpy-d2h", {0, 0.01551, 1.083, 268435456u, 8, 5}},
-        {"memcpy-h2h", {0, 0.1391, 2.555, 0u, 1, 5}},
-        {"memcpy-d2d", {0, 0.004837, 0.1339, 0u, 6, 5}},
-        {"memcpy-peer", {0, 0.006522, 0.1853, 268435456u, 4, 5}},
-        {"duplex-d2d", {0, 0.07368, 0.2994, 0u, 2, 5}},
-        {"duplex-h2d", {0, 0.02879, 0.944, 0u, 2, 5}},
-        {"sm-copy-d2d", {0, 0.003424, 0.03605, 536870912u, 2, 5}},
-        {"sm-copy-d2d-push", {0, 0.003262, 0.03703, 268435456u, 2, 5}},
-        {"sm-copy-h2d", {0, 0.006033, 0.6011, 268435456u, 2, 5}},
-        {"sm-copy-d2h", {0, 0.007111, 0.6786, 268435456u, 2, 5}},
-        {"all-to-host", {0, 0.01426, 0.7513, 268435456u, 2, 5}},
-        {"host-to-all", {0, 0.007662, 0.755, 0u, 2, 5}},
-        {"all-to-one", {0, 0.0032, 0.03471, 268435456u, 4, 5}},
-        {"one-to-all", {0, 0.003098, 0.04913, 0u, 4, 5}},
-        {"zero-copy-read", {0, 0.004967, 0.3215, 268435456u, 6, 5}},
-        {"zero-copy-write", {0, 0.006812, 0.4635, 268435456u, 6, 5}},
-        {"um-prefetch", {0, 0.01309, 0.9557, 0u, 6, 5}},
-        {"um-demand", {0, 0.01329, 1.661, 0u, 6, 5}},
-        {"under-load", {0, 0, 0.7122, 0u, 8, 5}},
-        {"in-flight", {0, 0, 1.723, 0u, 6, 5}},
-        {"priority", {0, 0.2066, 23.59, 0u, 6, 5}},
-        {"gpumem-timeline", {0, 0, 5.608, 0u, 2, 5}},
-        {"gpumem-occupancy", {0, 0, 0.01355, 0u, 2, 5}},
-        {"gpumem-stride", {0, 0, 0.01418, 0u, 2, 5}},
-        {"gpumem-latency", {0, 0.00589, 1.023, 0u, 6, 5}}
-    };
-    for (const auto& [name, cost] : table) m.methods[name] = cost;
-    // A method without a row: the median row of the CUDA copies.
+    for (const MethodRow& row : builtin_catalog().rows()) {
+        if (row.cost.fitted_records == 0) continue;
+        m.methods[row.name] = {row.cost.setup_s,         row.cost.point_s, row.cost.gib_s,
+                               row.cost.ladder_stop_bytes, row.cost.fitted_records, 5};
+    }
+    // A method without constants: about the median row of the CUDA copies.
     m.fallback = {0, 0.007, 0.6, std::uint64_t{256} << 20, 0, 5};
     return m;
 }

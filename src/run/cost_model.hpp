@@ -45,9 +45,10 @@ struct CostModel {
 
 nlohmann::json cost_model_to_json(const CostModel& model);
 
-// Constants from the default run on nvidia-h200-x2 at revision 6a1be3b
-// (docs/examples/h200x2/results-default-all-methods.json.gz), as
-// fit_method_costs gives them; tests check they still match that file.
+// The catalog rows' constants (catalog/method_row.hpp CostConstants): fitted
+// by fit_method_costs on the default run on nvidia-h200-x2 at revision 6a1be3b
+// (docs/examples/h200x2/results-default-all-methods.json.gz); tests check
+// they still match that file.
 CostModel builtin_cost_model();
 
 // Per-method constants fitted on a results file's measured records with

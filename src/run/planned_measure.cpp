@@ -19,7 +19,7 @@ bool has_ok_point(const Record& r) {
 // group's first record chose.
 SizePlan full_plan(const PlannedRecord& planned, const RunOptions& options, const ResultsFile& results) {
     SizePlan plan = full_size_plan(*planned.method, options);
-    if (!plan.ladder || ladder_shared_params(planned.method->name()).empty()) return plan;
+    if (!plan.ladder || plan_traits(planned.method->name()).shared_ladder_params.empty()) return plan;
     const std::string group = ladder_group_key(planned.method->name(), planned.src_id, planned.dst_id, planned.params);
     for (const Record& r : results.records) {
         if (r.method != planned.method->name() || r.key == planned.key || !has_ok_point(r)) continue;

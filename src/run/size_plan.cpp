@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "catalog/method_catalog.hpp"
 #include "core/results.hpp"
 #include "measure/sweep.hpp"
 
@@ -11,10 +12,12 @@ std::vector<std::uint64_t> fixed_sizes(const Characterizer& method, const RunOpt
     return method.size_policy().apply(options.sizes);
 }
 
-bool climbs_ladder(const Characterizer& method) {
-    // mpi-*: both ranks of a pair must measure the same sizes in lockstep.
-    return method.axes().empty() && method.name().rfind("gpumem-", 0) != 0 && method.name().rfind("mpi-", 0) != 0;
+PlanTraits plan_traits(const std::string& method) {
+    const MethodRow* row = builtin_catalog().find(method);
+    return row ? row->plan : PlanTraits{};
 }
+
+bool climbs_ladder(const Characterizer& method) { return method.axes().empty() && plan_traits(method.name()).ladder; }
 
 std::vector<std::uint64_t> ladder_intermediates(const Characterizer& method, const RunOptions& options) {
     const SizePolicy policy = method.size_policy();
@@ -46,15 +49,10 @@ SizePlan full_size_plan(const Characterizer& method, const RunOptions& options) 
     return plan;
 }
 
-std::vector<std::string> ladder_shared_params(const std::string& method) {
-    if (method == "disk-read") return {"io"};
-    return {};
-}
-
 std::string ladder_group_key(const std::string& method, const std::string& src, const std::string& dst,
                              const std::map<std::string, std::string>& params) {
     std::map<std::string, std::string> kept = params;
-    for (const std::string& p : ladder_shared_params(method)) kept.erase(p);
+    for (const std::string& p : plan_traits(method).shared_ladder_params) kept.erase(p);
     return record_key(method, src, dst, kept);
 }
 

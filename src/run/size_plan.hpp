@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "catalog/method_row.hpp"
 #include "measure/size_ladder.hpp"
 #include "methods/characterizer.hpp"
 #include "run/run_options.hpp"
@@ -23,12 +24,16 @@ struct SizePlan {
     std::string shared_from;            // the record whose ladder this one reuses (disk-read's io modes)
 };
 
+// The plan traits of the method's catalog row (defaults for a method without one: tests' fakes).
+PlanTraits plan_traits(const std::string& method);
+
 // The run's sizes under the method's size policy: what --exhaustive measures.
 std::vector<std::uint64_t> fixed_sizes(const Characterizer& method, const RunOptions& options);
 
-// Whether a full sweep of this method climbs a ladder: its points form one
-// bandwidth-vs-size curve (no other axes; the gpumem methods measure
-// footprints, whose cache steps a plateau rule would cut off).
+// Whether a full sweep of this method climbs a ladder: its row says so (the
+// gpumem methods measure footprints, whose cache steps a plateau rule would
+// cut off; both ranks of an mpi pair must measure the same sizes) and it has
+// no other axes.
 bool climbs_ladder(const Characterizer& method);
 
 // The ladder's intermediate sizes: two per octave between the run's sizes
@@ -39,10 +44,9 @@ std::vector<std::uint64_t> ladder_intermediates(const Characterizer& method, con
 // A full sweep of a record of `method` (ladder unless exhaustive or not a curve).
 SizePlan full_size_plan(const Characterizer& method, const RunOptions& options);
 
-// Records whose keys differ only in these parameters share one ladder: the
-// first measured one climbs it, the others measure the sizes it chose
-// (disk-read's io modes, item 7).
-std::vector<std::string> ladder_shared_params(const std::string& method);
+// Records whose keys differ only in the row's shared_ladder_params share one
+// ladder: the first measured one climbs it, the others measure the sizes it
+// chose (disk-read's io modes, item 7).
 // The key of the ladder a record shares: its key without those parameters.
 std::string ladder_group_key(const std::string& method, const std::string& src, const std::string& dst,
                              const std::map<std::string, std::string>& params);
