@@ -158,6 +158,23 @@ std::optional<Point> measure_point(TransferSession& session, std::size_t bytes,
     return p;
 }
 
+std::optional<VariantChoice> choose_variants(TransferSession& session, const std::vector<std::string>& variants,
+                                             const std::vector<std::uint64_t>& sizes, const RunOptions& options,
+                                             const std::function<bool()>& should_stop) {
+    const auto probe_sizes = session.variant_probe_sizes();
+    if (probe_sizes.empty()) return VariantChoice(variants);
+    return VariantChoice::probe(variants, probe_sizes, sizes, session.max_bytes(),
+                                [&](std::uint64_t bytes, const std::string& v) -> std::optional<VariantProbe> {
+                                    const VariantOutcome o = measure_variant(session, bytes, v, options, should_stop);
+                                    if (o.interrupted) return std::nullopt;
+                                    const SampleStats& st = o.result.stats;
+                                    return VariantProbe{.gbps = o.result.bandwidth_gbps,
+                                                        .ci_half_width = st.median > 0 ? (st.ci95_high - st.ci95_low) / 2 / st.median : 0,
+                                                        .samples = st.n,
+                                                        .error = o.error};
+                                });
+}
+
 std::vector<std::string> pick_variants(const std::vector<std::string>& all, std::size_t max_variants) {
     if (max_variants == 0 || all.size() <= max_variants) return all;
     if (max_variants == 1) return {all.back()};

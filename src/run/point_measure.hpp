@@ -11,6 +11,7 @@
 #include "methods/characterizer.hpp"
 #include "run/device_loss.hpp"
 #include "run/run_options.hpp"
+#include "run/variant_choice.hpp"
 
 namespace hwcomm {
 
@@ -23,6 +24,14 @@ std::optional<Point> measure_point(TransferSession& session, std::size_t bytes,
                                    const std::vector<std::string>& variants, const RunOptions& options,
                                    const std::function<bool()>& should_stop, std::string& error_type,
                                    std::optional<DeviceFailure>& failure);
+
+// The session's variants, chosen once per record when it names probe sizes
+// (each variant measured at them; `sizes`: the record's sizes the probes snap
+// to); every variant at every size when it names none. nullopt when
+// `should_stop` cut the probes short.
+std::optional<VariantChoice> choose_variants(TransferSession& session, const std::vector<std::string>& variants,
+                                             const std::vector<std::uint64_t>& sizes, const RunOptions& options,
+                                             const std::function<bool()>& should_stop);
 
 // The variant labels to measure: all, or max_variants of them (first, last and
 // evenly spaced between).

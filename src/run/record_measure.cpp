@@ -157,7 +157,15 @@ std::optional<Record> measure_sized_record(const Graph& graph, const PlannedReco
         if (!device_state.empty()) r.context["device_state"] = std::move(device_state);
         return r;
     }
-    const auto variants = pick_variants(session->variants(), options.max_variants);
+    // The record's sizes, for the variant probes to snap to (a ladder's intermediates too).
+    std::vector<std::uint64_t> all_sizes = plan.sizes;
+    all_sizes.insert(all_sizes.end(), plan.intermediates.begin(), plan.intermediates.end());
+    std::sort(all_sizes.begin(), all_sizes.end());
+    all_sizes.erase(std::unique(all_sizes.begin(), all_sizes.end()), all_sizes.end());
+    const std::optional<VariantChoice> variants = choose_variants(
+        *session, pick_variants(session->variants(), options.max_variants), all_sizes, options, should_stop);
+    if (!variants) return std::nullopt;  // interrupted while probing: --resume measures it again
+    if (variants->probed()) r.context["variant_choice"] = variants->to_json();
     const auto combos = axis_combinations(planned.method->axes());
     std::vector<std::uint64_t> skipped;
     const auto context_lost = [&failure] { return failure && failure->context_lost; };
@@ -167,8 +175,11 @@ std::optional<Record> measure_sized_record(const Graph& graph, const PlannedReco
         if (count) units.start(r, bytes);
         std::string error_type;
         std::optional<DeviceFailure> point_failure;
-        std::optional<Point> point = measure_point(*session, bytes, variants, options, should_stop, error_type, point_failure);
+        const std::vector<std::string> chosen = variants->for_size(bytes);
+        std::optional<Point> point = measure_point(*session, bytes, chosen, options, should_stop, error_type, point_failure);
         if (!point) return false;
+        // The one variant a record chose for this size is named though no others were measured.
+        if (variants->probed() && chosen.size() == 1 && point->best_variant.empty()) point->best_variant = chosen.front();
         point->axes = axes;
         r.points.push_back(std::move(*point));
         if (count) units.finish();
@@ -199,6 +210,7 @@ std::optional<Record> measure_sized_record(const Graph& graph, const PlannedReco
         sort_points(r.points);
     } else {
         for (std::size_t c = 0; c < combos.size() && !context_lost(); ++c) {
+            if (c > 0 && !session->axes_apply(combos[c])) continue;  // e.g. more load workers than the node has cores
             try {
                 session->set_axes(combos[c]);
             } catch (const std::exception& e) {
