@@ -69,14 +69,24 @@ BudgetFit fit_budget(const std::vector<PlannedRecord>& plan, const RunOptions& o
     };
     struct Step {
         const char* name;
-        const char* description;
+        std::string description;
         std::function<void()> apply;
     };
+    // The heavy methods of this plan, as their catalog rows say, named in the announcement.
+    std::vector<std::string> heavy;
+    for (const PlannedRecord& p : plan) {
+        const std::string& name = p.method->name();
+        if (heavy_method(name) && std::find(heavy.begin(), heavy.end(), name) == heavy.end()) heavy.push_back(name);
+    }
+    std::string heavy_names;
+    for (const std::string& name : heavy) heavy_names += (heavy_names.empty() ? "" : ", ") + name;
+    const std::string heavy_description =
+        "confirmations of the heavy methods (" + (heavy_names.empty() ? std::string("none here") : heavy_names) +
+        ") left for --resume";
     const std::vector<Step> steps{
         {"confirmation-sizes", "confirmations at the plateau size only",
          [&] { fit.options.plan.confirmation_sizes = 1; }},
-        {"heavy-on-representatives",
-         "confirmations of disk-read, under-load, um-*, memcpy-h2h and gpumem-* left for --resume",
+        {"heavy-on-representatives", heavy_description,
          [&] { defer_confirmations([](const PlannedRecord& p) { return heavy_method(p.method->name()); }); }},
         {"coarse-ladders", "full sweeps climb every 2nd octave", [&] { fit.options.plan.ladder_octave_step = 2; }},
         {"confirmations-deferred", "every confirmation left for --resume",
