@@ -49,7 +49,8 @@ def median_sizes(path):
     s = doc.get('leave_one_size_out')
     return s.get('median_abs_error') if isinstance(s, dict) else None
 md, me = median_sizes(f"{tmp}/def-check.json"), median_sizes(f"{tmp}/exh-check.json")
-print(f"  default {md}, exhaustive {me}" + (f", growth {100 * (md - me):+.2f} points (target <= +0.5)" if md is not None and me is not None else ""))
+pct = lambda v: "none" if v is None else f"{100 * v:.2f}%"
+print(f"  default {pct(md)}, exhaustive {pct(me)}" + (f", growth {100 * (md - me):+.2f} points (target <= +0.5)" if md is not None and me is not None else ""))
 
 print("== run time against the plan's estimate")
 runs = {}
