@@ -54,6 +54,14 @@ std::vector<std::string> method_order(const RunPlan& plan) {
     return out;
 }
 
+// The plan's methods the cost model has no constants for: estimated with its fallback.
+std::vector<std::string> methods_on_fallback(const RunPlan& plan) {
+    std::vector<std::string> out;
+    for (const std::string& m : method_order(plan))
+        if (!plan.costs.methods.count(m)) out.push_back(m);
+    return out;
+}
+
 std::string seconds_text(double s) {
     char b[32];
     std::snprintf(b, sizeof b, s < 10 ? "%.1f s" : "%.0f s", s);
@@ -99,6 +107,7 @@ nlohmann::json run_plan_to_json(const RunPlan& plan) {
     }
     j["plan"] = std::move(records);
     j["cost_model"] = cost_model_to_json(plan.costs);
+    j["cost_model"]["fallback_methods"] = methods_on_fallback(plan);
     return j;
 }
 
@@ -155,6 +164,9 @@ std::string format_run_plan(const RunPlan& plan) {
     if (all.confirmed) out << "; each promotion (a confirmation outside its class's spread) adds about "
                            << seconds_text(plan.estimate.promotion_s);
     out << "\ncost model: " << plan.costs.source << "\n";
+    std::string fallback;
+    for (const std::string& m : methods_on_fallback(plan)) fallback += (fallback.empty() ? "" : ", ") + m;
+    if (!fallback.empty()) out << "no constants (estimated as a median CUDA copy): " << fallback << "\n";
     return out.str();
 }
 

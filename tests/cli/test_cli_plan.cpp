@@ -48,6 +48,10 @@ TEST(CliPlan, EightGpuPlansAreEstimatedWithinTenMinutesWithTheirClasses) {
         EXPECT_EQ(p.at("full").get<std::size_t>() + p.at("confirmed").get<std::size_t>(), records);
         EXPECT_EQ(p.at("plan").size(), records);
         EXPECT_GT(p.at("confirmed").get<std::size_t>(), p.at("full").get<std::size_t>()) << xml;
+        // Methods the built-in constants lack are named: the new CPU kernels, never the fitted copies.
+        const json& fallback = p.at("cost_model").at("fallback_methods");
+        EXPECT_NE(std::find(fallback.begin(), fallback.end(), "cpu-triad"), fallback.end()) << fallback;
+        EXPECT_EQ(std::find(fallback.begin(), fallback.end(), "memcpy-d2d"), fallback.end()) << fallback;
         ASSERT_FALSE(p.at("classes").empty());
         for (const json& c : p.at("classes")) {
             EXPECT_FALSE(c.at("members").empty());
