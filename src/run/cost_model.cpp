@@ -98,10 +98,12 @@ double CostModel::record_seconds(const std::string& method, const std::vector<st
 
 nlohmann::json cost_model_to_json(const CostModel& model) {
     nlohmann::json methods = nlohmann::json::object();
-    for (const auto& [name, c] : model.methods)
+    for (const auto& [name, c] : model.methods) {
         methods[name] = {{"setup_s", c.setup_s}, {"point_s", c.point_s}, {"gib_s", c.gib_s},
                          {"ladder_stop_bytes", c.ladder_stop_bytes}, {"records", c.records},
                          {"min_samples", c.min_samples}};
+        if (!c.borrowed_from.empty()) methods[name]["borrowed_from"] = c.borrowed_from;
+    }
     return {{"source", model.source}, {"methods", std::move(methods)}};
 }
 
@@ -182,8 +184,25 @@ CostModel builtin_cost_model() {
         m.methods[row.name] = {row.cost.setup_s,         row.cost.point_s, row.cost.gib_s,
                                row.cost.ladder_stop_bytes, row.cost.fitted_records, 5};
     }
-    // A method without constants: about the median row of the CUDA copies.
-    m.fallback = {0, 0.007, 0.6, std::uint64_t{256} << 20, 0, 5};
+    // A bandwidth curve without constants takes those of the first fitted
+    // method of its family and view (cpu-copy costs per size and GiB about what
+    // cpu-read does, not what a CUDA copy does: two cpu-copy records took 41 s
+    // on the 2-core dev VM against 1 s estimated). A method with axes or a view
+    // of its own (latency chases, mixes) has no such sibling: the fallback.
+    for (const MethodRow& row : builtin_catalog().rows()) {
+        if (m.methods.count(row.name) || !row.axes.empty()) continue;
+        for (const MethodRow& other : builtin_catalog().rows())
+            if (other.family == row.family && other.view == row.view && other.axes.empty() &&
+                other.cost.fitted_records > 0) {
+                MethodCost borrowed = m.methods.at(other.name);
+                borrowed.records = 0;
+                borrowed.borrowed_from = other.name;
+                m.methods[row.name] = borrowed;
+                break;
+            }
+    }
+    // A method with neither: about the median row of the CUDA copies.
+    m.fallback = {0, 0.007, 0.6, std::uint64_t{256} << 20, 0, 5, ""};
     return m;
 }
 

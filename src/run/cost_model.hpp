@@ -28,6 +28,9 @@ struct MethodCost {
     std::uint64_t ladder_stop_bytes = std::uint64_t{256} << 20;
     std::size_t records = 0;        // how many records the constants were fitted on
     std::size_t min_samples = 5;    // the stopping rule they were measured with
+    // A method without constants of its own: the method of its family whose
+    // constants it takes (its curve costs about the same per size and GiB).
+    std::string borrowed_from;
 };
 
 struct CostModel {

@@ -54,11 +54,15 @@ std::vector<std::string> method_order(const RunPlan& plan) {
     return out;
 }
 
-// The plan's methods the cost model has no constants for: estimated with its fallback.
+// The plan's methods the cost model has no constants of their own for:
+// estimated with a family member's ("cpu-copy (cpu-read's)") or its fallback.
 std::vector<std::string> methods_on_fallback(const RunPlan& plan) {
     std::vector<std::string> out;
-    for (const std::string& m : method_order(plan))
-        if (!plan.costs.methods.count(m)) out.push_back(m);
+    for (const std::string& m : method_order(plan)) {
+        const auto it = plan.costs.methods.find(m);
+        if (it == plan.costs.methods.end()) out.push_back(m + " (a median CUDA copy's)");
+        else if (!it->second.borrowed_from.empty()) out.push_back(m + " (" + it->second.borrowed_from + "'s)");
+    }
     return out;
 }
 
@@ -166,7 +170,7 @@ std::string format_run_plan(const RunPlan& plan) {
     out << "\ncost model: " << plan.costs.source << "\n";
     std::string fallback;
     for (const std::string& m : methods_on_fallback(plan)) fallback += (fallback.empty() ? "" : ", ") + m;
-    if (!fallback.empty()) out << "no constants (estimated as a median CUDA copy): " << fallback << "\n";
+    if (!fallback.empty()) out << "no constants of their own, estimated with others': " << fallback << "\n";
     return out.str();
 }
 

@@ -29,6 +29,17 @@ double without_under_load(const json& plan, const char* what) {
     return v;
 }
 
+// The same without the host-memory (cpu-*) methods too: one record per NUMA
+// pair whatever the GPUs, what the classes reduce is the rest. Their estimate
+// is docs/benchmarks.md's, stated apart (main's new CPU kernels alone are
+// estimated at about 5 minutes on the DGX H100).
+double gpu_part(const json& plan, const char* what) {
+    double v = without_under_load(plan, what);
+    for (const json& m : plan.at("methods"))
+        if (m.at("method").get<std::string>().rfind("cpu-", 0) == 0) v -= m.at(what).get<double>();
+    return v;
+}
+
 void expect_usage_error(const Result& r, const std::string& mentions) {
     EXPECT_EQ(r.code, 2) << r.err;
     EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
@@ -42,16 +53,16 @@ TEST(CliPlan, EightGpuPlansAreEstimatedWithinTenMinutesWithTheirClasses) {
     for (const char* xml : {"dgxh100-nvswitch.xml", "dgx1.xml"}) {
         const json p = plan_of(s, xml);
         EXPECT_EQ(p.at("schema"), "hwcomm-plan");
-        EXPECT_LE(without_under_load(p, "estimate_s"), 600) << xml;
+        EXPECT_LE(gpu_part(p, "estimate_s"), 600) << xml;
         EXPECT_GT(p.at("estimate_s").get<double>(), 0) << xml;
         const auto records = p.at("records").get<std::size_t>();
         EXPECT_EQ(p.at("full").get<std::size_t>() + p.at("confirmed").get<std::size_t>(), records);
         EXPECT_EQ(p.at("plan").size(), records);
         EXPECT_GT(p.at("confirmed").get<std::size_t>(), p.at("full").get<std::size_t>()) << xml;
-        // Methods the built-in constants lack are named: the new CPU kernels, never the fitted copies.
+        // Methods the built-in constants lack are named with whose they take: the new CPU kernels, never a fitted copy.
         const json& fallback = p.at("cost_model").at("fallback_methods");
-        EXPECT_NE(std::find(fallback.begin(), fallback.end(), "cpu-triad"), fallback.end()) << fallback;
-        EXPECT_EQ(std::find(fallback.begin(), fallback.end(), "memcpy-d2d"), fallback.end()) << fallback;
+        EXPECT_NE(std::find(fallback.begin(), fallback.end(), "cpu-triad (cpu-read's)"), fallback.end()) << fallback;
+        for (const json& f : fallback) EXPECT_NE(f.get<std::string>().rfind("memcpy-d2d ", 0), 0u) << fallback;
         ASSERT_FALSE(p.at("classes").empty());
         for (const json& c : p.at("classes")) {
             EXPECT_FALSE(c.at("members").empty());

@@ -44,7 +44,9 @@ TEST(CostModel, BuiltInConstantsAreTheFitOfTheCommittedDefaultRun) {
     const ResultsFile file = load_results_file(kCommittedRun);
     const auto fitted = fit_method_costs(file);
     const CostModel builtin = builtin_cost_model();
-    ASSERT_EQ(fitted.size(), builtin.methods.size());
+    std::size_t own = 0;
+    for (const auto& [method, cost] : builtin.methods) own += cost.borrowed_from.empty();
+    ASSERT_EQ(fitted.size(), own);
     for (const auto& [method, cost] : fitted) {
         ASSERT_TRUE(builtin.methods.count(method)) << method;
         const MethodCost& b = builtin.methods.at(method);
@@ -83,6 +85,19 @@ TEST(CostModel, PointTimesGiveSetupPerSizeAndPerGiBCosts) {
     EXPECT_NE(m.source.find("x.json"), std::string::npos);
     // Methods the file lacks keep the built-in constants.
     EXPECT_EQ(m.of("memcpy-h2d").gib_s, builtin_cost_model().of("memcpy-h2d").gib_s);
+}
+
+TEST(CostModel, AMethodWithoutConstantsTakesItsFamilysFirstFittedOnes) {
+    const CostModel m = builtin_cost_model();
+    EXPECT_TRUE(m.of("cpu-read").borrowed_from.empty());
+    for (const char* cpu : {"cpu-copy", "cpu-triad"}) {
+        EXPECT_EQ(m.of(cpu).borrowed_from, "cpu-read") << cpu;
+        EXPECT_EQ(m.of(cpu).gib_s, m.of("cpu-read").gib_s) << cpu;
+        EXPECT_EQ(m.of(cpu).records, 0u) << cpu;
+    }
+    // A latency chase or an axis sweep is no bandwidth curve: the fallback's constants, not cpu-read's.
+    for (const char* other : {"cpu-latency", "cpu-loaded-latency", "cpu-bandwidth-mix"})
+        EXPECT_FALSE(m.methods.count(other)) << other;
 }
 
 TEST(CostModel, FewerSamplesCostProportionallyLess) {
