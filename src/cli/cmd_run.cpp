@@ -13,6 +13,7 @@
 #include <set>
 #include <thread>
 
+#include "classes/link_classes.hpp"
 #include "cli/cmd_run_cluster.hpp"
 #include "cli/commands.hpp"
 #include "core/error.hpp"
@@ -204,6 +205,10 @@ int run_command(const RunArgs& a) {
     // Nothing is written before this point: bad input leaves every file as it was.
     if (resuming) results.meta["resumed"].push_back({{"date_utc", utc_now_iso8601()}, {"command_line", process_command_line()}});
     else results = new_results(graph, process_command_line(), run_options_to_json(options));
+    // The identical-link classes of what this run measures (docs/classes.md), for analyze and the report.
+    std::vector<ClassMember> members;
+    for (const auto& p : plan) members.push_back({p.src_id, p.dst_id});
+    results.link_classes = class_map_to_json(classify(graph, members));
     const unsigned cpus = std::thread::hardware_concurrency();  // logical CPUs, as the load average counts
     const LoadAverage load = read_load_average();
     begin_run_state(results.meta, plan.size(), load, cpus, utc_now_iso8601());

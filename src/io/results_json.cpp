@@ -92,6 +92,7 @@ json results_to_json(const ResultsFile& file) {
     for (const auto& r : file.records) records.push_back(record_to_json(r));
     json j{{"schema", kResultsSchema}, {"version", kResultsVersion}, {"meta", file.meta},
            {"topology", file.topology}, {"records", std::move(records)}};
+    if (!file.link_classes.is_null()) j["link_classes"] = file.link_classes;
     merge_unknown(j, file.unknown);
     return j;
 }
@@ -109,10 +110,12 @@ ResultsFile results_from_json(const json& doc) {
         file.meta = doc.at("meta");
         file.topology = doc.at("topology");
         for (const auto& r : doc.at("records")) file.records.push_back(record_from_json(r));
+        if (const auto it = doc.find("link_classes"); it != doc.end()) file.link_classes = *it;
     } catch (const json::exception& e) {
         throw std::runtime_error(std::string("malformed results file: ") + e.what());
     }
-    file.unknown = unknown_keys(doc, {"schema", "version", "schema_version", "meta", "topology", "records"});
+    file.unknown =
+        unknown_keys(doc, {"schema", "version", "schema_version", "meta", "topology", "records", "link_classes"});
     if (v1) migrate_v1(file);
     check_records(file);
     return file;

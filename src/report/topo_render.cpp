@@ -2,9 +2,11 @@
 
 #include <sstream>
 
+#include "classes/link_classes.hpp"
 #include "core/error.hpp"
 #include "core/paths.hpp"
 #include "report/topo_dot.hpp"
+#include "report/topo_classes.hpp"
 #include "report/topo_format.hpp"
 #include "report/topo_json.hpp"
 #include "report/topo_matrix.hpp"
@@ -64,7 +66,10 @@ std::string render_topology(const Graph& graph, const TopoView& view) {
         return out.str();
     }
     switch (view.format) {
-        case TopoFormat::Tree: print_topo_tree(graph, out, view.all); break;
+        case TopoFormat::Tree:
+            print_topo_tree(graph, out, view.all);
+            print_link_classes(classify(graph, topology_members(graph)), out);
+            break;
         case TopoFormat::Json: out << topo_to_json(graph).dump(2) << "\n"; break;
         case TopoFormat::Dot: print_topo_dot(graph, out); break;
         case TopoFormat::Matrix: print_topo_matrix(build_topo_matrix(graph), out); break;
