@@ -37,6 +37,7 @@ inline constexpr const char* kUmDemand = "um-demand";
 inline constexpr const char* kUnderLoad = "under-load";
 inline constexpr const char* kInFlight = "in-flight";
 inline constexpr const char* kPriority = "priority";
+inline constexpr const char* kLaneSweep = "lane-sweep";
 // GPU memory microbenchmarks (methods/cuda/gpumem, hwcomm gpumem).
 inline constexpr const char* kGpumemTimeline = "gpumem-timeline";
 inline constexpr const char* kGpumemOccupancy = "gpumem-occupancy";

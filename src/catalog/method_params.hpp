@@ -78,6 +78,10 @@ struct WithParam {
     static constexpr const char* key = "with";
     static constexpr const char* None = "none";
 };
+// lane-sweep: how many of a shared resource's routes run at once.
+struct LanesParam {
+    static constexpr const char* key = "lanes";
+};
 
 // mpi-host, mpi-gpu.
 struct MpiOp {

@@ -50,7 +50,7 @@ TEST(CudaMethods, RegistersExactlyTheIssueMethodNames) {
                                          "sm-copy-d2d-push", "sm-copy-h2d", "sm-copy-d2h", "all-to-host",
                                          "host-to-all", "one-to-all", "all-to-one", "pairs-sharing-a-link",
                                          "zero-copy-read", "zero-copy-write", "um-prefetch", "um-demand",
-                                         "under-load", "in-flight", "priority"};
+                                         "under-load", "lane-sweep", "in-flight", "priority"};
     EXPECT_EQ(names, expected);
     for (const auto& m : r.all()) {
         EXPECT_FALSE(m->description().empty()) << m->name();

@@ -52,13 +52,13 @@ TEST(LoadMethods, UnderLoadScenariosOnTheTwoSocketGraph) {
         (loads ? loaded : alone) += 1;
         max_loads = std::max(max_loads, loads);
     }
-    // 8 host-to-GPU and 8 GPU-to-host routes, each alone once; the 4 NVLink
-    // peer routes share nothing (one direct link each, each way its own).
-    EXPECT_EQ(alone, 16u);
+    // Per direction, 6 routes alone: numa0 and numa1 each to gpu0 (gpu1 is
+    // its twin), gpu2 and gpu3 (its PCIe 4.0 x8 link sets it apart); the 4
+    // NVLink peer routes share nothing (one direct link each, each way its own).
+    EXPECT_EQ(alone, 12u);
     EXPECT_EQ(max_loads, 3u);  // a GPU with the 3 others of its NUMA node's host side
-    // 52 loaded scenarios per direction: 12 + 12 from the two host sides, 10
-    // and 12 new ones over the two host bridges (4 routes each: both nodes to
-    // the bridge's 2 GPUs), 6 new ones over the GPUs' own links; the SMP
-    // link's pairs repeat earlier ones.
-    EXPECT_EQ(loaded, 104u);
+    // 38 loaded scenarios per direction: 18 on the two host sides (3 route
+    // classes each, with 1, 2 and 3 loads), 17 new on the two host bridges
+    // (their 4 routes in another order), 3 new on gpu0's and gpu3's own links.
+    EXPECT_EQ(loaded, 76u);
 }

@@ -34,6 +34,7 @@ void register_cuda_methods(Registry& registry) {
     registry.add(make_um_prefetch());
     registry.add(make_um_demand());
     registry.add(make_under_load());
+    registry.add(make_lane_sweep());
     registry.add(make_in_flight());
     registry.add(make_priority());
 }
