@@ -1,5 +1,7 @@
 // analyze_results: series, cells, efficiency and anomalies of several files.
+#include "analyze/class_outliers.hpp"
 #include "analyze/gpumem_facts.hpp"
+#include "analyze/record_classes.hpp"
 #include "analyze/study.hpp"
 
 namespace hwcomm::analyze {
@@ -24,6 +26,12 @@ Analysis analyze_results(const std::vector<NamedResults>& files, const VerdictRu
         }
     }
     a.anomalies = find_anomalies(a.series, a.cells, rule);
+    // Records outside their link class's spread, every method (the cells above cover the study's copies only).
+    for (const NamedResults& f : files) {
+        const auto topology = topology_of(f.file);
+        const ClassMap classes = record_classes(f.file, topology ? &*topology : nullptr, f.name);
+        for (const ClassOutlier& o : class_outliers(f.file, classes, rule)) a.anomalies.push_back(outlier_anomaly(o));
+    }
     return a;
 }
 

@@ -6,6 +6,7 @@
 #include <set>
 #include <stdexcept>
 
+#include "analyze/record_classes.hpp"
 #include "analyze/record_facts.hpp"
 #include "analyze/study.hpp"
 #include "core/paths.hpp"
@@ -108,6 +109,7 @@ std::vector<Series> build_series(const std::vector<NamedResults>& files, const V
         if (!g)
             notes.push_back(nf.name + ": no topology: sockets are named by NUMA rank, locality, peer-access "
                                       "possibility and link limits are unknown (import with --topology)");
+        const ClassMap classes = record_classes(nf.file, g, nf.name);
         std::set<int> numa_seen;
         bool has_peer_method = false;
         for (const Record& r : nf.file.records) {
@@ -164,6 +166,10 @@ std::vector<Series> build_series(const std::vector<NamedResults>& files, const V
                 s.dst = cpu_name(r.dst, g, numa_seen);
             } else {
                 continue;
+            }
+            if (const LinkClass* c = classes.find(member_of(r))) {
+                s.link_class = c->id;
+                s.link_class_description = c->description;
             }
             const auto pts = curve_points(r);
             s.metrics = curve_metrics(r, g);
