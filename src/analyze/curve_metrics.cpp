@@ -89,7 +89,10 @@ void add_suspects(CurveMetrics& m, const std::vector<CurvePoint>& pts, const std
         const CurvePoint& p = pts[i];
         if (i > 0 && pts[i - 1].gbps > 0 && p.gbps > 0) {
             const double r = p.gbps / pts[i - 1].gbps;
-            if (r > o.jump_factor || r < 1.0 / o.jump_factor)
+            // Sizes far apart (a confirmation measured at a few sizes): while
+            // latency-bound, bandwidth may rise with the size itself.
+            const double apart = static_cast<double>(p.bytes) / static_cast<double>(std::max<std::uint64_t>(pts[i - 1].bytes, 1));
+            if (r > o.jump_factor * std::max(1.0, apart / 2) || r < 1.0 / o.jump_factor)
                 m.suspects.push_back({p.bytes, "jump",
                                       "bandwidth changes " + number(r, "%.1fx") + " from " +
                                           number(pts[i - 1].gbps) + " GB/s at the previous size to " +

@@ -31,7 +31,9 @@ struct CurveOptions {
     // cache larger than 64 MiB) is judged by the sizes past the fall.
     std::uint64_t large_min_bytes = 64 * kMiB;
     double plateau_tolerance = 0.10;
-    // Suspect when neighbouring sizes differ by more than this factor in bandwidth.
+    // Suspect when neighbouring sizes differ by more than this factor in
+    // bandwidth (a rise: times half the sizes' ratio where they are more than
+    // an octave apart, as a few confirmation sizes are).
     double jump_factor = 10.0;
     // Suspect when the 1-byte time exceeds the 4-byte time by this factor.
     double one_byte_factor = 4.0;

@@ -94,6 +94,19 @@ TEST(CurveMetrics, SuspectPointsAreFlaggedWithTheirReasons) {
     EXPECT_NEAR(*m.fraction_of_limit, m.large->gbps / 25, 1e-12);
 }
 
+// A confirmation measured at three sizes (latency, ramp, plateau): its rises
+// follow the sizes, not a fault; a fall by 10x is still suspect.
+TEST(CurveMetrics, SizesFarApartRiseWithoutAJump) {
+    const auto all = hockney_curve(2e-6, 400, 30);
+    std::vector<CurvePoint> few{all[2], all[18], all[30]};  // 4 B, 256 KiB, 1 GiB
+    auto m = curve_metrics(few, std::nullopt, std::nullopt, true);
+    for (const SuspectPoint& s : m.suspects) EXPECT_NE(s.kind, "jump") << s.bytes;
+    few[2].gbps = few[1].gbps / 20;
+    m = curve_metrics(few, std::nullopt, std::nullopt, true);
+    ASSERT_FALSE(m.suspects.empty());
+    EXPECT_EQ(m.suspects.back().kind, "jump");
+}
+
 TEST(CurveMetrics, H200ExampleCpuReadIsAbout179GBsWithTheCacheResidentPeakFlagged) {
     const auto rows = summarize(example());
     const SummaryRow& cpu_read = row_of(rows, "cpu-read|numa0|numa0|");
