@@ -231,11 +231,13 @@ json report_model(const std::vector<ReportInput>& inputs, const ReportOptions& o
             model["curves"].push_back(std::move(c));
         }
     }
+    model["classes"] = classes_json(inputs, model["curves"]);
     json groups = comparison_groups(model["curves"], inputs.size());
     // Legend labels name the file when several are overlaid.
     const auto files = file_names(inputs);
     for (auto& g : groups)
             for (auto& c : g["curves"]) c["label"] = with_file(model["curves"][c["id"].get<std::size_t>()], files, c["label"]);
+    mark_measured_as(groups, model["curves"]);
     json small = small_transfer_charts(model["curves"]);
     for (auto& g : small)
         for (auto& c : g["curves"]) c["label"] = with_file(model["curves"][c["id"].get<std::size_t>()], files, c["label"]);
