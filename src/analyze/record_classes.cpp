@@ -36,9 +36,8 @@ std::map<std::string, std::string> comparable_params(const Record& r) {
 }
 
 std::string measured_as(const Record& r) {
-    // Written by the class-reduced plan (issue 21); kept among the record's unknown keys until this build knows it.
-    const auto it = r.unknown.find("measured_as");
-    return it != r.unknown.end() && it->is_string() ? it->get<std::string>() : "full";
+    // Written by the class-reduced plan (issue 21); files from before it measured every record in full.
+    return r.measured_as.empty() ? "full" : r.measured_as;
 }
 
 }  // namespace hwcomm::analyze

@@ -37,7 +37,7 @@ Record peer_record(const std::string& src, const std::string& dst, double gbps, 
         p.bandwidth_gbps = gbps;
         r.points.push_back(p);
     }
-    if (!as.empty()) r.unknown["measured_as"] = as;
+    r.measured_as = as;
     return r;
 }
 
