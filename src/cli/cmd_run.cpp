@@ -10,6 +10,7 @@
 #include <map>
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <set>
 #include <thread>
 
@@ -28,6 +29,11 @@
 #include "io/run_state.hpp"
 #include "run/progress.hpp"
 #include "methods/under_load.hpp"
+#include "methods/transfers/transfer_presets.hpp"
+#include "methods/transfers/transfer_set_method.hpp"
+#include "core/input_file.hpp"
+#include "run/transfer_plan.hpp"
+#include "run/not_planned.hpp"
 
 namespace hwcomm::cli {
 
@@ -48,6 +54,7 @@ struct RunArgs {
     bool pool_half_gpu_memory = false;
     std::vector<std::string> filters;
     std::vector<std::string> under_load;  // --under-load SPECs
+    std::string transfers;                // --transfers FILE | preset:NAME[:OPT...]
     std::size_t stop_after_records = 0;  // hidden test hook: stop as an interrupt would
     // Options the methods declare (Characterizer::options), as given.
     std::map<std::string, std::string> declared;
@@ -113,7 +120,7 @@ RunOptions options_from_args(const RunArgs& a) {
 
 bool measurement_options_given(const RunArgs& a) {
     return a.quick || !a.min_size.empty() || !a.max_size.empty() || a.points_per_octave || a.min_samples ||
-           !a.max_noise.empty() || a.time_budget != 0 || a.max_workers || !a.timing.empty() || a.pool_half_gpu_memory || !a.filters.empty() || !a.under_load.empty() ||
+           !a.max_noise.empty() || a.time_budget != 0 || a.max_workers || !a.timing.empty() || a.pool_half_gpu_memory || !a.filters.empty() || !a.under_load.empty() || !a.transfers.empty() ||
            std::any_of(a.declared.begin(), a.declared.end(), [](const auto& kv) { return !kv.second.empty(); }) ||
            std::any_of(a.declared_flags.begin(), a.declared_flags.end(), [](const auto& kv) { return kv.second; });
 }
@@ -159,6 +166,19 @@ RunOptions options_of(const ResultsFile& results, const std::string& path) {
     }
 }
 
+void set_transfer_sets(const TransferSetFile& file, RunOptions& options) {
+    options.method.transfer_sets = format_transfer_sets(file);
+    options.method.transfer_sets_source = file.source;
+}
+
+// Every set resolved against this machine (endpoints, executors, duplicates,
+// memory free now) before anything is written; one record per set.
+std::vector<PlannedRecord> transfer_plan(const Graph& graph, const Registry& registry, const TransferSetFile& file) {
+    const TransferSetMethod* method = find_transfer_set_method(registry);
+    if (!method) throw UsageError("--transfers: this build has no transfer-set method");
+    return build_transfer_plan(registry, resolve_transfer_sets(graph, file, method->live_machine()));
+}
+
 bool every_planned_record_present(const std::vector<PlannedRecord>& plan, const ResultsFile& results) {
     std::set<std::string> keys;
     for (const auto& r : results.records) keys.insert(r.key);
@@ -172,6 +192,7 @@ int run_command(const RunArgs& a) {
         throw UsageError("run measures this machine; --input " + a.input + " describes another one (use it with list or topo)");
     const bool resuming = !a.resume.empty();
     if (a.cluster.given()) {
+        if (!a.transfers.empty()) throw UsageError("--transfers measures one machine; it does not apply to --mpi or --plan");
         if (resuming) throw UsageError("--resume completes a single-node file; it does not apply to --mpi or --plan");
         const std::string out = a.output.empty() ? "hwcomm-results.json" : a.output;
         return run_cluster_command(a.cluster, options_from_args(a), out,
@@ -182,6 +203,14 @@ int run_command(const RunArgs& a) {
     if (resuming && !a.output.empty())
         throw UsageError("--resume writes back to " + a.resume + "; drop -o (copy the file first to keep the original)");
     const std::string path = resuming ? a.resume : (a.output.empty() ? "hwcomm-results.json" : a.output);
+    if (!a.transfers.empty() && !a.filters.empty())
+        throw UsageError("--transfers measures the sets of its file; --filter selects from the methods' own plan: "
+                         "give one or the other");
+    // A file's syntax is checked before anything else; a preset needs the machine's graph.
+    std::optional<TransferSetFile> transfer_file;
+    if (!a.transfers.empty() && !is_transfer_preset(a.transfers))
+        transfer_file = parse_transfer_sets(
+            read_regular_input_file(a.transfers, "transfer-set file", kMaxTransferSetFileBytes), a.transfers);
     RunOptions options;
     if (!resuming) {
         options = options_from_args(a);
@@ -198,7 +227,16 @@ int run_command(const RunArgs& a) {
     const Registry registry = build_registry();
     const Filters filters(options.filters, registry, graph);
     (void)resolve_load_specs(graph, options.method.under_load);  // unknown endpoints: exit 2, nothing written
-    const auto plan = build_plan(graph, registry, filters, options.method);
+    if (!resuming && transfer_file) set_transfer_sets(*transfer_file, options);
+    if (!transfer_file && !options.method.transfer_sets.empty())  // a resumed --transfers run
+        transfer_file = parse_transfer_sets(options.method.transfer_sets,
+                                            options.method.transfer_sets_source + " (as kept in " + path + ")");
+    if (!resuming && !a.transfers.empty() && is_transfer_preset(a.transfers)) {
+        transfer_file = preset_transfer_sets(graph, a.transfers);
+        set_transfer_sets(*transfer_file, options);
+    }
+    const auto plan = transfer_file ? transfer_plan(graph, registry, *transfer_file)
+                                    : build_plan(graph, registry, filters, options.method);
     if (plan.empty()) throw UsageError("nothing to measure: no method applies to the endpoints the filters select");
 
     // Nothing is written before this point: bad input leaves every file as it was.
@@ -213,6 +251,9 @@ int run_command(const RunArgs& a) {
         results.meta["run"]["cuda_skipped"] = why;
     }
     if (const std::string w = load_warning(load, cpus); !w.empty()) warn(w);
+    // Each method without a record and why, for summary (recomputed on a resume).
+    results.meta["run"]["not_measured"] = methods_without_records_json(
+        methods_without_records(graph, registry, filters, plan, transfer_file.has_value()));
     save_results(path, results);  // a valid file from the start
 
     const bool tty = isatty(STDERR_FILENO) == 1;
@@ -287,6 +328,11 @@ void add_run_command(CLI::App& app, Action& action) {
                   "CUDA methods: size device buffers at half the GPU's memory, as the original study did");
     sub->add_option("--filter", args->filters,
                     "KEY=PATTERN, KEY method|src|dst, PATTERN a name or glob; repeatable (same key: OR, keys: AND)")
+        ->check(non_empty());
+    sub->add_option("--transfers", args->transfers,
+                    "measure only the transfer sets of FILE (one transfer per line: set, executor ce|sm|tma|cpu, src, "
+                    "dst, size[, host_mem]; each set's transfers start together), or preset:all-to-all|ring|"
+                    "bisection[:sm][:SIZE] (docs/transfers.md)")
         ->check(non_empty());
     sub->add_option("--under-load", args->under_load,
                     "measure while background lanes keep a route busy: 'memcpy-h2d numa0->gpu1', 'memcpy-d2h "

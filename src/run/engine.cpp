@@ -276,7 +276,10 @@ std::optional<Record> measure_record_noting_failure(const Graph& graph, const Pl
     r.dst = !planned.dst_id.empty() ? planned.dst_id : planned.dst->id;
     r.params = planned.params;
     if (planned.set && !planned.set->note.empty()) r.context["endpoint_set"] = planned.set->note;
-    const std::size_t max_size = options.sizes.empty() ? 0 : options.sizes.back();
+    const std::vector<std::uint64_t> sizes =
+        planned.sizes.empty() ? planned.method->size_policy().apply(options.sizes) : planned.sizes;
+    const std::vector<std::uint64_t>& prepared_for = planned.sizes.empty() ? options.sizes : planned.sizes;
+    const std::size_t max_size = prepared_for.empty() ? 0 : prepared_for.back();
     const std::function<bool()> no_stop;
     const std::function<bool()>& should_stop = hooks ? hooks->should_stop : no_stop;
     std::unique_ptr<TransferSession> session;
@@ -293,7 +296,6 @@ std::optional<Record> measure_record_noting_failure(const Graph& graph, const Pl
         return r;
     }
     const auto variants = pick_variants(session->variants(), options.max_variants);
-    const std::vector<std::uint64_t> sizes = planned.method->size_policy().apply(options.sizes);
     const auto combos = axis_combinations(planned.method->axes());
     std::vector<std::uint64_t> skipped;
     const auto context_lost = [&failure] { return failure && failure->context_lost; };
