@@ -15,6 +15,7 @@
 #include "analyze/gpumem_facts.hpp"
 #include "analyze/gpumem_summary.hpp"
 #include "analyze/matrix.hpp"
+#include "analyze/not_measured.hpp"
 #include "analyze/summary.hpp"
 #include "io/results_file.hpp"
 #include "cli/commands.hpp"
@@ -39,7 +40,7 @@ std::string legend_of(const ResultsFile& f, const std::string& path, std::size_t
 
 int run_summary(const SummaryArgs& a) {
     std::vector<analyze::SummaryRow> rows;
-    std::string legend, gpumem;
+    std::string legend, gpumem, nothing;
     ResultsFile all;
     bool all_topology = false;
     for (const auto& file : a.files) {
@@ -56,6 +57,7 @@ int run_summary(const SummaryArgs& a) {
         for (auto& row : analyze::summarize(one, source))
             if (!analyze::is_gpumem_method(row.method)) rows.push_back(std::move(row));
         gpumem += analyze::format_gpumem_summary(one.records, source);
+        nothing += analyze::format_methods_without_data(analyze::methods_without_data(one), source);
         if (!all_topology) all.topology = one.topology, all_topology = true;
         for (auto& r : one.records) all.records.push_back(std::move(r));
     }
@@ -80,6 +82,7 @@ int run_summary(const SummaryArgs& a) {
     std::cout << legend;
     if (!rows.empty() || gpumem.empty()) std::cout << analyze::format_summary_table(rows);
     if (!gpumem.empty()) std::cout << (rows.empty() ? "" : "\n") << gpumem;
+    std::cout << nothing;
     if (!reference) return 0;
     const auto comparisons = analyze::compare(all, *reference);
     const auto machine = analyze::check_machine(all, *reference);
