@@ -27,6 +27,12 @@ std::string filters_text(const Filters& filters) {
     return out;
 }
 
+std::string kinds_text(const std::vector<VertexKind>& kinds) {
+    std::string out;
+    for (VertexKind k : kinds) out += (out.empty() ? "" : "|") + std::string(to_string(k));
+    return out.empty() ? "endpoint" : out;
+}
+
 // Why a registered method got no record although the run's plan came from the methods.
 std::string why_unplanned(const Graph& graph, const Characterizer& method, const Filters& filters) {
     std::map<std::string, std::size_t> reasons;
@@ -47,7 +53,8 @@ std::string why_unplanned(const Graph& graph, const Characterizer& method, const
     if (applicable > 0)
         return "filtered out by " + filters_text(filters) + " (" + std::to_string(applicable) +
                " applicable pair(s) or set(s) here)";
-    if (total == 0) return "not applicable here: no vertex of the kinds it joins";
+    if (total == 0) return "not applicable here: no " + kinds_text(method.src_kinds()) + " -> " +
+                           kinds_text(method.dst_kinds()) + " pair on this machine";
     return "not applicable here: " + commonest(reasons, total);
 }
 
