@@ -41,6 +41,7 @@ SummaryRow summarize(const Record& record, const Graph* topology, const CurveOpt
         record.context["timing_mode"].is_string())
         row.timing = record.context["timing_mode"].get<std::string>();
     row.metrics = curve_metrics(record, topology, options);
+    row.measured_as = record.measured_as;
 
     if (const MethodRow* method = builtin_catalog().find(record.method); method && is_duplex(*method, record.params))
         row.duplex = to_string(method->duplex.convention);
@@ -199,6 +200,9 @@ std::string status_of(const SummaryRow& r) {
         if (p.kind != "failed") ++suspects;
     if (suspects) s = (s == "ok" ? "" : s + ", ") + std::to_string(suspects) + " suspect";
     if (!r.timing.empty() && r.timing != "event") s += " " + r.timing;  // "wall": timed by the host clock
+    // How the plan measured it: a confirmation's few sizes, or a promotion (an anomaly).
+    if (r.measured_as == "confirmed") s = s == "ok" ? "confirmed" : s + " conf";
+    if (r.measured_as == "promoted") s = s == "ok" ? "PROMOTED" : s + " PROMOTED";
     return s;
 }
 
@@ -263,7 +267,9 @@ std::string format_summary_table(const std::vector<SummaryRow>& rows) {
            "the path's theoretical bottleneck (staged for peer-off copies); small = time per transfer at the\n"
            "smallest size, launch overhead included (GPU paths only); cv = the largest coefficient of variation\n"
            "(stdev/mean of one point's samples) over the record's points (export: every point's); status \"wall\":\n"
-           "timed by the host clock, not CUDA events.\n";
+           "timed by the host clock, not CUDA events; \"confirmed\": a few sizes within its class representative's\n"
+           "spread (between them its curve has the representative's shape); \"PROMOTED\": outside that spread, then\n"
+           "swept in full.\n";
     std::vector<std::string> notes;
     for (const SummaryRow& r : rows) {
         const std::string who = "  " + (r.source.empty() ? "" : r.source + ": ") + r.key;

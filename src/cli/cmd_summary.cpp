@@ -17,6 +17,7 @@
 #include "analyze/gpumem_summary.hpp"
 #include "analyze/matrix.hpp"
 #include "analyze/not_measured.hpp"
+#include "analyze/run_time.hpp"
 #include "analyze/summary.hpp"
 #include "io/results_file.hpp"
 #include "cli/commands.hpp"
@@ -41,7 +42,7 @@ std::string legend_of(const ResultsFile& f, const std::string& path, std::size_t
 
 int run_summary(const SummaryArgs& a) {
     std::vector<analyze::SummaryRow> rows;
-    std::string legend, gpumem, cpu, nothing;  // sections of their own: not size curves of one path
+    std::string legend, gpumem, cpu, run_time, nothing;  // sections of their own: not size curves of one path
     ResultsFile all;
     bool all_topology = false;
     for (const auto& file : a.files) {
@@ -60,6 +61,8 @@ int run_summary(const SummaryArgs& a) {
                 rows.push_back(std::move(row));
         gpumem += analyze::format_gpumem_summary(one.records, source);
         cpu += analyze::format_cpu_section(one.records, source);
+        if (const std::string t = analyze::format_run_time(analyze::run_time_rows(one)); !t.empty())
+            run_time += "\n" + (source.empty() ? "" : source + ": ") + t;
         nothing += analyze::format_methods_without_data(analyze::methods_without_data(one), source);
         if (!all_topology) all.topology = one.topology, all_topology = true;
         for (auto& r : one.records) all.records.push_back(std::move(r));
@@ -86,6 +89,7 @@ int run_summary(const SummaryArgs& a) {
     if (!rows.empty() || (gpumem.empty() && cpu.empty())) std::cout << analyze::format_summary_table(rows);
     if (!gpumem.empty()) std::cout << (rows.empty() ? "" : "\n") << gpumem;
     if (!cpu.empty()) std::cout << (rows.empty() && gpumem.empty() ? "" : "\n") << cpu;
+    std::cout << run_time;
     std::cout << nothing;
     if (!reference) return 0;
     const auto comparisons = analyze::compare(all, *reference);
