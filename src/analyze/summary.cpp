@@ -1,13 +1,16 @@
 #include "analyze/summary.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
+#include <set>
 #include <utility>
 #include <map>
 #include <sstream>
 
 #include "analyze/cluster.hpp"
 #include "analyze/record_facts.hpp"
+#include "catalog/method_catalog.hpp"
 #include "core/error.hpp"
 #include "io/cluster_section.hpp"
 #include "measure/byte_size.hpp"
@@ -40,6 +43,13 @@ SummaryRow summarize(const Record& record, const Graph* topology, const CurveOpt
     row.metrics = curve_metrics(record, topology, options);
     row.measured_as = record.measured_as;
 
+    if (const MethodRow* method = builtin_catalog().find(record.method); method && is_duplex(*method, record.params))
+        row.duplex = to_string(method->duplex.convention);
+    std::set<std::string> measured;  // labels of the lanes that make the record's numbers
+    for (const LaneSpec& l : record.lanes)
+        if (l.role != "load") measured.insert(l.label);
+    row.lanes = std::max<std::size_t>(1, measured.size());
+
     int failed = 0, unverified = 0;
     const Point* smallest = nullptr;
     const bool imported = record.provenance.is_object() && record.provenance.value("kind", "") == "imported";
@@ -50,6 +60,10 @@ SummaryRow summarize(const Record& record, const Graph* topology, const CurveOpt
         }
         if (!p.verified && !imported) ++unverified;
         if (!(p.bandwidth_gbps > 0)) continue;
+        if (std::isfinite(p.stats.cv) && p.stats.n > 1 && (!row.max_cv || p.stats.cv > *row.max_cv)) {
+            row.max_cv = p.stats.cv;
+            row.max_cv_bytes = p.bytes;
+        }
         if (!row.peak_gbps || p.bandwidth_gbps > *row.peak_gbps) {
             row.peak_gbps = p.bandwidth_gbps;
             row.peak_bytes = p.bytes;
@@ -57,6 +71,12 @@ SummaryRow summarize(const Record& record, const Graph* topology, const CurveOpt
             const auto r = p.extras.find("rev_gbps");
             row.fwd_gbps = f == p.extras.end() ? std::nullopt : std::optional<double>(f->second);
             row.rev_gbps = r == p.extras.end() ? std::nullopt : std::optional<double>(r->second);
+            row.lane_min_gbps.reset(), row.lane_max_gbps.reset();
+            for (const LanePoint& l : p.lanes)
+                if (measured.count(l.label)) {
+                    row.lane_min_gbps = std::min(row.lane_min_gbps.value_or(l.bandwidth_gbps), l.bandwidth_gbps);
+                    row.lane_max_gbps = std::max(row.lane_max_gbps.value_or(l.bandwidth_gbps), l.bandwidth_gbps);
+                }
         }
         if (!smallest || p.bytes < smallest->bytes) smallest = &p;
         if (p.bytes == 4) row.latency_4b_us = p.stats.median * 1e6;
@@ -186,13 +206,28 @@ std::string status_of(const SummaryRow& r) {
     return s;
 }
 
+// A point whose samples spread this much is named in the notes with its size.
+constexpr double kNotedCv = 0.10;
+
+// What a duplex record's figures count, in both peers' words.
+std::string duplex_note(const SummaryRow& r) {
+    const std::string fwd = fixed(r.fwd_gbps.value_or(0), 1), rev = fixed(r.rev_gbps.value_or(0), 1);
+    if (r.duplex == to_string(DuplexConvention::OneDirectionUnderOpposite))
+        return "large and best are one direction under opposite traffic (nvbandwidth's bidirectional convention)" +
+               (r.fwd_gbps || r.rev_gbps ? "; at the best point fwd " + fwd + ", rev " + rev + " GB/s" : std::string());
+    return "large and best are both directions' bytes over the time of both (the sum, nvloom's convention)" +
+           (r.fwd_gbps || r.rev_gbps ? "; one direction under opposite traffic (nvbandwidth's) at the best point: fwd " +
+                                           fwd + ", rev " + rev + " GB/s"
+                                     : std::string());
+}
+
 }  // namespace
 
 std::string format_summary_table(const std::vector<SummaryRow>& rows) {
     bool sources = false;
     for (const SummaryRow& r : rows) sources = sources || !r.source.empty();
     std::vector<std::vector<std::string>> lines;
-    lines.push_back({"#", "method", "src->dst", "params", "large", "best @size", "% link", "small", "status"});
+    lines.push_back({"#", "method", "src->dst", "params", "large", "best @size", "% link", "small", "cv", "status"});
     for (const SummaryRow& r : rows) {
         const CurveMetrics& m = r.metrics;
         std::string large = m.large ? fixed(m.large->gbps, 1) + (m.large->last_octave ? "^" : "") : "-";
@@ -204,10 +239,13 @@ std::string format_summary_table(const std::vector<SummaryRow>& rows) {
         if (m.small) {
             small = format_time(m.small->seconds) + "@" + format_bytes(m.small->bytes);
             small.erase(std::remove(small.begin(), small.end(), ' '), small.end());
+            if (const auto ib = small.find("iB"); ib != std::string::npos) small.erase(ib, 2);  // "64K" as in best
         }
         const std::string params = compact_params(r.params);
+        // Whole percents from 10% up: the column stays narrow, and one more digit would not change a verdict.
+        const std::string cv = r.max_cv ? fixed(*r.max_cv * 100, *r.max_cv < 0.1 ? 1 : 0) + "%" : "-";
         lines.push_back({clip(r.source, 12), clip(r.method, 16), clip(r.src + "->" + r.dst, 13),
-                         clip(params.empty() ? "-" : params, 16), large, best, clip(link, 12), small,
+                         clip(params.empty() ? "-" : params, sources ? 14 : 16), large, best, clip(link, 12), small, cv,
                          clip(status_of(r), 16)});
     }
     const std::size_t cols = lines.front().size();
@@ -218,8 +256,8 @@ std::string format_summary_table(const std::vector<SummaryRow>& rows) {
     for (const auto& l : lines) {
         std::string line;
         for (std::size_t i = sources ? 0 : 1; i < cols; ++i) {
-            const bool right = i >= 4 && i <= 7;
-            line += (i == cols - 1 ? l[i] : pad(l[i], w[i], right) + "  ");
+            const bool right = i >= 4 && i <= 8;
+            line += (i == cols - 1 ? l[i] : pad(l[i], w[i], right) + (i == 0 ? " " : "  "));
         }
         out << line << "\n";
     }
@@ -227,9 +265,11 @@ std::string format_summary_table(const std::vector<SummaryRow>& rows) {
            "(^: of the last octave measured); best @size: c = the working set fits the cache (CPU LLC / GPU L2;\n"
            "disk-read: the page cache held the file's bytes) and beats the large-transfer rate; % link = large /\n"
            "the path's theoretical bottleneck (staged for peer-off copies); small = time per transfer at the\n"
-           "smallest size, launch overhead included (GPU paths only); status \"wall\": timed by the host clock,\n"
-           "not CUDA events; \"confirmed\": a few sizes within its class representative's spread (between them\n"
-           "its curve has the representative's shape); \"PROMOTED\": outside that spread, then swept in full.\n";
+           "smallest size, launch overhead included (GPU paths only); cv = the largest coefficient of variation\n"
+           "(stdev/mean of one point's samples) over the record's points (export: every point's); status \"wall\":\n"
+           "timed by the host clock, not CUDA events; \"confirmed\": a few sizes within its class representative's\n"
+           "spread (between them its curve has the representative's shape); \"PROMOTED\": outside that spread, then\n"
+           "swept in full.\n";
     std::vector<std::string> notes;
     for (const SummaryRow& r : rows) {
         const std::string who = "  " + (r.source.empty() ? "" : r.source + ": ") + r.key;
@@ -245,9 +285,15 @@ std::string format_summary_table(const std::vector<SummaryRow>& rows) {
                                                                       std::to_string(list.size()) + ")"));
         }
         if (r.status.rfind("error:", 0) == 0) notes.push_back(who + ": " + r.status);
-        if (r.fwd_gbps || r.rev_gbps)
-            notes.push_back(who + ": at the best point fwd " + fixed(r.fwd_gbps.value_or(0), 1) + " GB/s, rev " +
-                            fixed(r.rev_gbps.value_or(0), 1) + " GB/s");
+        if (r.max_cv && *r.max_cv >= kNotedCv)
+            notes.push_back(who + ": samples spread most at " + short_bytes(r.max_cv_bytes) + " (cv " +
+                            fixed(*r.max_cv * 100, 0) + "%)");
+        if (!r.duplex.empty()) notes.push_back(who + ": " + duplex_note(r));
+        else if (r.lanes > 1 && r.lane_min_gbps)
+            notes.push_back(who + ": " + std::to_string(r.lanes) + " lanes started together; large and best are every "
+                            "lane's bytes over the common window (their sum); at the best point each lane " +
+                            fixed(*r.lane_min_gbps, 1) + ".." + fixed(*r.lane_max_gbps, 1) +
+                            " GB/s under the others' traffic");
     }
     if (!notes.empty()) out << "\nnotes and suspect points:\n";
     for (const std::string& n : notes) out << n << "\n";

@@ -28,6 +28,16 @@ struct SummaryRow {
     std::optional<double> latency_4b_us, latency_8b_us;
     // Duplex: each direction's rate at the best point (extras fwd_gbps/rev_gbps).
     std::optional<double> fwd_gbps, rev_gbps;
+    // What a duplex record's figures count (the catalog's convention: "sum" or
+    // "one-direction-under-opposite"); "" for a record of one direction.
+    std::string duplex;
+    // Several measured lanes (concurrency, transfer sets): how many, and the
+    // slowest and fastest lane at the best point, each under the others' traffic.
+    std::size_t lanes = 1;
+    std::optional<double> lane_min_gbps, lane_max_gbps;
+    // The largest coefficient of variation (stdev / mean of a point's samples) over the ok points, and where.
+    std::optional<double> max_cv;
+    std::uint64_t max_cv_bytes = 0;
 };
 
 SummaryRow summarize(const Record& record, const Graph* topology = nullptr, const CurveOptions& options = {});

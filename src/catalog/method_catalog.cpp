@@ -112,7 +112,7 @@ const MethodCatalog& builtin_catalog() {
     static const MethodCatalog catalog = [] {
         std::vector<MethodRow> rows;
         for (auto family : {cpu_and_disk_rows, cuda_copy_rows, cuda_concurrency_and_load_rows, cuda_memory_rows,
-                            mpi_rows, test_fault_rows})
+                            transfer_set_rows, mpi_rows, test_fault_rows})
             for (MethodRow& r : family()) rows.push_back(std::move(r));
         return MethodCatalog(std::move(rows));
     }();

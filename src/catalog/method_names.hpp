@@ -33,6 +33,8 @@ inline constexpr const char* kHostToAll = "host-to-all";
 inline constexpr const char* kAllToOne = "all-to-one";
 inline constexpr const char* kOneToAll = "one-to-all";
 inline constexpr const char* kPairsSharingALink = "pairs-sharing-a-link";
+// Transfers from a file, started together (methods/transfers; hwcomm run --transfers).
+inline constexpr const char* kTransferSet = "transfer-set";
 // Kernels on mapped memory (methods/cuda/zerocopy) and managed memory (methods/cuda/um).
 inline constexpr const char* kZeroCopyRead = "zero-copy-read";
 inline constexpr const char* kZeroCopyWrite = "zero-copy-write";

@@ -69,6 +69,27 @@ struct Initiator {
     static constexpr const char* Dst = "dst";
 };
 
+// transfer-set: the set's name in the --transfers file (the record's param),
+// and what each lane says of itself (lane params).
+struct TransferSetParam {
+    static constexpr const char* key = "set";
+};
+struct ExecutorParam {
+    static constexpr const char* key = "executor";
+    static constexpr const char* Ce = "ce";    // copy engines
+    static constexpr const char* Sm = "sm";    // copy kernels
+    static constexpr const char* Tma = "tma";  // bulk copies (sm_90 and newer)
+    static constexpr const char* Cpu = "cpu";  // CPU threads bound to one NUMA node
+};
+// SMs a kernel lane is sized for, threads of a CPU lane.
+struct UnitsParam {
+    static constexpr const char* key = "units";
+};
+// The NUMA node whose cores run a CPU lane (its OS index).
+struct WorkersNumaParam {
+    static constexpr const char* key = "workers_numa";
+};
+
 // gpumem-latency: whose memory the pointer chase walks.
 struct MemoryParam {
     static constexpr const char* key = "memory";

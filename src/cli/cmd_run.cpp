@@ -10,6 +10,7 @@
 #include <map>
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <set>
 #include <thread>
 
@@ -30,6 +31,13 @@
 #include "io/run_state.hpp"
 #include "run/progress.hpp"
 #include "methods/under_load.hpp"
+#include "methods/transfers/transfer_presets.hpp"
+#include "methods/transfers/transfer_set_method.hpp"
+#include "core/input_file.hpp"
+#include "run/transfer_plan.hpp"
+#include "run/not_planned.hpp"
+#include "run/cost_model.hpp"
+#include "run/plan_estimate.hpp"
 
 namespace hwcomm::cli {
 
@@ -51,6 +59,7 @@ struct RunArgs {
     bool pool_half_gpu_memory = false;
     std::vector<std::string> filters;
     std::vector<std::string> under_load;  // --under-load SPECs
+    std::string transfers;                // --transfers FILE | preset:NAME[:OPT...]
     std::size_t stop_after_records = 0;  // hidden test hook: stop as an interrupt would
     // Options the methods declare (Characterizer::options), as given.
     std::map<std::string, std::string> declared;
@@ -118,7 +127,7 @@ RunOptions options_from_args(const RunArgs& a) {
 
 bool measurement_options_given(const RunArgs& a) {
     return a.quick || a.exhaustive || !a.min_size.empty() || !a.max_size.empty() || a.points_per_octave || a.min_samples ||
-           !a.max_noise.empty() || a.time_budget != 0 || a.max_workers || !a.timing.empty() || a.pool_half_gpu_memory || !a.filters.empty() || !a.under_load.empty() ||
+           !a.max_noise.empty() || a.time_budget != 0 || a.max_workers || !a.timing.empty() || a.pool_half_gpu_memory || !a.filters.empty() || !a.under_load.empty() || !a.transfers.empty() ||
            std::any_of(a.declared.begin(), a.declared.end(), [](const auto& kv) { return !kv.second.empty(); }) ||
            std::any_of(a.declared_flags.begin(), a.declared_flags.end(), [](const auto& kv) { return kv.second; });
 }
@@ -164,6 +173,28 @@ RunOptions options_of(const ResultsFile& results, const std::string& path) {
     }
 }
 
+void set_transfer_sets(const TransferSetFile& file, RunOptions& options) {
+    options.method.transfer_sets = format_transfer_sets(file);
+    options.method.transfer_sets_source = file.source;
+}
+
+// Every set resolved against this machine (endpoints, executors, duplicates,
+// memory free now) before anything is written; one full record per set, none
+// deferred, estimated by the built-in cost model.
+RunPlan transfer_run_plan(const Graph& graph, const Registry& registry, const TransferSetFile& file,
+                          const RunOptions& options) {
+    const TransferSetMethod* method = find_transfer_set_method(registry);
+    if (!method) throw UsageError("--transfers: this build has no transfer-set method");
+    RunPlan plan;
+    plan.records = build_transfer_plan(registry, resolve_transfer_sets(graph, file, method->live_machine()));
+    plan.options = options;
+    plan.costs = builtin_cost_model();
+    plan.deferred.assign(plan.records.size(), false);
+    plan.estimate = estimate_plan(plan.records, options, plan.costs);
+    plan.notes.push_back("--transfers " + file.source + ": the file's sets only, one record each");
+    return plan;
+}
+
 bool every_planned_record_present(const std::vector<PlannedRecord>& plan, const ResultsFile& results) {
     std::set<std::string> keys;
     for (const auto& r : results.records) keys.insert(r.key);
@@ -184,6 +215,9 @@ int run_command(const RunArgs& a) {
     if (a.cluster.plan && resuming)
         throw UsageError("--plan prints what a new run would measure; --resume completes a file: use one of them");
     (void)budget_seconds(a.plan);  // a malformed --budget: exit 2 before anything else
+    if (!a.transfers.empty() && (cluster || a.cluster.plan || !a.plan.budget.empty() || !a.plan.calibrate.empty()))
+        throw UsageError("--transfers measures the sets of its file on this machine; --mpi, --nodes, --plan, --budget "
+                         "and --calibrate plan the methods' own records: give one or the other");
     if (cluster) {
         if (resuming) throw UsageError("--resume completes a single-node file; it does not apply to --mpi or --plan");
         if (!a.plan.budget.empty() || !a.plan.calibrate.empty() || a.exhaustive)
@@ -198,6 +232,14 @@ int run_command(const RunArgs& a) {
     if (resuming && !a.output.empty())
         throw UsageError("--resume writes back to " + a.resume + "; drop -o (copy the file first to keep the original)");
     const std::string path = resuming ? a.resume : (a.output.empty() ? "hwcomm-results.json" : a.output);
+    if (!a.transfers.empty() && !a.filters.empty())
+        throw UsageError("--transfers measures the sets of its file; --filter selects from the methods' own plan: "
+                         "give one or the other");
+    // A file's syntax is checked before anything else; a preset needs the machine's graph.
+    std::optional<TransferSetFile> transfer_file;
+    if (!a.transfers.empty() && !is_transfer_preset(a.transfers))
+        transfer_file = parse_transfer_sets(
+            read_regular_input_file(a.transfers, "transfer-set file", kMaxTransferSetFileBytes), a.transfers);
     RunOptions options;
     if (!resuming) {
         options = options_from_args(a);
@@ -212,7 +254,18 @@ int run_command(const RunArgs& a) {
         if (!directory_writable_for(path, &why)) throw UsageError("cannot write " + path + ": " + why);
     }
     const Registry registry = build_registry();
-    const RunPlan run_plan_ = plan_for_run(graph, registry, options, a.plan, true);
+    if (!resuming && transfer_file) set_transfer_sets(*transfer_file, options);
+    if (!transfer_file && !options.method.transfer_sets.empty())  // a resumed --transfers run
+        transfer_file = parse_transfer_sets(options.method.transfer_sets,
+                                            options.method.transfer_sets_source + " (as kept in " + path + ")");
+    if (!resuming && !a.transfers.empty() && is_transfer_preset(a.transfers)) {
+        transfer_file = preset_transfer_sets(graph, a.transfers);
+        set_transfer_sets(*transfer_file, options);
+    }
+    const Filters filters(options.filters, registry, graph);
+    // A --transfers run measures its file's sets in file order, each in full; otherwise the planner's records.
+    const RunPlan run_plan_ = transfer_file ? transfer_run_plan(graph, registry, *transfer_file, options)
+                                            : plan_for_run(graph, registry, options, a.plan, true);
     options = run_plan_.options;  // with the budget's steps
     const auto& plan = run_plan_.records;
 
@@ -236,6 +289,9 @@ int run_command(const RunArgs& a) {
         results.meta["run"]["cuda_skipped"] = why;
     }
     if (const std::string w = load_warning(load, cpus); !w.empty()) warn(w);
+    // Each method without a record and why, for summary (recomputed on a resume).
+    results.meta["run"]["not_measured"] = methods_without_records_json(
+        methods_without_records(graph, registry, filters, plan, transfer_file.has_value()));
     save_results(path, results);  // a valid file from the start
 
     const bool tty = isatty(STDERR_FILENO) == 1;
@@ -349,6 +405,11 @@ void add_run_command(CLI::App& app, Action& action) {
                   "CUDA methods: size device buffers at half the GPU's memory, as the original study did");
     sub->add_option("--filter", args->filters,
                     "KEY=PATTERN, KEY method|src|dst, PATTERN a name or glob; repeatable (same key: OR, keys: AND)")
+        ->check(non_empty());
+    sub->add_option("--transfers", args->transfers,
+                    "measure only the transfer sets of FILE (one transfer per line: set, executor ce|sm|tma|cpu, src, "
+                    "dst, size[, host_mem]; each set's transfers start together), or preset:all-to-all|ring|"
+                    "bisection[:sm][:SIZE] (docs/transfers.md)")
         ->check(non_empty());
     sub->add_option("--under-load", args->under_load,
                     "measure while background lanes keep a route busy: 'memcpy-h2d numa0->gpu1', 'memcpy-d2h "

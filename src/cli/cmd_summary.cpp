@@ -16,6 +16,7 @@
 #include "analyze/gpumem_facts.hpp"
 #include "analyze/gpumem_summary.hpp"
 #include "analyze/matrix.hpp"
+#include "analyze/not_measured.hpp"
 #include "analyze/run_time.hpp"
 #include "analyze/summary.hpp"
 #include "io/results_file.hpp"
@@ -41,7 +42,7 @@ std::string legend_of(const ResultsFile& f, const std::string& path, std::size_t
 
 int run_summary(const SummaryArgs& a) {
     std::vector<analyze::SummaryRow> rows;
-    std::string legend, gpumem, cpu, run_time;  // sections of their own: not size curves of one path
+    std::string legend, gpumem, cpu, run_time, nothing;  // sections of their own: not size curves of one path
     ResultsFile all;
     bool all_topology = false;
     for (const auto& file : a.files) {
@@ -62,6 +63,7 @@ int run_summary(const SummaryArgs& a) {
         cpu += analyze::format_cpu_section(one.records, source);
         if (const std::string t = analyze::format_run_time(analyze::run_time_rows(one)); !t.empty())
             run_time += "\n" + (source.empty() ? "" : source + ": ") + t;
+        nothing += analyze::format_methods_without_data(analyze::methods_without_data(one), source);
         if (!all_topology) all.topology = one.topology, all_topology = true;
         for (auto& r : one.records) all.records.push_back(std::move(r));
     }
@@ -88,6 +90,7 @@ int run_summary(const SummaryArgs& a) {
     if (!gpumem.empty()) std::cout << (rows.empty() ? "" : "\n") << gpumem;
     if (!cpu.empty()) std::cout << (rows.empty() && gpumem.empty() ? "" : "\n") << cpu;
     std::cout << run_time;
+    std::cout << nothing;
     if (!reference) return 0;
     const auto comparisons = analyze::compare(all, *reference);
     const auto machine = analyze::check_machine(all, *reference);

@@ -38,6 +38,9 @@ struct MethodOptions {
     bool pool_half_gpu_memory = false;  // size pools at half the GPU's memory
     OptionValues values;                // the options methods declare (Characterizer::options)
     std::vector<std::string> under_load;  // --under-load SPECs (methods/under_load.hpp)
+    // --transfers: the file's sets in their canonical text, and where they came
+    // from (methods/transfers/transfer_set.hpp); empty without --transfers.
+    std::string transfer_sets, transfer_sets_source;
 };
 
 // One timed sample. `seconds` covers `repetitions` back-to-back transfers of

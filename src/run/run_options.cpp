@@ -6,6 +6,7 @@
 
 #include "core/error.hpp"
 #include "methods/under_load.hpp"
+#include "methods/transfers/transfer_set.hpp"
 
 namespace hwcomm {
 
@@ -30,7 +31,7 @@ RunOptions quick_run_options() {
 }
 
 nlohmann::json run_options_to_json(const RunOptions& o) {
-    return {{"min_size", o.sweep.min_bytes},
+    nlohmann::json j{{"min_size", o.sweep.min_bytes},
             {"max_size", o.sweep.max_bytes},
             {"points_per_octave", o.sweep.points_per_octave},
             {"octave_step", o.sweep.octave_step},
@@ -53,6 +54,10 @@ nlohmann::json run_options_to_json(const RunOptions& o) {
              {{"exhaustive", o.plan.exhaustive},
               {"confirmation_sizes", o.plan.confirmation_sizes},
               {"ladder_octave_step", o.plan.ladder_octave_step}}}};
+    // --transfers: the sets themselves, so a resume measures the same ones whatever became of the file.
+    if (!o.method.transfer_sets.empty())
+        j["transfers"] = {{"source", o.method.transfer_sets_source}, {"sets", o.method.transfer_sets}};
+    return j;
 }
 
 namespace {
@@ -149,6 +154,11 @@ RunOptions run_options_from_json(const nlohmann::json& j) {
             o.method.values.set(name, value);
         o.method.under_load = j.value("under_load", std::vector<std::string>{});
         for (const auto& spec : o.method.under_load) (void)parse_load_spec(spec);  // resolved against the graph later
+        if (const auto t = j.find("transfers"); t != j.end() && !t->is_null()) {
+            o.method.transfer_sets_source = t->at("source").get<std::string>();
+            o.method.transfer_sets = t->at("sets").get<std::string>();
+            (void)parse_transfer_sets(o.method.transfer_sets, o.method.transfer_sets_source);  // resolved later
+        }
         if (const auto plan = j.find("plan"); plan != j.end()) {
             if (!plan->is_object()) throw UsageError("plan must be an object");
             o.plan.exhaustive = plan->at("exhaustive").get<bool>();
