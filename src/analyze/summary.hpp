@@ -27,6 +27,9 @@ struct SummaryRow {
     std::optional<double> latency_4b_us, latency_8b_us;
     // Duplex: each direction's rate at the best point (extras fwd_gbps/rev_gbps).
     std::optional<double> fwd_gbps, rev_gbps;
+    // What the points are when they are not the path's bandwidth (context.headline):
+    // the row then shows no rate and no link share, and this note says why.
+    std::string headline_note;
 };
 
 SummaryRow summarize(const Record& record, const Graph* topology = nullptr, const CurveOptions& options = {});

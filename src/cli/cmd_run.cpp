@@ -246,13 +246,17 @@ int run_command(const RunArgs& a) {
     end_run_state(results.meta, every_planned_record_present(plan, results), utc_now_iso8601());
     save_results(path, results);
 
-    std::size_t errors = 0;
-    for (const auto& r : results.records) errors += r.status != "ok";
+    std::size_t errors = 0, skipped = 0;
+    for (const auto& r : results.records) {
+        errors += r.status == "error";
+        skipped += r.status == "skipped";
+    }
     const int code = run_exit_code(results);
     if (code == kExitInterrupted)  // also on stderr: a batch job's stdout may go nowhere
         std::cerr << "hwcomm: interrupted; complete the file with: hwcomm run --resume " << path << "\n";
     std::cout << "hwcomm run: " << measured_now << " record(s) measured, " << results.records.size() << " of "
               << plan.size() << " in " << path << (errors ? ", " + std::to_string(errors) + " with errors" : std::string())
+              << (skipped ? ", " + std::to_string(skipped) + " skipped (the machine lacks what they need)" : std::string())
               << (code == kExitInterrupted ? "; interrupted: complete it with --resume " + path : std::string()) << "\n";
     return code;
 }
