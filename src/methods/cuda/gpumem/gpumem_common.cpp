@@ -70,8 +70,8 @@ unsigned long long DeviceCounter::read() const {
     return v[0];
 }
 
-PointerChase::PointerChase(int exec, unsigned long long* memory, std::uint64_t capacity_bytes)
-    : exec_(exec), memory_(memory), capacity_(capacity_bytes), result_(exec, sizeof(ChaseResult)) {}
+PointerChase::PointerChase(int exec, unsigned long long* memory, std::uint64_t capacity_bytes, ChaseUnit unit)
+    : exec_(exec), memory_(memory), capacity_(capacity_bytes), unit_(unit), result_(exec, sizeof(ChaseResult)) {}
 
 void PointerChase::lay_out(std::uint64_t footprint_bytes, KernelTimer& timer) {
     if (footprint_bytes == footprint_) return;
@@ -98,7 +98,10 @@ PointerChase::Result PointerChase::run(std::uint64_t steps, KernelTimer& timer) 
     Result r;
     r.start_node = position_;
     const std::uint64_t words = stride_bytes_ / 8;
-    r.seconds = timer.time([&](cudaStream_t s) { launch_chase(s, memory_, position_ * words, steps, out); });
+    r.seconds = timer.time([&](cudaStream_t s) {
+        if (unit_ == ChaseUnit::Tma) launch_tma_chase(s, memory_, position_ * words, steps, out);
+        else launch_chase(s, memory_, position_ * words, steps, out);
+    });
     ChaseResult host;
     ScopedDevice on(exec_);
     HWCOMM_CUDA_CHECK(cudaMemcpy(&host, out, sizeof host, cudaMemcpyDeviceToHost));
