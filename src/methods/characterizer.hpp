@@ -12,6 +12,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "catalog/method_catalog.hpp"
 #include "core/graph.hpp"
 #include "core/results.hpp"
 #include "methods/method_options.hpp"
@@ -131,16 +132,25 @@ public:
 
 // Explicit registration: each method family has a register_*() function that
 // adds its methods; the CLI calls them (no static-initialisation tricks).
+// Every method registers against its row of the registry's catalog.
 class Registry {
 public:
+    Registry() : catalog_(builtin_catalog()) {}
+    // A test's own catalog (builtin_catalog().with(rows of its fake methods)).
+    explicit Registry(MethodCatalog catalog) : catalog_(std::move(catalog)) {}
+    // Throws std::invalid_argument for a method without a row in the catalog.
     void add(std::unique_ptr<Characterizer> method);
     const Characterizer* find(const std::string& name) const;
+    const MethodCatalog& catalog() const { return catalog_; }
+    // The row of a registered method (add() made sure there is one).
+    const MethodRow& row(const Characterizer& method) const;
     const std::vector<std::unique_ptr<Characterizer>>& all() const { return methods_; }
     // Every method's options, once each (methods that share an option must
     // declare it alike; add() throws std::invalid_argument otherwise).
     std::vector<OptionSpec> option_specs() const;
 
 private:
+    MethodCatalog catalog_;
     std::vector<std::unique_ptr<Characterizer>> methods_;
 };
 

@@ -7,6 +7,9 @@ namespace hwcomm {
 void Registry::add(std::unique_ptr<Characterizer> method) {
     if (!method) throw std::invalid_argument("null characterizer");
     if (find(method->name())) throw std::invalid_argument("duplicate characterizer " + method->name());
+    if (!catalog_.find(method->name()))
+        throw std::invalid_argument("method " + method->name() +
+                                    " has no row in the method catalog (src/catalog, DEVELOPERS.md: adding a method)");
     const auto known = option_specs();
     for (const auto& spec : method->options())
         for (const auto& k : known)
@@ -25,6 +28,12 @@ std::vector<OptionSpec> Registry::option_specs() const {
             if (!seen) out.push_back(spec);
         }
     return out;
+}
+
+const MethodRow& Registry::row(const Characterizer& method) const {
+    const MethodRow* r = catalog_.find(method.name());
+    if (!r) throw std::logic_error("method " + method.name() + " is registered without a row");
+    return *r;
 }
 
 const Characterizer* Registry::find(const std::string& name) const {

@@ -4,6 +4,7 @@
 
 #include "methods/characterizer.hpp"
 #include "methods/method_options.hpp"
+#include "support/test_catalog.hpp"
 
 using namespace hwcomm;
 
@@ -57,7 +58,7 @@ TEST(MethodOptions, TheRegistryRefusesTwoMethodsDeclaringOneOptionDifferently) {
         }
         std::string n_, def_;
     };
-    Registry r;
+    Registry r(test::catalog_with({"a", "b", "c"}));
     r.add(std::make_unique<M>("a", "1"));
     r.add(std::make_unique<M>("b", "1"));  // the same declaration: shared
     EXPECT_EQ(r.option_specs().size(), 1u);

@@ -15,6 +15,7 @@
 #include "io/run_state.hpp"
 #include "run/device_loss.hpp"
 #include "run/engine.hpp"
+#include "support/test_catalog.hpp"
 
 using namespace hwcomm;
 
@@ -133,7 +134,7 @@ const Record& record(const ResultsFile& f, const std::string& key) {
 
 TEST(EngineFaults, FailedAllocationIsOneErrorRecordNamingTheCudaErrorAndTheNextGpuRecordIsMeasured) {
     const Graph g = numa_and_two_gpus();
-    Registry reg;
+    Registry reg(test::catalog_with({"alloc", "copy"}));
     reg.add(std::make_unique<FakeMethod>("alloc", VertexKind::Gpu, oom()));
     reg.add(std::make_unique<FakeMethod>("copy", VertexKind::Gpu));
     const RunOutcome r = run(g, reg);
@@ -155,7 +156,7 @@ TEST(EngineFaults, FailedAllocationIsOneErrorRecordNamingTheCudaErrorAndTheNextG
 
 TEST(EngineFaults, NonStickyErrorMidRecordFailsItsSizesOnlyAndTheRecordGoesOn) {
     const Graph g = numa_and_two_gpus();
-    Registry reg;
+    Registry reg(test::catalog_with({"flaky"}));
     Fault f{Fault::At::Measure, 4096, "cudaErrorInvalidValue", 1, false};
     reg.add(std::make_unique<FakeMethod>("flaky", VertexKind::Gpu, f));
     const RunOutcome r = run(g, reg);
@@ -171,7 +172,7 @@ TEST(EngineFaults, NonStickyErrorMidRecordFailsItsSizesOnlyAndTheRecordGoesOn) {
 
 TEST(EngineFaults, StickyErrorKeepsThePointsBeforeItAndEndsTheGpuPartWhileCpuRecordsGoOn) {
     const Graph g = numa_and_two_gpus();
-    Registry reg;
+    Registry reg(test::catalog_with({"kernel", "copy", "cpu"}));
     reg.add(std::make_unique<FakeMethod>("kernel", VertexKind::Gpu, illegal_address_from(4096)));
     reg.add(std::make_unique<FakeMethod>("copy", VertexKind::Gpu));
     reg.add(std::make_unique<FakeMethod>("cpu", VertexKind::NumaNode));
@@ -216,7 +217,7 @@ TEST(EngineFaults, StickyErrorKeepsThePointsBeforeItAndEndsTheGpuPartWhileCpuRec
 
 TEST(EngineFaults, StickyErrorInPrepareEndsTheGpuPartToo) {
     const Graph g = numa_and_two_gpus();
-    Registry reg;
+    Registry reg(test::catalog_with({"vanish", "cpu"}));
     Fault lost{Fault::At::Prepare, 0, "cudaErrorLaunchFailure", 719, true};
     reg.add(std::make_unique<FakeMethod>("vanish", VertexKind::Gpu, lost));
     reg.add(std::make_unique<FakeMethod>("cpu", VertexKind::NumaNode));
@@ -230,14 +231,14 @@ TEST(EngineFaults, StickyErrorInPrepareEndsTheGpuPartToo) {
 
 TEST(EngineFaults, ResumeInANewProcessMeasuresTheRecordsALostContextLeftOut) {
     const Graph g = numa_and_two_gpus();
-    Registry sick;
+    Registry sick(test::catalog_with({"copy", "cpu"}));
     sick.add(std::make_unique<FakeMethod>("copy", VertexKind::Gpu, illegal_address_from(4096)));
     sick.add(std::make_unique<FakeMethod>("cpu", VertexKind::NumaNode));
     const RunOutcome first = run(g, sick);
     ASSERT_EQ(record(first.results, "copy|gpu1|gpu1|").error_type, kNotMeasuredDeviceLost);
 
     // The GPU works again (a new process, a reset GPU): same keys, healthy methods.
-    Registry healthy;
+    Registry healthy(test::catalog_with({"copy", "cpu"}));
     healthy.add(std::make_unique<FakeMethod>("copy", VertexKind::Gpu));
     healthy.add(std::make_unique<FakeMethod>("cpu", VertexKind::NumaNode));
     const RunOutcome resumed = run(g, healthy, results_from_json(results_to_json(first.results)));

@@ -7,6 +7,7 @@
 #include "run/engine.hpp"
 #include "io/results_json.hpp"
 #include "io/results_meta.hpp"
+#include "support/test_catalog.hpp"
 
 using namespace hwcomm;
 
@@ -28,7 +29,7 @@ std::set<std::string> keys(const ResultsFile& f) {
 }  // namespace
 
 TEST(Engine, PlansApplicablePairsTimesParameterSets) {
-    Registry reg;
+    Registry reg(test::catalog_with({"fake"}));
     reg.add(std::make_unique<test::FakeMethod>("fake"));
     const Graph g = test::three_nodes();
     const auto plan = build_plan(g, reg, Filters{}, {});
@@ -69,7 +70,7 @@ TEST(Engine, MaxVariantsKeepsFirstAndLast) {
 }
 
 TEST(Engine, ErrorsAreRecordedAndTheRunGoesOn) {
-    Registry reg;
+    Registry reg(test::catalog_with({"broken", "flaky"}));
     reg.add(std::make_unique<test::FakeMethod>("broken", test::FakeBehaviour{.fail_prepare = true}));
     reg.add(std::make_unique<test::FakeMethod>("flaky", test::FakeBehaviour{.fail_verify_at = 4096, .throw_measure_at = 1024}));
     const Graph g = test::three_nodes();
@@ -110,7 +111,7 @@ TEST(Engine, SizesAboveTheSessionMaximumAreSkippedAndNoted) {
 }
 
 TEST(Engine, ResumeAfterInterruptionGivesTheSameRecords) {
-    Registry reg;
+    Registry reg(test::catalog_with({"fake"}));
     reg.add(std::make_unique<test::FakeMethod>("fake"));
     const Graph g = test::three_nodes();
     const auto plan = build_plan(g, reg, Filters{}, {});

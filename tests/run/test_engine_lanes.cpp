@@ -4,6 +4,7 @@
 #include "fake_method.hpp"
 #include "methods/group_characterizer.hpp"
 #include "run/engine.hpp"
+#include "support/test_catalog.hpp"
 
 using namespace hwcomm;
 
@@ -70,7 +71,7 @@ public:
 }  // namespace
 
 TEST(EngineErrors, AnyExceptionFromPrepareIsOneErrorRecordAndTheRunGoesOn) {
-    Registry reg;
+    Registry reg(test::catalog_with({"throws", "fine"}));
     reg.add(std::make_unique<test::FakeMethod>("throws", test::FakeBehaviour{.prepare_throws_std = true}));
     reg.add(std::make_unique<test::FakeMethod>("fine"));
     const Graph g = test::three_nodes();
@@ -89,7 +90,7 @@ TEST(EngineErrors, AnyExceptionFromPrepareIsOneErrorRecordAndTheRunGoesOn) {
 }
 
 TEST(EngineStop, AStopRequestEndsTheRunAtASampleBoundaryAndDropsTheCutRecord) {
-    Registry reg;
+    Registry reg(test::catalog_with({"fake"}));
     reg.add(std::make_unique<test::FakeMethod>("fake"));
     const Graph g = test::three_nodes();
     const auto plan = build_plan(g, reg, Filters{}, {});
@@ -104,7 +105,7 @@ TEST(EngineStop, AStopRequestEndsTheRunAtASampleBoundaryAndDropsTheCutRecord) {
 }
 
 TEST(EngineLanes, GroupRecordsCarryTheirLanesAndPerLaneBandwidth) {
-    Registry reg;
+    Registry reg(test::catalog_with({"both-ways"}));
     reg.add(std::make_unique<TwoLaneMethod>());
     const Graph g = test::three_nodes();
     const auto plan = build_plan(g, reg, Filters{}, {});

@@ -1,0 +1,104 @@
+#pragma once
+// Parameter keys and values of the methods' records, as results files spell
+// them (record params, Record::params): one struct per key, its `key` and
+// its allowed values. Read `params.at(HostMem::key) == HostMem::Pinned`,
+// never the literals. A key whose value is a number or a list (numa, loads)
+// has no value constants.
+namespace hwcomm {
+
+struct HostMem {
+    static constexpr const char* key = "host_mem";
+    static constexpr const char* Pageable = "pageable";      // malloc, first touch
+    static constexpr const char* Pinned = "pinned";          // cudaHostAlloc
+    static constexpr const char* Registered = "registered";  // NUMA-bound, cudaHostRegister
+    static constexpr const char* Wc = "wc";                  // write-combined cudaHostAlloc
+};
+
+struct Peer {
+    static constexpr const char* key = "peer";
+    static constexpr const char* On = "on";
+    static constexpr const char* Off = "off";
+};
+
+// OS index of the NUMA node holding the host buffer.
+struct NumaParam {
+    static constexpr const char* key = "numa";
+};
+
+struct Threads {
+    static constexpr const char* key = "threads";
+    static constexpr const char* Single = "single";
+    static constexpr const char* Multi = "multi";
+};
+
+struct DiskIoParam {
+    static constexpr const char* key = "io";
+    static constexpr const char* Buffered = "buffered";
+    static constexpr const char* Direct = "direct";
+    static constexpr const char* Fread = "fread";
+};
+
+struct SrcMem {
+    static constexpr const char* key = "src_mem";
+    static constexpr const char* Pageable = "pageable";
+};
+
+struct DstMem {
+    static constexpr const char* key = "dst_mem";
+    static constexpr const char* Registered = "registered";
+    static constexpr const char* Pinned = "pinned";  // Comm|Scope's HostToPinned, imported
+};
+
+// Which engine moves the bytes of a concurrency lane.
+struct CopyMode {
+    static constexpr const char* key = "mode";
+    static constexpr const char* Ce = "ce";  // copy engines
+    static constexpr const char* Sm = "sm";  // copy kernels
+};
+
+struct Initiator {
+    static constexpr const char* key = "initiator";
+    static constexpr const char* Src = "src";
+    static constexpr const char* Dst = "dst";
+};
+
+// gpumem-latency: whose memory the pointer chase walks.
+struct MemoryParam {
+    static constexpr const char* key = "memory";
+    static constexpr const char* Local = "local";
+    static constexpr const char* PeerGpu = "peer";
+    static constexpr const char* HostPinned = "host-pinned";
+};
+
+// under-load: how many other routes load the resource, and which.
+struct LoadsParam {
+    static constexpr const char* key = "loads";
+};
+struct WithParam {
+    static constexpr const char* key = "with";
+    static constexpr const char* None = "none";
+};
+
+// mpi-host, mpi-gpu.
+struct MpiOp {
+    static constexpr const char* key = "op";
+    static constexpr const char* Sendrecv = "sendrecv";
+    static constexpr const char* Put = "put";
+};
+struct MpiDirection {
+    static constexpr const char* key = "direction";
+    static constexpr const char* Uni = "uni";
+    static constexpr const char* Bi = "bi";  // both ways at once: the bytes of both
+};
+struct MpiPlacement {
+    static constexpr const char* key = "placement";
+    static constexpr const char* NearNic = "near-nic";
+    static constexpr const char* Far = "far";
+};
+struct MpiPath {
+    static constexpr const char* key = "path";
+    static constexpr const char* CudaAware = "cuda-aware";
+    static constexpr const char* Staged = "staged";
+};
+
+}  // namespace hwcomm

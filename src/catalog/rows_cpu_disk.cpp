@@ -1,0 +1,28 @@
+// Rows of the methods every build has: CPU threads on host memory, disk reads.
+#include "catalog/method_catalog.hpp"
+#include "catalog/row_helpers.hpp"
+
+namespace hwcomm {
+
+std::vector<MethodRow> cpu_and_disk_rows() {
+    using namespace rows;
+    namespace n = method_name;
+    return {
+        {.name = n::kCpuRead, .family = MethodFamily::CpuMemory, .src_kinds = kNuma, .dst_kinds = kNuma},
+        {.name = n::kCpuWrite, .family = MethodFamily::CpuMemory, .src_kinds = kNuma, .dst_kinds = kNuma},
+        {.name = n::kCpuMemcpy,
+         .family = MethodFamily::CpuMemory,
+         .src_kinds = kNuma,
+         .dst_kinds = kNuma,
+         .params = {{Threads::key, {Threads::Single, Threads::Multi}}},
+         .solo = solo_itself(),
+         .working_set_buffers = 2},
+        {.name = n::kDiskRead,
+         .family = MethodFamily::Disk,
+         .src_kinds = {VertexKind::BlockDevice},
+         .dst_kinds = kNuma,
+         .params = {{DiskIoParam::key, {DiskIoParam::Buffered, DiskIoParam::Direct, DiskIoParam::Fread}}}},
+    };
+}
+
+}  // namespace hwcomm

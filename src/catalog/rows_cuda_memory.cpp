@@ -1,0 +1,79 @@
+// Rows of CUDA methods on mapped, managed and GPU memory: zero-copy kernels,
+// unified memory, and the gpumem microbenchmarks (hwcomm gpumem).
+#include "catalog/method_catalog.hpp"
+#include "catalog/row_helpers.hpp"
+
+namespace hwcomm {
+
+std::vector<MethodRow> cuda_memory_rows() {
+    using namespace rows;
+    namespace n = method_name;
+    const std::vector<ParamDecl> mapped{{HostMem::key, {HostMem::Pinned, HostMem::Registered}}, numa_param(),
+                                        peer_on_param()};
+    const AxisDecl element_bytes{"element_bytes", "bytes"};
+    return {
+        {.name = n::kZeroCopyRead,
+         .family = MethodFamily::ZeroCopy,
+         .build = MethodBuild::Cuda,
+         .src_kinds = kNumaOrGpu,
+         .dst_kinds = kGpu,
+         .params = mapped,
+         .solo = solo_by_lane_direction()},
+        {.name = n::kZeroCopyWrite,
+         .family = MethodFamily::ZeroCopy,
+         .build = MethodBuild::Cuda,
+         .src_kinds = kGpu,
+         .dst_kinds = kNumaOrGpu,
+         .params = mapped,
+         .solo = solo_by_lane_direction()},
+        {.name = n::kUmPrefetch,
+         .family = MethodFamily::UnifiedMemory,
+         .build = MethodBuild::Cuda,
+         .src_kinds = kNumaOrGpu,
+         .dst_kinds = kGpuOrNuma,
+         .params = {numa_param()},
+         .solo = solo_by_lane_direction()},
+        {.name = n::kUmDemand,
+         .family = MethodFamily::UnifiedMemory,
+         .build = MethodBuild::Cuda,
+         .src_kinds = kNumaOrGpu,
+         .dst_kinds = kGpuOrNuma,
+         .params = {numa_param()},
+         .solo = solo_by_lane_direction()},
+        // gpumem: no link is measured, so no solo curve and no study series.
+        {.name = n::kGpumemTimeline,
+         .family = MethodFamily::GpuMemory,
+         .build = MethodBuild::Cuda,
+         .src_kinds = kGpu,
+         .dst_kinds = kGpu,
+         .axes = {element_bytes, {"warps_per_block", "warps"}},
+         .headline = {HeadlineKind::MetricMedian, "warp_latency_ns_median", "ns"},
+         .view = MethodView::GpumemTimeline},
+        {.name = n::kGpumemOccupancy,
+         .family = MethodFamily::GpuMemory,
+         .build = MethodBuild::Cuda,
+         .src_kinds = kGpu,
+         .dst_kinds = kGpu,
+         .axes = {element_bytes, {"ilp", "loads"}, {"warps_per_sm", "warps"}},
+         .headline = {HeadlineKind::BestOverAxes, "bandwidth_gbps", "GB/s"},
+         .view = MethodView::GpumemOccupancy},
+        {.name = n::kGpumemStride,
+         .family = MethodFamily::GpuMemory,
+         .build = MethodBuild::Cuda,
+         .src_kinds = kGpu,
+         .dst_kinds = kGpu,
+         .axes = {element_bytes, {"stride", "elements"}},
+         .headline = {HeadlineKind::BestOverAxes, "bandwidth_gbps", "GB/s"},
+         .view = MethodView::GpumemStride},
+        {.name = n::kGpumemLatency,
+         .family = MethodFamily::GpuMemory,
+         .build = MethodBuild::Cuda,
+         .src_kinds = kGpu,
+         .dst_kinds = kGpuOrNuma,
+         .params = {{MemoryParam::key, {MemoryParam::Local, MemoryParam::PeerGpu, MemoryParam::HostPinned}}},
+         .headline = {HeadlineKind::MetricAtLargest, "latency_ns", "ns"},
+         .view = MethodView::GpumemLatency},
+    };
+}
+
+}  // namespace hwcomm
