@@ -54,6 +54,14 @@ struct CopyMode {
     static constexpr const char* key = "mode";
     static constexpr const char* Ce = "ce";  // copy engines
     static constexpr const char* Sm = "sm";  // copy kernels
+    static constexpr const char* Tma = "tma";  // bulk copies by the TMA unit (sm_90+)
+};
+
+// priority: who moves the transfer and the load.
+struct EngineParam {
+    static constexpr const char* key = "engine";
+    static constexpr const char* Sm = "sm";  // copy kernels: stream priorities order their blocks
+    static constexpr const char* Ce = "ce";  // copy engines: served in queue order
 };
 
 struct Initiator {

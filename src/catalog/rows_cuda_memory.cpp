@@ -73,6 +73,23 @@ std::vector<MethodRow> cuda_memory_rows() {
          .params = {{MemoryParam::key, {MemoryParam::Local, MemoryParam::PeerGpu, MemoryParam::HostPinned}}},
          .headline = {HeadlineKind::MetricAtLargest, "latency_ns", "ns"},
          .view = MethodView::GpumemLatency},
+        {.name = n::kGpumemTmaLatency,  // the same chase, each hop a bulk copy by the TMA unit (sm_90+)
+         .family = MethodFamily::GpuMemory,
+         .build = MethodBuild::Cuda,
+         .src_kinds = kGpu,
+         .dst_kinds = kGpuOrNuma,
+         .params = {{MemoryParam::key, {MemoryParam::Local, MemoryParam::PeerGpu, MemoryParam::HostPinned}}},
+         .headline = {HeadlineKind::MetricAtLargest, "latency_ns", "ns"},
+         .view = MethodView::GpumemLatency},
+        {.name = n::kGpumemLoadedLatency,  // the chase while copies load its path, beside it unloaded
+         .family = MethodFamily::GpuMemory,
+         .build = MethodBuild::Cuda,
+         .src_kinds = kGpu,
+         .dst_kinds = kGpuOrNuma,
+         .params = {{MemoryParam::key, {MemoryParam::Local, MemoryParam::PeerGpu, MemoryParam::HostPinned}}},
+         .axes = {{"load", ""}},
+         .headline = {HeadlineKind::MetricAtLargest, "latency_ns", "ns"},
+         .view = MethodView::GpumemLoadedLatency},
     };
 }
 

@@ -14,6 +14,7 @@
 #include <memory>
 #include <optional>
 
+#include "catalog/method_names.hpp"
 #include "core/error.hpp"
 #include "methods/cuda/common/cuda_check.hpp"
 #include "methods/cuda/common/device_info.hpp"
@@ -143,12 +144,13 @@ class SmCopyMethod final : public Characterizer {
 public:
     SmCopyMethod(Engine engine, SmKind kind) : engine_(engine), kind_(kind) {}
     std::string name() const override {
-        const std::string prefix = engine_ == Engine::Tma ? "tma-copy-" : "sm-copy-";
+        namespace n = method_name;
+        const bool tma = engine_ == Engine::Tma;
         switch (kind_) {
-        case SmKind::PeerPull: return prefix + "d2d";
-        case SmKind::PeerPush: return prefix + "d2d-push";
-        case SmKind::HostToDevice: return prefix + "h2d";
-        case SmKind::DeviceToHost: return prefix + "d2h";
+        case SmKind::PeerPull: return tma ? n::kTmaCopyD2D : n::kSmCopyD2D;
+        case SmKind::PeerPush: return n::kSmCopyD2DPush;  // no TMA push: the pull covers peers
+        case SmKind::HostToDevice: return tma ? n::kTmaCopyH2D : n::kSmCopyH2D;
+        case SmKind::DeviceToHost: return tma ? n::kTmaCopyD2H : n::kSmCopyD2H;
         }
         return "?";
     }

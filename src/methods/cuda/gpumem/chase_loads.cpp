@@ -1,5 +1,6 @@
 #include "methods/cuda/gpumem/chase_loads.hpp"
 
+#include "catalog/method_names.hpp"
 #include "core/error.hpp"
 
 namespace hwcomm::cuda::gpumem {
@@ -18,7 +19,7 @@ LoadRoute route(const Vertex& from, const Vertex& to) {
     r.direction = from.kind == VertexKind::NumaNode ? LoadDirection::HostToGpu
                   : to.kind == VertexKind::NumaNode  ? LoadDirection::GpuToHost
                                                      : LoadDirection::GpuToGpu;
-    r.spec = "gpumem-loaded-latency";
+    r.spec = method_name::kGpumemLoadedLatency;
     return r;
 }
 

@@ -212,7 +212,7 @@ void launch_chase(cudaStream_t stream, const unsigned long long* buf, std::uint6
 
 void launch_tma_chase(cudaStream_t stream, const unsigned long long* buf, std::uint64_t start, std::uint64_t steps,
                       ChaseResult* out) {
-    tma_chase_kernel<<<1, 32, 0, stream>>>(buf, start, steps, out);
+    tma_chase_kernel<<<1, 1, 0, stream>>>(buf, start, steps, out);
     check_launch("tma_chase_kernel");
 }
 

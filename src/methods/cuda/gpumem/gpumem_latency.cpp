@@ -12,6 +12,7 @@
 #include <memory>
 #include <optional>
 
+#include "catalog/method_names.hpp"
 #include "core/error.hpp"
 #include "methods/cuda/common/cuda_check.hpp"
 #include "methods/cuda/common/device_info.hpp"
@@ -75,7 +76,7 @@ public:
             loads_ = std::make_unique<ChaseLoads>(src, dst);
             LaneSpec chase;
             chase.label = "chase:" + src.id + "->" + dst.id;
-            chase.method = "gpumem-loaded-latency";
+            chase.method = method_name::kGpumemLoadedLatency;
             chase.src = src.id;
             chase.dst = dst.id;
             lanes_.push_back(chase);
@@ -149,8 +150,8 @@ class LatencyMethod final : public Characterizer {
 public:
     explicit LatencyMethod(Variant variant) : v_(variant) {}
     std::string name() const override {
-        if (v_.loaded) return "gpumem-loaded-latency";
-        return v_.unit == ChaseUnit::Tma ? "gpumem-tma-latency" : "gpumem-latency";
+        if (v_.loaded) return method_name::kGpumemLoadedLatency;
+        return v_.unit == ChaseUnit::Tma ? method_name::kGpumemTmaLatency : method_name::kGpumemLatency;
     }
     std::string description() const override {
         if (v_.loaded)
