@@ -1,4 +1,5 @@
 // analyze_results: series, cells, efficiency and anomalies of several files.
+#include "analyze/cpu_facts.hpp"
 #include "analyze/gpumem_facts.hpp"
 #include "analyze/study.hpp"
 
@@ -17,7 +18,8 @@ Analysis analyze_results(const std::vector<NamedResults>& files, const VerdictRu
         if (!topology) continue;
         for (const Record& r : f.file.records) {
             // A pointer chase's 8 bytes per load over a link is not the link's use (docs/gpumem.md).
-            if (is_gpumem_method(r.method)) continue;
+            // Nor are CPU latency and read/write-mix records (their own section).
+            if (is_gpumem_method(r.method) || is_cpu_section_method(r.method)) continue;
             const CurveMetrics m = curve_metrics(r, &*topology);
             if (!m.fraction_of_limit) continue;
             a.efficiency.push_back({r.key, m.large->gbps, m.limit->gbps, *m.fraction_of_limit, m.limit->what});

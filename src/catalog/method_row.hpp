@@ -101,6 +101,9 @@ enum class MethodView {
     GpumemTimeline,
     GpumemLatency,
     GpumemLoadedLatency,  // the chase under load beside the unloaded one
+    CpuLatency,        // the ladder and the idle latency matrix (docs/cpu-methods.md)
+    CpuLoadedLatency,  // latency against the bandwidth of other cores
+    CpuMix,            // the read/write-mix bandwidth matrix
 };
 
 // The study's series a record of this method feeds (analyze's tables).

@@ -2,6 +2,7 @@
 
 #include <stdexcept>
 
+#include "analyze/cpu_facts.hpp"
 #include "analyze/gpumem_facts.hpp"
 #include "core/paths.hpp"
 #include "report/html/curve_facts.hpp"
@@ -23,7 +24,9 @@ std::map<std::size_t, EdgeMeasure> measured_edges(const Graph& graph, const Resu
     std::map<std::size_t, EdgeMeasure> best;
     for (const Record& record : results.records) {
         // gpumem records load a few bytes at a time or stay inside one GPU: no measure of a link.
-        if (record.status != "ok" || is_multi_stream(record) || analyze::is_gpumem_method(record.method)) continue;
+        if (record.status != "ok" || is_multi_stream(record) || analyze::is_gpumem_method(record.method) ||
+            analyze::is_cpu_section_method(record.method))
+            continue;
         const CurveFacts facts = curve_facts(record, graph);
         if (!facts.large_gbps) continue;
         std::optional<Path> path;

@@ -7,6 +7,8 @@
 #include <string>
 
 #include "analyze/gpumem_facts.hpp"
+#include "analyze/cpu_facts.hpp"
+#include "report/html/report_cpu.hpp"
 #include "report/html/report_gpumem.hpp"
 #include "report/html/report_model.hpp"
 
@@ -225,7 +227,8 @@ json report_model(const std::vector<ReportInput>& inputs, const ReportOptions& o
                                   {"errors", errors}});
         for (const Record& r : inputs[f].results.records) {
             // Their points lie along other axes: the GPU memory section draws them.
-            if (analyze::is_gpumem_method(r.method)) continue;
+            // So do the CPU latency and mix records: the CPU memory section draws them.
+            if (analyze::is_gpumem_method(r.method) || analyze::is_cpu_section_method(r.method)) continue;
             json c = curve_json(r, inputs[f].graph, options.raw);
             c["file"] = f;
             model["curves"].push_back(std::move(c));
@@ -244,6 +247,7 @@ json report_model(const std::vector<ReportInput>& inputs, const ReportOptions& o
     model["heatmaps"] = heatmaps(model["curves"], inputs);
     model["analysis"] = analysis_json(inputs, model["curves"]);
     model["gpumem"] = gpumem_model(inputs);
+    model["cpu"] = cpu_model(inputs);
     model["raw"] = options.raw;
     return model;
 }
