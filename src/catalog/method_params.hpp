@@ -12,6 +12,7 @@ struct HostMem {
     static constexpr const char* Pinned = "pinned";          // cudaHostAlloc
     static constexpr const char* Registered = "registered";  // NUMA-bound, cudaHostRegister
     static constexpr const char* Wc = "wc";                  // write-combined cudaHostAlloc
+    static constexpr const char* Huge = "huge";              // registered, on transparent huge pages
 };
 
 struct Peer {

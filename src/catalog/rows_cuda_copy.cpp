@@ -14,7 +14,8 @@ std::vector<MethodRow> cuda_copy_rows() {
     using namespace rows;
     namespace n = method_name;
     using S = ImportShape;
-    const std::vector<std::string> all_host_mem{HostMem::Pageable, HostMem::Pinned, HostMem::Registered, HostMem::Wc};
+    const std::vector<std::string> all_host_mem{HostMem::Pageable, HostMem::Pinned, HostMem::Registered, HostMem::Wc,
+                                                HostMem::Huge};
     return {
         {.name = n::kMemcpyH2D,
          .family = MethodFamily::CopyEngine,

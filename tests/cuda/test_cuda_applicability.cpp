@@ -64,10 +64,10 @@ TEST(CudaMethods, PairAndRecordCountsOnTwoSocketFourGpuGraph) {
     const Graph g = test::two_socket_four_gpus();
     const Registry r = cuda_registry();
     auto c = [&](const char* name) { return count(*r.find(name), g); };
-    // 2 nodes x 4 GPUs, 4 host memory kinds each.
+    // 2 nodes x 4 GPUs, 5 host memory kinds each.
     EXPECT_EQ(c("memcpy-h2d").pairs, 8);
-    EXPECT_EQ(c("memcpy-h2d").records, 32);
-    EXPECT_EQ(c("memcpy-d2h").records, 32);
+    EXPECT_EQ(c("memcpy-h2d").records, 40);
+    EXPECT_EQ(c("memcpy-d2h").records, 40);
     EXPECT_EQ(c("memcpy-h2h").pairs, 4);
     // 16 ordered GPU pairs: 4 same-GPU baselines (no peer param), 4 NVLink
     // pairs (peer on and off), 8 pairs across roots without NVLink (off only).
@@ -151,13 +151,13 @@ TEST(CudaMethods, H200VmGraphPeerThroughFabricHiddenGpuAndMemorylessNode) {
     EXPECT_FALSE(h2d->applicable(g, gpu0, numa0).ok);  // wrong direction
 
     const auto h2d_sets = h2d->parameter_sets(g, numa0, gpu1, {});
-    ASSERT_EQ(h2d_sets.size(), 4u);
+    ASSERT_EQ(h2d_sets.size(), 5u);
     std::set<std::string> kinds;
     for (const auto& s : h2d_sets) {
         kinds.insert(s.at("host_mem"));
         EXPECT_EQ(s.at("numa"), "0");
     }
-    EXPECT_EQ(kinds, (std::set<std::string>{"pageable", "pinned", "registered", "wc"}));
+    EXPECT_EQ(kinds, (std::set<std::string>{"pageable", "pinned", "registered", "wc", "huge"}));
 
     const auto sm = r.find("sm-copy-d2d")->applicable(g, gpu1, gpu0);
     EXPECT_TRUE(sm.ok);
