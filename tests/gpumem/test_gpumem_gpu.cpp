@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "gpu_test_support.hpp"
+#include "methods/cuda/common/tma_kernels.hpp"
 #include "methods/cuda/gpumem/gpumem_methods.hpp"
 
 using namespace hwcomm;
@@ -183,6 +184,7 @@ TEST(GpumemGpu, EveryMethodMeasuresAndVerifiesInBothTimingModes) {
         std::unique_ptr<Characterizer> method;
         std::string dst;
         std::size_t bytes;
+        std::map<std::string, nlohmann::json> axes = {};  // empty: each axis's first value
     };
     std::vector<Case> cases;
     cases.push_back({gpumem::make_gpumem_latency(), "gpu0", 64u << 10});
@@ -190,6 +192,10 @@ TEST(GpumemGpu, EveryMethodMeasuresAndVerifiesInBothTimingModes) {
     cases.push_back({gpumem::make_gpumem_stride(), "gpu0", kGiB});
     cases.push_back({gpumem::make_gpumem_occupancy(), "gpu0", kGiB});
     cases.push_back({gpumem::make_gpumem_timeline(), "gpu0", 64u << 20});
+    // The chase while copies load both directions of its path (the loads run on the GPU's clock in both modes).
+    cases.push_back({gpumem::make_loaded_latency(), "numa0", 64u << 20, {{"load", "both"}}});
+    cases.push_back({gpumem::make_loaded_latency(), "gpu0", 64u << 20, {{"load", "same"}}});
+    if (why_no_tma(0).empty()) cases.push_back({gpumem::make_tma_latency(), "numa0", 64u << 10});
     for (const auto& c : cases)
         for (const std::string mode : {"event", "wall"}) {
             SCOPED_TRACE(c.method->name() + " gpu0->" + c.dst + " " + mode);
@@ -200,8 +206,9 @@ TEST(GpumemGpu, EveryMethodMeasuresAndVerifiesInBothTimingModes) {
             auto s = c.method->prepare(g, a, b, c.method->parameter_sets(g, a, b, opt).front(), c.bytes, opt);
             EXPECT_EQ(s->context().value("timing_mode", ""), mode);
             ASSERT_GE(s->max_bytes(), c.bytes);
-            std::map<std::string, nlohmann::json> axes;
-            for (const auto& axis : c.method->axes()) axes[axis.name] = axis.values.front();
+            std::map<std::string, nlohmann::json> axes = c.axes;
+            for (const auto& axis : c.method->axes())
+                if (!axes.count(axis.name)) axes[axis.name] = axis.values.front();
             const Measured m = measure(*s, c.bytes, axes, 2);
             EXPECT_GT(m.gbps, 0.0);
         }
