@@ -76,7 +76,7 @@ for method, src, dst, test in (("sm-copy-d2h", "gpu0", "numa0", "device_to_host_
         print(f"{method} {src}->{dst} / nvbandwidth {test} = {ours:.2f} / {nvbw[test]:.2f} = {ours / nvbw[test]:.3f} (target >= 0.99)")
 if nvbw.get("host_device_latency_sm"):
     print(f"nvbandwidth host_device_latency_sm {nvbw['host_device_latency_sm']:.1f} ns (ring of 128-byte steps; "
-          f"hwcomm's gpumem-latency chases a random cycle: +5.7% on an H100, scripts/bench/latency_probe.cu)")
+          f"compare gpumem-latency gpu0->numa0 ring128 at 256 MiB; the random cycle was +5.7% on an H100)")
 for r in recs("priority"):
     t = {}
     for p in r.get("points", []):
@@ -92,7 +92,7 @@ for r in recs("gpumem-loaded-latency"):
         print(f"loaded latency {r['src']}->{r['dst']} {b >> 20} MiB: " + ", ".join(f"{k} {v[0]:.0f} ns (U {v[1]})" for k, v in lv.items()))
 for r in recs("gpumem-tma-latency") + recs("gpumem-latency"):
     pts = [p for p in r.get("points", []) if p.get("status") == "ok" and p["bytes"] >= 256 << 20]
-    if pts: print(f"{r['method']} {r['src']}->{r['dst']} >= 256 MiB: {pts[0]['metrics']['latency_ns']['value']:.0f} ns"
+    if pts: print(f"{r['method']} {r['src']}->{r['dst']} {r.get('params', {}).get('layout', 'random')} >= 256 MiB: {pts[0]['metrics']['latency_ns']['value']:.0f} ns"
                   + ("" if r["status"] == "ok" else f" ({r['status']})"))
     elif r["status"] != "ok": print(f"{r['method']} {r['src']}->{r['dst']}: {r['status']} {r.get('error', '')[:120]}")
 PY

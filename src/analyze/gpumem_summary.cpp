@@ -146,6 +146,7 @@ std::string format_gpumem_summary(const std::vector<Record>& records, const std:
         if (!is_gpumem_method(r.method)) continue;
         std::string head = (source.empty() ? "" : source + " ") + r.method + " " + r.src + "->" + r.dst;
         if (auto m = r.params.find("memory"); m != r.params.end()) head += " (" + m->second + ")";
+        if (auto l = r.params.find("layout"); l != r.params.end()) head += " layout " + l->second;
         out << head << ":\n";
         if (r.status != "ok") {
             out << "  error: " << r.error << "\n";

@@ -86,6 +86,13 @@ struct MemoryParam {
     static constexpr const char* HostPinned = "host-pinned";
 };
 
+// gpumem-latency: the chase's order. Absent: a random single cycle (the headline);
+// ring128: nodes in address order, 128 bytes apart up to 512 MiB (nvbandwidth's layout).
+struct ChaseLayoutParam {
+    static constexpr const char* key = "layout";
+    static constexpr const char* Ring128 = "ring128";
+};
+
 // under-load: how many other routes load the resource, and which.
 struct LoadsParam {
     static constexpr const char* key = "loads";

@@ -70,7 +70,8 @@ std::vector<MethodRow> cuda_memory_rows() {
          .build = MethodBuild::Cuda,
          .src_kinds = kGpu,
          .dst_kinds = kGpuOrNuma,
-         .params = {{MemoryParam::key, {MemoryParam::Local, MemoryParam::PeerGpu, MemoryParam::HostPinned}}},
+         .params = {{MemoryParam::key, {MemoryParam::Local, MemoryParam::PeerGpu, MemoryParam::HostPinned}},
+                    {ChaseLayoutParam::key, {ChaseLayoutParam::Ring128}}},
          .headline = {HeadlineKind::MetricAtLargest, "latency_ns", "ns"},
          .view = MethodView::GpumemLatency},
         {.name = n::kGpumemTmaLatency,  // the same chase, each hop a bulk copy by the TMA unit (sm_90+)

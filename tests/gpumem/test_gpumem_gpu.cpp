@@ -4,10 +4,12 @@
 #include <set>
 
 #include <algorithm>
+#include <cstdio>
 #include <map>
 #include <string>
 #include <vector>
 
+#include "core/error.hpp"
 #include "gpu_test_support.hpp"
 #include "methods/cuda/common/tma_kernels.hpp"
 #include "methods/cuda/gpumem/gpumem_methods.hpp"
@@ -93,6 +95,35 @@ TEST(GpumemGpu, PeerAndHostLoadsTakeLongerThanTheGpusOwnMemory) {
         std::cout << "latency ns over 256 MiB: gpu0 -> gpu1 peer " << peer << "\n";
         EXPECT_GT(peer, local);
     }
+}
+
+// layout=ring128 (nvbandwidth's order) beside the random cycle, same memory, same process: both chases end
+// where the host's walk of their cycle does, over the same nodes; the record says which layout it walked.
+TEST(GpumemGpu, RingAndRandomLayoutsChaseTheSameNodesAndSayWhichTheyWalked) {
+    REQUIRE_GPUS(1);
+    const Graph g = live_graph();
+    const auto m = gpumem::make_gpumem_latency();
+    const Vertex& a = *g.find("gpu0");
+    const Vertex& host = *g.of_kind(VertexKind::NumaNode).front();
+    const auto sets = m->parameter_sets(g, a, host, {});
+    ASSERT_EQ(sets.size(), 2u);
+    EXPECT_EQ(sets[0].count("layout"), 0u);  // the random cycle keeps the key of older files
+    EXPECT_EQ(sets[1].at("layout"), "ring128");
+    std::map<std::string, double> ns, nodes;
+    for (const auto& params : sets) {
+        const std::string layout = params.count("layout") ? params.at("layout") : "random";
+        SCOPED_TRACE(layout);
+        auto s = m->prepare(g, a, host, params, 64u << 20, MethodOptions{});
+        EXPECT_EQ(s->context().at("kernel").at("layout").get<std::string>(), layout);
+        const Measured x = measure(*s, 64u << 20, {}, 3);
+        ns[layout] = x.metrics.at("latency_ns");
+        nodes[layout] = x.metrics.at("chase_nodes");
+    }
+    std::printf("[ measured ] gpu0 -> host 64 MiB: random %.1f ns, ring128 %.1f ns per load\n", ns["random"],
+                ns["ring128"]);
+    EXPECT_EQ(nodes["random"], nodes["ring128"]);
+    EXPECT_GT(ns["ring128"], 0.0);
+    EXPECT_THROW(m->prepare(g, a, host, {{"memory", "host-pinned"}, {"layout", "spiral"}}, 64u << 20, {}), UsageError);
 }
 
 TEST(GpumemGpu, StrideThirtyTwoReadsEightTimesTheSectorsOfStrideOne) {

@@ -142,8 +142,10 @@ json gpumem_model(const std::vector<ReportInput>& inputs) {
                 }
                 json& chart = ladders[r.src];
                 const bool tma = r.method == "gpumem-tma-latency";
-                chart["series"].push_back(latency_series(r, l, tma ? "TMA: " : ""));
-                if (!tma && (l.memory == "local" || l.memory.empty())) {
+                // layout=ring128 (nvbandwidth's order) beside the random cycle; the plateaus stay the random cycle's.
+                const bool ring = r.params.count("layout") > 0;
+                chart["series"].push_back(latency_series(r, l, tma ? "TMA: " : ring ? "ring: " : ""));
+                if (!tma && !ring && (l.memory == "local" || l.memory.empty())) {
                     chart["l2_bytes"] = l.l2_bytes;
                     for (const auto& [name, v] : {std::pair{"L1", l.smallest_ns}, std::pair{"L2", l.l2_window_ns},
                                                   std::pair{"DRAM", l.beyond_l2_ns}})

@@ -71,7 +71,9 @@ enum class ChaseUnit { Sm, Tma };
 // over a footprint, run by one thread of `exec`.
 class PointerChase {
 public:
-    PointerChase(int exec, unsigned long long* memory, std::uint64_t capacity_bytes, ChaseUnit unit = ChaseUnit::Sm);
+    // ring: nodes in address order (chase_ring) instead of a random cycle.
+    PointerChase(int exec, unsigned long long* memory, std::uint64_t capacity_bytes, ChaseUnit unit = ChaseUnit::Sm,
+                 bool ring = false);
     // Lays out a fresh single cycle when the footprint changes (untimed).
     void lay_out(std::uint64_t footprint_bytes, KernelTimer& timer);
     struct Result {
@@ -98,6 +100,7 @@ private:
     unsigned long long* memory_;
     std::uint64_t capacity_;
     ChaseUnit unit_;
+    bool ring_;
     std::uint64_t footprint_ = 0;
     std::uint64_t stride_bytes_ = 0;
     std::vector<std::uint32_t> next_;

@@ -3,6 +3,9 @@
 // working set (the point's bytes) in the destination's memory: its own HBM
 // (src == dst; L1, L2 and DRAM as the footprint grows), a peer GPU's memory
 // (NVLink or PCIe), or pinned host memory on a NUMA node (PCIe or C2C).
+// layout=ring128: the same chase with the nodes in address order, as
+// nvbandwidth's latency tests walk them (0.993x of its host_device_latency_sm
+// on an H100 in scripts/bench/latency_probe.cu; the random cycle +5.7%).
 // gpumem-tma-latency: the same chase with every node fetched by the Hopper
 // bulk-copy unit (a 16-byte cp.async.bulk into shared memory, sm_90+): what a
 // TMA transfer waits for before its first bytes arrive.
@@ -13,6 +16,7 @@
 #include <optional>
 
 #include "catalog/method_names.hpp"
+#include "catalog/method_params.hpp"
 #include "core/error.hpp"
 #include "methods/cuda/common/cuda_check.hpp"
 #include "methods/cuda/common/device_info.hpp"
@@ -38,6 +42,7 @@ constexpr std::uint64_t kLoadedSteps = 1u << 11;
 struct Variant {
     ChaseUnit unit = ChaseUnit::Sm;
     bool loaded = false;
+    bool ring = false;  // layout=ring128 (gpumem-latency only)
 };
 
 class LatencySession final : public TransferSession {
@@ -71,7 +76,7 @@ public:
             memory = reinterpret_cast<unsigned long long*>(device_->data());
             capacity_ = device_->size();
         }
-        chase_.emplace(exec_, memory, capacity_, unit);
+        chase_.emplace(exec_, memory, capacity_, unit, variant.ring);
         if (variant.loaded) {
             loads_ = std::make_unique<ChaseLoads>(src, dst);
             LaneSpec chase;
@@ -86,7 +91,11 @@ public:
                               {"how", unit == ChaseUnit::Tma
                                           ? "one thread, dependent 16-byte cp.async.bulk copies of each node into "
                                             "shared memory (mbarrier completion) along a random single cycle"
-                                          : "one thread, dependent 8-byte loads along a random single cycle"},
+                                          : variant.ring
+                                              ? "one thread, dependent 8-byte loads along the nodes in address order "
+                                                "(a ring, nvbandwidth's latency layout)"
+                                              : "one thread, dependent 8-byte loads along a random single cycle"},
+                              {"layout", variant.ring ? ChaseLayoutParam::Ring128 : "random"},
                               {"node_spacing", ">= 128 bytes, at most 4 Mi nodes over the footprint"},
                               {"timed_loads_per_sample", steps_},
                               {"walk", "each sample goes on around the cycle where the last stopped"},
@@ -183,12 +192,21 @@ public:
     }
     std::vector<ParamSet> parameter_sets(const Graph&, const Vertex& src, const Vertex& dst,
                                          const MethodOptions&) const override {
-        if (dst.kind == VertexKind::NumaNode) return {{{"memory", "host-pinned"}}};
-        return {{{"memory", src.id == dst.id ? "local" : "peer"}}};
+        const std::string memory = dst.kind == VertexKind::NumaNode ? "host-pinned" : src.id == dst.id ? "local" : "peer";
+        // The random cycle is the headline; the ring compares with nvbandwidth's latency tests.
+        if (v_.unit == ChaseUnit::Sm && !v_.loaded)
+            return {{{"memory", memory}}, {{"memory", memory}, {ChaseLayoutParam::key, ChaseLayoutParam::Ring128}}};
+        return {{{"memory", memory}}};
     }
     std::map<std::string, std::string> parameter_docs() const override {
-        return {{"memory", "local (the GPU's own memory), peer (dst GPU's memory, peer access on) or host-pinned "
-                           "(cudaHostAlloc on the dst NUMA node, mapped)"}};
+        std::map<std::string, std::string> docs{
+            {"memory", "local (the GPU's own memory), peer (dst GPU's memory, peer access on) or host-pinned "
+                       "(cudaHostAlloc on the dst NUMA node, mapped)"}};
+        if (v_.unit == ChaseUnit::Sm && !v_.loaded)
+            docs[ChaseLayoutParam::key] =
+                "absent: a random single cycle (the random-access latency); ring128: the nodes in address order, "
+                "128 bytes apart up to 512 MiB (nvbandwidth's host_device_latency_sm layout)";
+        return docs;
     }
     std::vector<AxisSpec> axes() const override {
         if (!v_.loaded) return {};
@@ -203,13 +221,19 @@ public:
         return {8, 4096, std::uint64_t{4} << 30, 0};
     }
     std::unique_ptr<TransferSession> prepare(const Graph& graph, const Vertex& src, const Vertex& dst,
-                                             const ParamSet&, std::size_t max_bytes,
+                                             const ParamSet& params, std::size_t max_bytes,
                                              const MethodOptions& options) const override {
+        Variant v = v_;
+        if (auto it = params.find(ChaseLayoutParam::key); it != params.end()) {
+            if (it->second != ChaseLayoutParam::Ring128 || v_.unit != ChaseUnit::Sm || v_.loaded)
+                throw UsageError(name() + ": unknown layout '" + it->second + "' (ring128, or none for random)");
+            v.ring = true;
+        }
         return prepare_guarded(name(), [&]() -> std::unique_ptr<TransferSession> {
             const bool host = dst.kind == VertexKind::NumaNode;
             const int owner = host ? cuda_ordinal(src) : cuda_ordinal(dst);
             const SizeCap cap = plan_buffers(options, max_bytes, {{owner, host ? 0u : 1u}}, host ? 1 : 0);
-            return std::make_unique<LatencySession>(graph, src, dst, cap, options, v_);
+            return std::make_unique<LatencySession>(graph, src, dst, cap, options, v);
         });
     }
 
