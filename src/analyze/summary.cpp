@@ -47,6 +47,7 @@ SummaryRow summarize(const Record& record, const Graph* topology, const CurveOpt
         row.headline_note = "points are " + record.context["headline"]["metric"].get<std::string>() +
                             (why.empty() ? "" : " (" + why + ")") + ", not the path's bandwidth: hwcomm analyze";
     }
+    row.measured_as = record.measured_as;
 
     int failed = 0, unverified = 0;
     const Point* smallest = nullptr;
@@ -191,6 +192,9 @@ std::string status_of(const SummaryRow& r) {
         if (p.kind != "failed") ++suspects;
     if (suspects) s = (s == "ok" ? "" : s + ", ") + std::to_string(suspects) + " suspect";
     if (!r.timing.empty() && r.timing != "event") s += " " + r.timing;  // "wall": timed by the host clock
+    // How the plan measured it: a confirmation's few sizes, or a promotion (an anomaly).
+    if (r.measured_as == "confirmed") s = s == "ok" ? "confirmed" : s + " conf";
+    if (r.measured_as == "promoted") s = s == "ok" ? "PROMOTED" : s + " PROMOTED";
     return s;
 }
 
@@ -236,7 +240,8 @@ std::string format_summary_table(const std::vector<SummaryRow>& rows) {
            "disk-read: the page cache held the file's bytes) and beats the large-transfer rate; % link = large /\n"
            "the path's theoretical bottleneck (staged for peer-off copies); small = time per transfer at the\n"
            "smallest size, launch overhead included (GPU paths only); status \"wall\": timed by the host clock,\n"
-           "not CUDA events.\n";
+           "not CUDA events; \"confirmed\": a few sizes within its class representative's spread (between them\n"
+           "its curve has the representative's shape); \"PROMOTED\": outside that spread, then swept in full.\n";
     std::vector<std::string> notes;
     for (const SummaryRow& r : rows) {
         const std::string who = "  " + (r.source.empty() ? "" : r.source + ": ") + r.key;

@@ -19,6 +19,7 @@ struct SummaryRow {
     std::string params;             // "host_mem=pinned peer=on" (numa omitted: it is the endpoint)
     std::string status = "ok";      // "ok", "error: ...", "N points failed", "N points unverified"
     std::string timing;             // context.timing_mode, "" when absent
+    std::string measured_as;        // "full", "confirmed", "promoted"; "" when the file does not say
     CurveMetrics metrics;
     std::optional<double> peak_gbps;      // the best point's bandwidth (max over sizes)
     std::uint64_t peak_bytes = 0;

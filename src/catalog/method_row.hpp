@@ -3,6 +3,8 @@
 // method without decoding its name. The method (src/methods) registers
 // against its row; list, analyze, model, report, import and export read the
 // row. docs: DEVELOPERS.md "Adding a method".
+#include <cstddef>
+#include <cstdint>
 #include <map>
 #include <string>
 #include <vector>
@@ -133,6 +135,27 @@ struct ImportName {
     RowParams params;       // fixed params of the imported record
 };
 
+// How `hwcomm run`'s plan treats the method's records (issue 21; docs/cli.md "The plan").
+struct PlanTraits {
+    bool ladder = true;  // a full sweep climbs the adaptive ladder (its points are one bandwidth-vs-size curve)
+    std::vector<std::string> shared_ladder_params;  // records that differ only in these share one ladder
+    bool representatives_only = false;  // no confirmations: only class representatives are measured
+    bool heavy = false;                 // --budget's step 2 leaves its confirmations for --resume
+};
+
+// What a record of the method costs in wall time (run/cost_model.hpp): fitted
+// on the per-record elapsed_s of the default run on nvidia-h200-x2 at 6a1be3b
+// (docs/examples/h200x2/results-default-all-methods.json.gz); a test checks
+// the rows against that file. fitted_records 0: no constants (the plan uses
+// the model's fallback).
+struct CostConstants {
+    double setup_s = 0;  // per record
+    double point_s = 0;  // per size (and value of the other axes)
+    double gib_s = 0;    // per GiB of transfer size, per size
+    std::uint64_t ladder_stop_bytes = std::uint64_t{256} << 20;  // where the plateau held; 0: not before the end
+    std::size_t fitted_records = 0;
+};
+
 struct MethodRow {
     std::string name;  // method_names.hpp
     MethodFamily family;
@@ -150,6 +173,8 @@ struct MethodRow {
     // Buffers of the transfer's size a CPU-side transfer keeps in the cache
     // (a copy: source and destination); the cache-residency check multiplies by it.
     unsigned working_set_buffers = 1;
+    PlanTraits plan;
+    CostConstants cost;
 };
 
 const char* to_string(MethodFamily family);

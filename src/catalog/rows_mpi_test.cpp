@@ -18,14 +18,16 @@ std::vector<MethodRow> mpi_rows() {
          .src_kinds = kNumaOrGpu,
          .dst_kinds = kNumaOrGpu,
          .params = {op, direction, {MpiPlacement::key, {MpiPlacement::NearNic, MpiPlacement::Far}}},
-         .duplex = when_bi},
+         .duplex = when_bi,
+         .plan = {.ladder = false}},
         {.name = n::kMpiGpu,
          .family = MethodFamily::Mpi,
          .build = MethodBuild::Mpi,
          .src_kinds = kNumaOrGpu,
          .dst_kinds = kNumaOrGpu,
          .params = {op, direction, {MpiPath::key, {MpiPath::CudaAware, MpiPath::Staged}}},
-         .duplex = when_bi},
+         .duplex = when_bi,
+         .plan = {.ladder = false}},
     };
 }
 

@@ -14,6 +14,7 @@
 #include <thread>
 
 #include "cli/cmd_run_cluster.hpp"
+#include "cli/cmd_run_plan.hpp"
 #include "cli/commands.hpp"
 #include "core/error.hpp"
 #include "discover/discover.hpp"
@@ -37,7 +38,8 @@ struct RunArgs {
     std::string output;  // empty: hwcomm-results.json
     bool force = false;
     std::string resume;
-    std::string input;
+    PlanCliArgs plan;    // --json, --input, --nvml-replay (with --plan), --budget, --calibrate
+    bool exhaustive = false;
     bool quick = false;
     std::string min_size, max_size, max_noise;
     int points_per_octave = 0;
@@ -103,16 +105,18 @@ RunOptions options_from_args(const RunArgs& a) {
     o.filters = a.filters;
     for (const auto& spec : a.under_load) (void)parse_load_spec(spec);  // syntax now; endpoints once the graph is known
     o.method.under_load = a.under_load;
-    // Room for two buffers of the largest size (memcpy) and the rest of the system.
+    o.plan.exhaustive = a.exhaustive;
+    // Room for two buffers of the largest size (memcpy) and the rest of the system;
+    // a plan for another machine (--input) does not know its memory.
     const std::uint64_t avail = available_memory_bytes();
     o.sizes = sweep_sizes(o.sweep);
-    if (avail > 0) o.sizes = cap_sizes(o.sizes, avail / 4);
+    if (avail > 0 && a.plan.input.empty() && a.plan.nvml_replay.empty()) o.sizes = cap_sizes(o.sizes, avail / 4);
     validate_run_options(o);  // the limits a resumed file must meet too
     return o;
 }
 
 bool measurement_options_given(const RunArgs& a) {
-    return a.quick || !a.min_size.empty() || !a.max_size.empty() || a.points_per_octave || a.min_samples ||
+    return a.quick || a.exhaustive || !a.min_size.empty() || !a.max_size.empty() || a.points_per_octave || a.min_samples ||
            !a.max_noise.empty() || a.time_budget != 0 || a.max_workers || !a.timing.empty() || a.pool_half_gpu_memory || !a.filters.empty() || !a.under_load.empty() ||
            std::any_of(a.declared.begin(), a.declared.end(), [](const auto& kv) { return !kv.second.empty(); }) ||
            std::any_of(a.declared_flags.begin(), a.declared_flags.end(), [](const auto& kv) { return kv.second; });
@@ -168,15 +172,26 @@ bool every_planned_record_present(const std::vector<PlannedRecord>& plan, const 
 }
 
 int run_command(const RunArgs& a) {
-    if (!a.input.empty())
-        throw UsageError("run measures this machine; --input " + a.input + " describes another one (use it with list or topo)");
     const bool resuming = !a.resume.empty();
-    if (a.cluster.given()) {
+    const bool cluster = a.cluster.mpi || a.cluster.nodes || !a.cluster.node_name.empty();
+    const bool plan_only = a.cluster.plan && !cluster;
+    if (!plan_only && !a.plan.input.empty())
+        throw UsageError("run measures this machine; --input " + a.plan.input + " describes another one (use it with --plan, list or topo)");
+    if (!plan_only && !a.plan.nvml_replay.empty())
+        throw UsageError("run measures this machine; --nvml-replay goes with --plan (or topo)");
+    if (a.plan.json && !plan_only) throw UsageError("--json goes with --plan (the plan as JSON)");
+    if (a.cluster.plan && resuming)
+        throw UsageError("--plan prints what a new run would measure; --resume completes a file: use one of them");
+    (void)budget_seconds(a.plan);  // a malformed --budget: exit 2 before anything else
+    if (cluster) {
         if (resuming) throw UsageError("--resume completes a single-node file; it does not apply to --mpi or --plan");
+        if (!a.plan.budget.empty() || !a.plan.calibrate.empty() || a.exhaustive)
+            throw UsageError("--budget, --calibrate and --exhaustive plan one node; they do not apply to --mpi or --nodes");
         const std::string out = a.output.empty() ? "hwcomm-results.json" : a.output;
         return run_cluster_command(a.cluster, options_from_args(a), out,
                                    [&a](const std::string& p) { check_output(p, a.force); });
     }
+    if (plan_only) return print_run_plan(a.plan, options_from_args(a));
     if (resuming && measurement_options_given(a))
         throw UsageError("--resume takes the sweep, sampling and filter options from the file; drop the others");
     if (resuming && !a.output.empty())
@@ -196,14 +211,17 @@ int run_command(const RunArgs& a) {
         if (!directory_writable_for(path, &why)) throw UsageError("cannot write " + path + ": " + why);
     }
     const Registry registry = build_registry();
-    const Filters filters(options.filters, registry, graph);
-    (void)resolve_load_specs(graph, options.method.under_load);  // unknown endpoints: exit 2, nothing written
-    const auto plan = build_plan(graph, registry, filters, options.method);
-    if (plan.empty()) throw UsageError("nothing to measure: no method applies to the endpoints the filters select");
+    const RunPlan run_plan_ = plan_for_run(graph, registry, options, a.plan, true);
+    options = run_plan_.options;  // with the budget's steps
+    const auto& plan = run_plan_.records;
 
     // Nothing is written before this point: bad input leaves every file as it was.
-    if (resuming) results.meta["resumed"].push_back({{"date_utc", utc_now_iso8601()}, {"command_line", process_command_line()}});
+    if (resuming)
+        results.meta["resumed"].push_back({{"date_utc", utc_now_iso8601()},
+                                           {"command_line", process_command_line()},
+                                           {"plan", run_plan_summary_json(run_plan_)}});
     else results = new_results(graph, process_command_line(), run_options_to_json(options));
+    if (!resuming) results.meta["plan"] = run_plan_summary_json(run_plan_);
     const unsigned cpus = std::thread::hardware_concurrency();  // logical CPUs, as the load average counts
     const LoadAverage load = read_load_average();
     begin_run_state(results.meta, plan.size(), load, cpus, utc_now_iso8601());
@@ -222,8 +240,24 @@ int run_command(const RunArgs& a) {
     const DeviceStateProbe probe;
     hooks.device_state = [&probe](const Vertex& gpu) { return probe.snapshot(gpu); };
     const InterruptHandlers interrupts;  // SIGINT/SIGTERM: stop at the next sample boundary, save, exit 4
+    // The budget: a record that would end past it is left for --resume; sampling
+    // stops when the budget's allowed overrun is nearly spent.
+    std::optional<BudgetClock> clock;
+    if (run_plan_.budget) clock.emplace(run_plan_.budget->budget_s);
+    std::map<std::string, std::size_t> index_of;
+    for (std::size_t i = 0; i < plan.size(); ++i) index_of[plan[i].key] = i;
+    std::size_t left_by_budget = 0;
+    hooks.estimate = [&](const PlannedRecord& p) { return run_plan_.estimate.record_s[index_of.at(p.key)]; };
+    hooks.admit = [&](const PlannedRecord& p) {
+        const std::size_t i = index_of.at(p.key);
+        const bool in = !run_plan_.deferred[i] && (!clock || clock->admits(run_plan_.estimate.record_s[i]));
+        left_by_budget += !in;
+        return in;
+    };
+    bool out_of_time = false;
     hooks.should_stop = [&] {
-        return interrupt_requested() || (a.stop_after_records && measured_now >= a.stop_after_records);
+        if (clock && clock->spent()) out_of_time = true;
+        return out_of_time || interrupt_requested() || (a.stop_after_records && measured_now >= a.stop_after_records);
     };
     hooks.on_record = [&](const Record& record) {
         ++measured_now;
@@ -251,13 +285,25 @@ int run_command(const RunArgs& a) {
         errors += r.status == "error";
         skipped += r.status == "skipped";
     }
-    const int code = run_exit_code(results);
+    int code = run_exit_code(results);
+    // Cut by its budget, not interrupted: the run did what was asked.
+    const bool budget_cut = code == kExitInterrupted && (out_of_time || left_by_budget) && !interrupt_requested() &&
+                            !(a.stop_after_records && measured_now >= a.stop_after_records);
+    if (budget_cut) {
+        code = errors ? kExitRecordErrors : 0;
+        results.meta["run"]["budget_cut"] = plan.size() - std::min(plan.size(), results.records.size());
+        save_results(path, results);
+        std::cerr << "hwcomm: budget spent after " << duration_text(clock ? clock->elapsed_s() : 0) << ": "
+                  << plan.size() - results.records.size() << " record(s) left; complete the file with: hwcomm run --resume "
+                  << path << "\n";
+    }
     if (code == kExitInterrupted)  // also on stderr: a batch job's stdout may go nowhere
         std::cerr << "hwcomm: interrupted; complete the file with: hwcomm run --resume " << path << "\n";
     std::cout << "hwcomm run: " << measured_now << " record(s) measured, " << results.records.size() << " of "
               << plan.size() << " in " << path << (errors ? ", " + std::to_string(errors) + " with errors" : std::string())
               << (skipped ? ", " + std::to_string(skipped) + " skipped (the machine lacks what they need)" : std::string())
-              << (code == kExitInterrupted ? "; interrupted: complete it with --resume " + path : std::string()) << "\n";
+              << (code == kExitInterrupted ? "; interrupted: complete it with --resume " + path : std::string())
+              << (budget_cut ? "; the budget left the rest for --resume " + path : std::string()) << "\n";
     return code;
 }
 
@@ -275,7 +321,18 @@ void add_run_command(CLI::App& app, Action& action) {
     sub->add_option("-o,--output", args->output, "results file to write (default hwcomm-results.json)")->check(non_empty());
     sub->add_flag("--force", args->force, "overwrite an existing --output file");
     sub->add_option("--resume", args->resume, "complete an interrupted results file (measures only missing records)")->check(non_empty());
-    sub->add_option("--input", args->input, "hwloc XML of another machine: refused (run measures this machine)");
+    sub->add_option("--input", args->plan.input, "with --plan: the hwloc XML export of the machine to plan for")->check(non_empty());
+    sub->add_option("--nvml-replay", args->plan.nvml_replay, "with --plan: replay that machine's NVML answers (a recording)")
+        ->check(non_empty());
+    sub->add_flag("--json", args->plan.json, "with --plan: the plan as JSON (estimate_s, records, classes, every record)");
+    sub->add_option("--budget", args->plan.budget,
+                    "fit the plan into DURATION (90s, 10m, 1h30m) by the documented steps; the run ends within it + 10%")
+        ->check(non_empty());
+    sub->add_flag("--exhaustive", args->exhaustive,
+                  "every record a full sweep of the fixed sizes (no classes, no ladder): the plan before issue 21");
+    sub->add_option("--calibrate", args->plan.calibrate,
+                    "estimate from the per-record times of an earlier results file of this machine")
+        ->check(non_empty());
     sub->add_flag("--quick", args->quick, "coarse first look: 4 KiB..64 MiB every 4x, 3 samples, short budgets, <= 3 worker counts");
     sub->add_option("--min-size", args->min_size, "smallest transfer in bytes; K/M/G (or KiB/MiB/GiB, any case) are binary: 4K = 4096 (default 1)")->check(non_empty());
     sub->add_option("--max-size", args->max_size, "largest transfer, same units: 64M, 1G (default 1G, capped by free memory)")->check(non_empty());

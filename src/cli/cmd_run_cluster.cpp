@@ -22,7 +22,10 @@ void add_cluster_options(CLI::App& run, ClusterCliArgs& args) {
     run.add_option("--node-name", args.node_name,
                    "this rank's node name: %r is the rank, %h the hostname (default: the hostname)")
         ->group(group);
-    run.add_flag("--plan", args.plan, "print the pairs schedule and a time estimate, measure nothing")->group(group);
+    run.add_flag("--plan", args.plan,
+                 "print what the run would measure and how long it should take, measure nothing: this node's records "
+                 "by method and link class (docs/cli.md); with --nodes N or --mpi the cluster's pair schedule")
+        ->group(group);
     run.add_option("--nodes", args.nodes, "with --plan outside mpirun: the number of nodes to plan for")
         ->check(CLI::Range(1, 1 << 20))
         ->group(group);

@@ -16,6 +16,7 @@
 #include "analyze/gpumem_facts.hpp"
 #include "analyze/gpumem_summary.hpp"
 #include "analyze/matrix.hpp"
+#include "analyze/run_time.hpp"
 #include "analyze/summary.hpp"
 #include "io/results_file.hpp"
 #include "cli/commands.hpp"
@@ -40,7 +41,7 @@ std::string legend_of(const ResultsFile& f, const std::string& path, std::size_t
 
 int run_summary(const SummaryArgs& a) {
     std::vector<analyze::SummaryRow> rows;
-    std::string legend, gpumem, cpu;  // sections of their own: not size curves of one path
+    std::string legend, gpumem, cpu, run_time;  // sections of their own: not size curves of one path
     ResultsFile all;
     bool all_topology = false;
     for (const auto& file : a.files) {
@@ -59,6 +60,8 @@ int run_summary(const SummaryArgs& a) {
                 rows.push_back(std::move(row));
         gpumem += analyze::format_gpumem_summary(one.records, source);
         cpu += analyze::format_cpu_section(one.records, source);
+        if (const std::string t = analyze::format_run_time(analyze::run_time_rows(one)); !t.empty())
+            run_time += "\n" + (source.empty() ? "" : source + ": ") + t;
         if (!all_topology) all.topology = one.topology, all_topology = true;
         for (auto& r : one.records) all.records.push_back(std::move(r));
     }
@@ -84,6 +87,7 @@ int run_summary(const SummaryArgs& a) {
     if (!rows.empty() || (gpumem.empty() && cpu.empty())) std::cout << analyze::format_summary_table(rows);
     if (!gpumem.empty()) std::cout << (rows.empty() ? "" : "\n") << gpumem;
     if (!cpu.empty()) std::cout << (rows.empty() && gpumem.empty() ? "" : "\n") << cpu;
+    std::cout << run_time;
     if (!reference) return 0;
     const auto comparisons = analyze::compare(all, *reference);
     const auto machine = analyze::check_machine(all, *reference);

@@ -16,7 +16,7 @@ namespace hwcomm {
 
 inline constexpr const char* kResultsSchema = "hwcomm-results";
 // Written by this build; readers accept every 2.x and version 1 (migrated).
-inline constexpr const char* kResultsVersion = "2.0";
+inline constexpr const char* kResultsVersion = "2.2";
 
 // Summary of raw sample times (seconds per transfer). A field that is NaN is
 // absent (imported aggregates carry only some of them): writers omit it,
@@ -87,6 +87,9 @@ struct Point {
     std::map<std::string, Metric> metrics;
     // Per-lane results when the measurement had more than one lane.
     std::vector<LanePoint> lanes;
+    // Schema 2.2. Wall seconds this point took (warm-ups, samples, resets and
+    // checks of every variant): what --calibrate fits costs from. 0: not recorded.
+    double elapsed_s = 0;
     // Keys this build does not know, kept so a rewrite does not strip them.
     nlohmann::json unknown = nlohmann::json::object();
 };
@@ -105,6 +108,11 @@ struct Record {
     // Where the record came from: {"kind":"measured","tool":"hwcomm","revision":...}
     // or {"kind":"imported","tool":"comm|scope","file":...}.
     nlohmann::json provenance = nlohmann::json::object();
+    // Schema 2.2. How the plan measured it (docs/schema.md): "full" (every size
+    // of its ladder), "confirmed" (a few sizes, within its class
+    // representative's spread) or "promoted" (confirmed sizes outside it, then
+    // the full sweep). Empty: not said (older files, imports): read as full.
+    std::string measured_as;
     // Keys this build does not know, kept so a rewrite does not strip them.
     nlohmann::json unknown = nlohmann::json::object();
 };

@@ -143,6 +143,7 @@ json point_to_json(const Point& p) {
         for (const auto& l : p.lanes) ls.push_back(lane_point_to_json(l));
         j["lanes"] = std::move(ls);
     }
+    if (p.elapsed_s > 0) j["elapsed_s"] = p.elapsed_s;
     merge_unknown(j, p.unknown);
     return j;
 }
@@ -170,9 +171,10 @@ Point point_from_json(const json& j) {
             p.metrics[name] = Metric{number_or_nan(m, "value"), m.value("unit", "")};
     if (j.contains("lanes"))
         for (const auto& l : j.at("lanes")) p.lanes.push_back(lane_point_from_json(l));
+    if (const auto e = j.find("elapsed_s"); e != j.end() && e->is_number()) p.elapsed_s = e->get<double>();
     p.unknown = unknown_keys(j, {"bytes", "status", "error", "verified", "stop_reason", "samples_s", "stats",
                                  "bandwidth_gbps", "peak_bandwidth_gbps", "bytes_per_rep", "extras", "best_variant",
-                                 "variants", "axes", "metrics", "lanes"});
+                                 "variants", "axes", "metrics", "lanes", "elapsed_s"});
     return p;
 }
 

@@ -21,6 +21,7 @@ json record_to_json(const Record& r) {
     if (!r.error_type.empty()) j["error_type"] = r.error_type;
     j["context"] = r.context;
     if (!r.provenance.empty()) j["provenance"] = r.provenance;
+    if (!r.measured_as.empty()) j["measured_as"] = r.measured_as;
     if (!r.lanes.empty()) {
         json ls = json::array();
         for (const auto& l : r.lanes) ls.push_back(lane_spec_to_json(l));
@@ -47,11 +48,12 @@ Record record_from_json(const json& j) {
     r.error_type = j.value("error_type", "");
     r.context = j.value("context", json::object());
     r.provenance = j.value("provenance", json::object());
+    if (const auto m = j.find("measured_as"); m != j.end() && m->is_string()) r.measured_as = m->get<std::string>();
     if (j.contains("lanes"))
         for (const auto& l : j.at("lanes")) r.lanes.push_back(lane_spec_from_json(l));
     for (const auto& p : j.at("points")) r.points.push_back(point_from_json(p));
     r.unknown = unknown_keys(j, {"key", "method", "src", "dst", "params", "status", "error", "error_type", "context", "provenance",
-                                 "lanes", "points"});
+                                 "measured_as", "lanes", "points"});
     return r;
 }
 

@@ -76,6 +76,7 @@ std::optional<CurveModel> fit_record(const Record& r, const Graph* g) {
     c.key = r.key, c.method = r.method, c.src = r.src, c.dst = r.dst, c.params = r.params;
     const auto kind = r.provenance.find("kind");
     c.provenance = kind != r.provenance.end() && kind->is_string() ? kind->get<std::string>() : "measured";
+    c.measured_as = r.measured_as;
     c.lanes = measured_lanes(r);
     c.load_lanes = load_lanes(r);
     c.fit = fit_curve(std::move(knots), factor);

@@ -31,6 +31,7 @@ struct CurveModel {
     std::map<std::string, std::string> params;
     std::size_t source = 0;               // index into Model::sources
     std::string provenance;               // "measured" | "imported"
+    std::string measured_as;              // "full", "confirmed" (a few sizes: the representative's shape), "promoted"; "" unsaid
     std::size_t lanes = 1;                // measured lanes (concurrency records: > 1)
     std::size_t load_lanes = 0;           // background lanes (role "load": measured under load U)
     bool single() const { return lanes == 1 && load_lanes == 0; }  // a transfer alone

@@ -29,6 +29,7 @@ json model_to_json(const Model& m) {
     j["curves"] = json::array();
     for (const CurveModel& c : m.curves) {
         json knots = json::array();
+        const std::size_t at = j["curves"].size();
         for (const Knot& k : c.fit.knots) knots.push_back({k.bytes, k.seconds, k.loo_error});
         j["curves"].push_back({{"key", c.key}, {"method", c.method}, {"src", c.src}, {"dst", c.dst},
                                {"params", c.params}, {"source", c.source}, {"provenance", c.provenance},
@@ -39,6 +40,7 @@ json model_to_json(const Model& m) {
                                {"plateau_start_bytes", c.fit.plateau_start_bytes}, {"limit_gbps", c.limit_gbps},
                                {"limit", c.limit_what}, {"bottleneck", c.bottleneck},
                                {"knots", std::move(knots)}});
+        if (!c.measured_as.empty()) j["curves"][at]["measured_as"] = c.measured_as;
     }
     j["shared_edges"] = json::array();
     for (const SharedEdgeFit& e : m.shared_edges) {
@@ -81,6 +83,7 @@ CurveModel curve_from_json(const json& c, std::size_t index, std::size_t n_sourc
     if (m.source >= n_sources) throw UsageError("model: " + where + " names source " + std::to_string(m.source) +
                                                 " of " + std::to_string(n_sources));
     m.provenance = field<std::string>(c, "provenance", where);
+    m.measured_as = c.contains("measured_as") ? field<std::string>(c, "measured_as", where) : "";
     m.lanes = field<std::size_t>(c, "lanes", where);
     m.load_lanes = c.contains("load_lanes") ? field<std::size_t>(c, "load_lanes", where) : 0;
     m.fit.bytes_per_rep_factor = field<double>(c, "bytes_factor", where);

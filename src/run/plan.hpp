@@ -21,6 +21,11 @@ struct PlannedRecord {
     std::string key;
     std::string src_id, dst_id;          // as written in the record
     std::optional<EndpointSet> set;      // a group record's endpoints (concurrency methods)
+    // How the plan measures it (run/class_plan.hpp): "full" or "confirmed"
+    // (a few sizes compared with `representative_key`'s record).
+    std::string measured_as = "full";
+    std::string class_id;            // its link class, "" when not classified
+    std::string representative_key;  // confirmed: the record of its class representative
 
     // Every vertex the record's lanes touch (for device state snapshots).
     std::vector<const Vertex*> vertices() const;

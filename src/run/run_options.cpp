@@ -48,7 +48,11 @@ nlohmann::json run_options_to_json(const RunOptions& o) {
             {"quick", o.quick},
             {"filters", o.filters},
             {"method_options", o.method.values.all()},
-            {"under_load", o.method.under_load}};
+            {"under_load", o.method.under_load},
+            {"plan",
+             {{"exhaustive", o.plan.exhaustive},
+              {"confirmation_sizes", o.plan.confirmation_sizes},
+              {"ladder_octave_step", o.plan.ladder_octave_step}}}};
 }
 
 namespace {
@@ -100,6 +104,10 @@ void validate_run_options(const RunOptions& o) {
     bounded<unsigned>("max_workers", o.method.max_workers, 0, lim.max_workers);
     if (o.method.timing_mode != "wall" && o.method.timing_mode != "event")
         throw UsageError("timing must be wall or event, not '" + o.method.timing_mode + "'");
+    if (o.plan.confirmation_sizes != 1 && o.plan.confirmation_sizes != 3)
+        throw UsageError("plan.confirmation_sizes must be 1 or 3");
+    if (o.plan.ladder_octave_step != 1 && o.plan.ladder_octave_step != 2)
+        throw UsageError("plan.ladder_octave_step must be 1 or 2");
     if (o.sizes.empty() || o.sizes.size() > lim.max_sizes)
         throw UsageError("sizes must list 1 to " + std::to_string(lim.max_sizes) + " transfer sizes");
     for (std::size_t i = 0; i < o.sizes.size(); ++i) {
@@ -141,6 +149,14 @@ RunOptions run_options_from_json(const nlohmann::json& j) {
             o.method.values.set(name, value);
         o.method.under_load = j.value("under_load", std::vector<std::string>{});
         for (const auto& spec : o.method.under_load) (void)parse_load_spec(spec);  // resolved against the graph later
+        if (const auto plan = j.find("plan"); plan != j.end()) {
+            if (!plan->is_object()) throw UsageError("plan must be an object");
+            o.plan.exhaustive = plan->at("exhaustive").get<bool>();
+            o.plan.confirmation_sizes = unsigned_field(*plan, "confirmation_sizes");
+            o.plan.ladder_octave_step = static_cast<int>(std::min<std::uint64_t>(unsigned_field(*plan, "ladder_octave_step"), 8));
+        } else {
+            o.plan.exhaustive = true;  // written before plans: every record was a full sweep
+        }
         validate_run_options(o);
         return o;
     } catch (const nlohmann::json::exception& e) {

@@ -13,6 +13,16 @@
 
 namespace hwcomm {
 
+// How the plan measures (issue 21; docs/cli.md "The plan"). Stored with the
+// options, so a resumed run measures the rest the same way.
+struct PlanOptions {
+    // Every record a full sweep of the run's fixed sizes: the plan before
+    // classes and ladders (--exhaustive; files written before them).
+    bool exhaustive = false;
+    std::size_t confirmation_sizes = 3;  // 3: small, ramp and plateau; 1: the plateau only
+    int ladder_octave_step = 1;          // the full sweeps' first pass: every octave, or every 2nd
+};
+
 struct RunOptions {
     SweepOptions sweep;
     std::vector<std::uint64_t> sizes;  // from sweep, capped by free memory
@@ -22,6 +32,7 @@ struct RunOptions {
     std::size_t max_variants = 0;      // 0: all; else first, last and evenly spaced between
     bool quick = false;
     std::vector<std::string> filters;  // --filter specs
+    PlanOptions plan;
 };
 
 // The defaults of `hwcomm run` and of `hwcomm run --quick`.

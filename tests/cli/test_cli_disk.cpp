@@ -1,11 +1,13 @@
 // hwcomm run --filter method=disk-read end to end on this machine: a scratch
 // directory in the build tree, the disk under it found by the run itself.
 #include <gtest/gtest.h>
+
 #include <signal.h>
 #include <sys/wait.h>
 
 #include <algorithm>
 #include <chrono>
+#include <map>
 #include <set>
 #include <thread>
 
@@ -47,7 +49,9 @@ const std::string kSmall = " --min-size 4K --max-size 64K --min-samples 3 --time
 TEST(CliDisk, ReadsTheScratchDisksFileIntoEveryNodeWithTheCacheDroppedBeforeEverySample) {
     Scratch s("disk");
     const DiskScratch d;
-    const Result r = run_hwcomm(s, "run --filter method=disk-read --scratch '" + d.dir.string() + "'" + kSmall + " -o out.json");
+    // --exhaustive: every size of the sweep (no ladder refining where the curve bends).
+    const Result r = run_hwcomm(s, "run --exhaustive --filter method=disk-read --scratch '" + d.dir.string() + "'" +
+                                       kSmall + " -o out.json");
     if (r.code == 2 && r.err.find("nothing to measure") != std::string::npos)
         GTEST_SKIP() << "hwloc shows no disk vertex for the disk under " << d.dir << ": " << r.err;
     ASSERT_EQ(r.code, 0) << r.err;
@@ -74,6 +78,35 @@ TEST(CliDisk, ReadsTheScratchDisksFileIntoEveryNodeWithTheCacheDroppedBeforeEver
         }
     }
     EXPECT_TRUE(d.empty()) << "a test file stayed in " << d.dir;
+}
+
+TEST(CliDisk, TheIoModesOfOneDiskAndNodeShareOneLadder) {
+    Scratch s("disk-ladder");
+    const DiskScratch d;
+    const Result r = run_hwcomm(s, "run --filter method=disk-read --filter dst=numa0 --scratch '" + d.dir.string() +
+                                       "'" + kSmall + " -o out.json");
+    if (r.code == 2 && r.err.find("nothing to measure") != std::string::npos)
+        GTEST_SKIP() << "hwloc shows no disk vertex for the disk under " << d.dir << ": " << r.err;
+    ASSERT_EQ(r.code, 0) << r.err;
+    const auto doc = read_json(s / "out.json");
+    const auto& records = doc.at("records");
+    ASSERT_GE(records.size(), 3u);
+    // The first io mode of a disk climbs the ladder; the others measure the sizes it chose.
+    std::map<std::string, std::vector<std::uint64_t>> chosen;  // ladder record key -> its sizes
+    std::size_t shared = 0;
+    for (const auto& rec : records) {
+        std::vector<std::uint64_t> sizes;
+        for (const auto& p : rec.at("points")) sizes.push_back(p.at("bytes").get<std::uint64_t>());
+        const auto& ladder = rec.at("context").at("ladder");
+        if (ladder.contains("shared_with")) {
+            ++shared;
+            ASSERT_TRUE(chosen.count(ladder.at("shared_with").get<std::string>())) << ladder.dump();
+            EXPECT_EQ(sizes, chosen.at(ladder.at("shared_with").get<std::string>())) << rec.at("key");
+        } else {
+            chosen[rec.at("key").get<std::string>()] = sizes;
+        }
+    }
+    EXPECT_EQ(shared, 2 * chosen.size());  // buffered climbs, direct and fread follow
 }
 
 TEST(CliDisk, AMissingOrUnwritableScratchIsOneLineAndExitTwo) {

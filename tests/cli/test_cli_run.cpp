@@ -31,7 +31,7 @@ TEST(CliRun, QuickRunWritesAValidResultsFileSilently) {
     EXPECT_NE(r.err.find("] cpu-read numa0->numa0: peak "), std::string::npos) << r.err;
     const auto doc = read_json(s / "out.json");
     EXPECT_EQ(doc.at("schema"), "hwcomm-results");
-    EXPECT_EQ(doc.at("version"), "2.0");
+    EXPECT_EQ(doc.at("version"), "2.2");
     const auto& meta = doc.at("meta");
     for (const char* k : {"tool_version", "git_revision", "command_line", "host", "date_utc", "kernel", "cpu_model", "options"})
         EXPECT_TRUE(meta.contains(k)) << k;

@@ -43,7 +43,7 @@ TEST(ResultsV1, CompressedFourGpuExampleLoads) {
 TEST(ResultsV1, RewrittenAsVersion2WithTheSameNumbers) {
     const ResultsFile v1 = load_results_file(HWCOMM_DOCS "/examples/h200x2/results-default.json");
     const nlohmann::json j = results_to_json(v1);
-    EXPECT_EQ(j.at("version"), "2.0");
+    EXPECT_EQ(j.at("version"), "2.2");
     EXPECT_FALSE(j.contains("schema_version"));
     const ResultsFile v2 = results_from_json(j);
     ASSERT_EQ(v2.records.size(), v1.records.size());

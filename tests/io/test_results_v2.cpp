@@ -45,7 +45,7 @@ json file_json() {
 
 TEST(ResultsV2, WritesVersionStringAndReadsEvery2x) {
     json j = file_json();
-    EXPECT_EQ(j.at("version"), "2.0");
+    EXPECT_EQ(j.at("version"), "2.2");
     for (const char* v : {"2", "2.0", "2.1", "2.17"}) {
         j["version"] = v;
         EXPECT_NO_THROW(results_from_json(j)) << v;
@@ -73,7 +73,7 @@ TEST(ResultsV2, UnknownKeysSurviveAtEveryLevel) {
     EXPECT_EQ(back.at("records")[0].at("energy_j"), 4.5);
     EXPECT_EQ(back.at("records")[0].at("points")[0].at("power_w"), 700);
     // A key this build writes itself is not duplicated or overridden by a kept one.
-    EXPECT_EQ(back.at("version"), "2.0");
+    EXPECT_EQ(back.at("version"), "2.2");
 }
 
 TEST(ResultsV2, ImportedAggregateKeepsOnlyTheStatisticsItHas) {
@@ -159,4 +159,21 @@ TEST(EndpointIds, FilesOfSeveralNodesNeedQualifiedIds) {
     EXPECT_EQ(results_from_json(results_to_json(f)).records.size(), 2u);
     f.records.push_back(one_record("gpu2", "nodeB:gpu1"));
     EXPECT_THROW(results_from_json(results_to_json(f)), std::runtime_error);
+}
+
+TEST(ResultsV2, HowARecordWasMeasuredAndEachPointsTimeSurviveARewrite) {
+    ResultsFile f;
+    f.records.push_back(one_record("gpu0", "gpu1"));
+    f.records.back().measured_as = "promoted";
+    f.records.back().points.front().elapsed_s = 0.25;
+    const json j = results_to_json(f);
+    EXPECT_EQ(j.at("records")[0].at("measured_as"), "promoted");
+    EXPECT_EQ(j.at("records")[0].at("points")[0].at("elapsed_s"), 0.25);
+    const ResultsFile back = results_from_json(j);
+    EXPECT_EQ(back.records.front().measured_as, "promoted");
+    EXPECT_EQ(back.records.front().points.front().elapsed_s, 0.25);
+    // Older files say neither: nothing is made up.
+    const json old = results_to_json(results_from_json(file_json()));
+    EXPECT_FALSE(old.at("records")[0].contains("measured_as"));
+    EXPECT_FALSE(old.at("records")[0].at("points")[0].contains("elapsed_s"));
 }

@@ -62,7 +62,7 @@ TEST(ResultsSchema, RoundTripKeepsEveryField) {
     const ResultsFile f = sample_file();
     const json j = results_to_json(f);
     EXPECT_EQ(j.at("schema"), "hwcomm-results");
-    EXPECT_EQ(j.at("version"), "2.0");
+    EXPECT_EQ(j.at("version"), "2.2");
     const json& p = j.at("records").at(0).at("points").at(0);
     for (const char* field : {"bytes", "status", "verified", "stop_reason", "samples_s", "stats", "bandwidth_gbps",
                               "peak_bandwidth_gbps", "bytes_per_rep", "extras", "best_variant", "variants"})

@@ -1,0 +1,73 @@
+#include "analyze/run_time.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <optional>
+#include <sstream>
+
+namespace hwcomm::analyze {
+
+namespace {
+
+std::optional<double> number_in(const nlohmann::json& context, const char* key) {
+    if (!context.is_object()) return std::nullopt;
+    const auto it = context.find(key);
+    if (it == context.end() || !it->is_number()) return std::nullopt;
+    return it->get<double>();
+}
+
+void add(RunTimeRow& row, const Record& r) {
+    ++row.records;
+    if (r.measured_as == "confirmed") ++row.confirmed;
+    else if (r.measured_as == "promoted") ++row.promoted;
+    else ++row.full;
+    const auto estimate = number_in(r.context, "estimate_s");
+    const auto elapsed = number_in(r.context, "elapsed_s");
+    if (!estimate || !elapsed) return;
+    ++row.timed;
+    row.estimate_s += *estimate;
+    row.elapsed_s += *elapsed;
+}
+
+}  // namespace
+
+std::vector<RunTimeRow> run_time_rows(const ResultsFile& file) {
+    std::vector<RunTimeRow> rows;
+    RunTimeRow total;
+    for (const Record& r : file.records) {
+        auto it = std::find_if(rows.begin(), rows.end(), [&](const RunTimeRow& row) { return row.method == r.method; });
+        if (it == rows.end()) {
+            rows.push_back({});
+            rows.back().method = r.method;
+            it = rows.end() - 1;
+        }
+        add(*it, r);
+        add(total, r);
+    }
+    if (total.timed == 0) return {};
+    rows.push_back(total);
+    return rows;
+}
+
+std::string format_run_time(const std::vector<RunTimeRow>& rows) {
+    if (rows.empty()) return "";
+    std::ostringstream out;
+    out << "run time against the plan's estimate (context.elapsed_s and estimate_s of each record)\n";
+    char line[200];
+    std::snprintf(line, sizeof line, "  %-20s %7s %5s %9s %8s %10s %9s %7s\n", "method", "records", "full", "confirmed",
+                  "promoted", "estimate", "measured", "error");
+    out << line;
+    for (const RunTimeRow& r : rows) {
+        const std::string name = r.method.empty() ? "total" : r.method;
+        char err[32] = "-";
+        if (r.timed && r.elapsed_s > 0) std::snprintf(err, sizeof err, "%+.0f%%", (r.estimate_s / r.elapsed_s - 1) * 100);
+        std::snprintf(line, sizeof line, "  %-20s %7zu %5zu %9zu %8zu %8.1f s %7.1f s %7s\n", name.c_str(), r.records,
+                      r.full, r.confirmed, r.promoted, r.estimate_s, r.elapsed_s, err);
+        out << line;
+    }
+    out << "  error = estimate / measured - 1, over the records that carry both; a promotion's time includes its\n"
+           "  confirmation, its estimate is the confirmation's.\n";
+    return out.str();
+}
+
+}  // namespace hwcomm::analyze

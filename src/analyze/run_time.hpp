@@ -1,0 +1,29 @@
+#pragma once
+// What a run took against what its plan expected (issue 21, item 2): per
+// method and in total, the records' measured wall time (context.elapsed_s)
+// beside their estimate (context.estimate_s), and how many records were
+// measured in full, confirmed or promoted. Reads results files only.
+#include <cstddef>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "core/results.hpp"
+
+namespace hwcomm::analyze {
+
+struct RunTimeRow {
+    std::string method;  // "" for the total
+    std::size_t records = 0, full = 0, confirmed = 0, promoted = 0;
+    std::size_t timed = 0;      // records with both an estimate and a measured time
+    double estimate_s = 0, elapsed_s = 0;  // over the timed records
+};
+
+// One row per method (in file order), then the total; empty when no record
+// carries an estimate (files of builds before plans, imports).
+std::vector<RunTimeRow> run_time_rows(const ResultsFile& file);
+
+// "run time against the plan's estimate" section; "" when there are no rows.
+std::string format_run_time(const std::vector<RunTimeRow>& rows);
+
+}  // namespace hwcomm::analyze

@@ -1,0 +1,114 @@
+#include "measure/size_ladder.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "measure/byte_size.hpp"
+
+namespace hwcomm {
+
+std::vector<std::uint64_t> first_pass(const std::vector<std::uint64_t>& octaves, int octave_step) {
+    std::vector<std::uint64_t> out;
+    const std::size_t step = static_cast<std::size_t>(std::max(1, octave_step));
+    for (std::size_t i = 0; i < octaves.size(); ++i)
+        if (i % step == 0 || i + 1 == octaves.size()) out.push_back(octaves[i]);
+    return out;
+}
+
+nlohmann::json ladder_options_to_json(const LadderOptions& o) {
+    return {{"octave_step", o.octave_step},
+            {"plateau_tolerance", o.plateau_tolerance},
+            {"plateau_points", o.plateau_points},
+            {"plateau_min_bytes", o.plateau_min_bytes},
+            {"bend_slope", {o.bend_min_slope, o.bend_max_slope}}};
+}
+
+SizeLadder::SizeLadder(std::vector<std::uint64_t> octaves, std::vector<std::uint64_t> intermediates,
+                       LadderOptions options)
+    : options_(options) {
+    std::sort(octaves.begin(), octaves.end());
+    octaves.erase(std::unique(octaves.begin(), octaves.end()), octaves.end());
+    octaves_ = first_pass(octaves, options_.octave_step);
+    // Sizes between first-pass sizes: the intermediates, and octaves the step skips.
+    intermediates.insert(intermediates.end(), octaves.begin(), octaves.end());
+    std::sort(intermediates.begin(), intermediates.end());
+    intermediates.erase(std::unique(intermediates.begin(), intermediates.end()), intermediates.end());
+    for (std::uint64_t s : intermediates)
+        if (!std::binary_search(octaves_.begin(), octaves_.end(), s)) intermediates_.push_back(s);
+}
+
+std::optional<std::uint64_t> SizeLadder::next() const {
+    if (!refinements_.empty()) return refinements_.front();
+    if (plateau_ || next_octave_ >= octaves_.size()) return std::nullopt;
+    return octaves_[next_octave_];
+}
+
+void SizeLadder::add(std::uint64_t bytes, std::optional<double> bandwidth_gbps) {
+    measured_.push_back(bytes);
+    if (!refinements_.empty() && refinements_.front() == bytes) {
+        refinements_.erase(refinements_.begin());
+        return;
+    }
+    if (next_octave_ < octaves_.size() && octaves_[next_octave_] == bytes) ++next_octave_;
+    if (!bandwidth_gbps || !(*bandwidth_gbps > 0)) {
+        run_start_ = octave_points_.size();  // a failed size breaks the run of agreeing sizes
+        return;
+    }
+    if (!octave_points_.empty()) {
+        const auto [lower, lower_bw] = octave_points_.back();
+        const double slope = std::log(*bandwidth_gbps / lower_bw) /
+                             std::log(static_cast<double>(bytes) / static_cast<double>(lower));
+        const bool bends = (slope > options_.bend_min_slope && slope < options_.bend_max_slope) ||
+                           slope < -options_.bend_min_slope;
+        if (bends) refine_if_bent(lower, bytes);
+    }
+    octave_points_.emplace_back(bytes, *bandwidth_gbps);
+    check_plateau();
+}
+
+void SizeLadder::refine_if_bent(std::uint64_t lower, std::uint64_t upper) {
+    bool any = false;
+    for (std::uint64_t c : intermediates_)
+        if (c > lower && c < upper) refinements_.push_back(c), any = true;
+    if (any) refined_from_.push_back(lower);
+}
+
+void SizeLadder::check_plateau() {
+    const std::size_t n = options_.plateau_points;
+    if (n == 0 || octave_points_.size() < run_start_ + n) return;
+    if (octave_points_.back().first < options_.plateau_min_bytes) return;
+    double lo = octave_points_.back().second, hi = lo;
+    for (std::size_t i = octave_points_.size() - n; i < octave_points_.size(); ++i) {
+        lo = std::min(lo, octave_points_[i].second);
+        hi = std::max(hi, octave_points_[i].second);
+    }
+    if (hi / lo - 1 <= options_.plateau_tolerance) plateau_ = true;
+}
+
+nlohmann::json SizeLadder::summary() const {
+    nlohmann::json j{{"sizes", measured_.size()}, {"first_pass", octaves_.size()}};
+    nlohmann::json refined = nlohmann::json::array();
+    for (std::uint64_t lower : refined_from_) refined.push_back(lower);
+    j["refined_above"] = std::move(refined);
+    if (plateau_) {
+        const std::size_t n = options_.plateau_points;
+        const std::uint64_t first = octave_points_[octave_points_.size() - n].first;
+        j["stop"] = "plateau: " + format_size(first) + " to " + format_size(octave_points_.back().first) +
+                    " within " + std::to_string(static_cast<int>(std::lround(options_.plateau_tolerance * 100))) + "%";
+    } else {
+        j["stop"] = "largest size";
+    }
+    return j;
+}
+
+std::vector<std::uint64_t> expected_ladder_sizes(const std::vector<std::uint64_t>& octaves,
+                                                 const LadderOptions& options, std::uint64_t stop_bytes) {
+    std::vector<std::uint64_t> out;
+    for (std::uint64_t s : first_pass(octaves, options.octave_step)) {
+        out.push_back(s);
+        if (s >= std::max(stop_bytes, options.plateau_min_bytes)) break;
+    }
+    return out;
+}
+
+}  // namespace hwcomm

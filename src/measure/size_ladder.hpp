@@ -1,0 +1,82 @@
+#pragma once
+// The adaptive size ladder of a full sweep (issue 21, item 5): octaves from the
+// method's smallest size, the intermediate sizes only where the curve bends
+// (between latency-bound and plateau, or at a cache edge), and no larger sizes
+// once the plateau holds: `plateau_points` consecutive octave sizes whose
+// bandwidths lie within `plateau_tolerance` of each other, the last of them at
+// least `plateau_min_bytes`. Pure: it only sees the sizes and bandwidths fed
+// to it, so tests drive it with planted curves.
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace hwcomm {
+
+struct LadderOptions {
+    int octave_step = 1;                  // the first pass: every octave (2: every 2nd octave)
+    double plateau_tolerance = 0.02;      // max / min - 1 of the plateau's bandwidths
+    std::size_t plateau_points = 3;
+    // 256 MiB, not the 64 MiB where analyze's window starts: replayed on the
+    // committed default runs of nvidia-h200-x2 and -x4, stopping at 64 MiB grew
+    // model check's leave-one-size-out median error by 0.64 and 0.46 points,
+    // at 256 MiB by 0.40 and 0.25 (docs/benchmarks.md).
+    std::uint64_t plateau_min_bytes = std::uint64_t{256} << 20;
+    // The log-log slope of bandwidth against size between two octave sizes: 1
+    // where time is latency-bound (bandwidth doubles with the size), 0 on the
+    // plateau. In between, or falling (a cache edge), the curve bends there and
+    // the intermediate candidates are measured too.
+    double bend_min_slope = 0.15;
+    double bend_max_slope = 0.85;
+};
+
+nlohmann::json ladder_options_to_json(const LadderOptions& options);
+
+class SizeLadder {
+public:
+    // `octaves`: the sizes of the first pass (the run's sizes under the
+    // method's policy; with octave_step 2 every second of them, and the last);
+    // `intermediates`: sizes between them, measured only where the curve bends.
+    SizeLadder(std::vector<std::uint64_t> octaves, std::vector<std::uint64_t> intermediates, LadderOptions options);
+
+    // The next size to measure; nullopt once the ladder is done.
+    std::optional<std::uint64_t> next() const;
+    // The result of the size next() gave: its bandwidth, or nullopt when the
+    // point failed (it then neither bends nor holds a plateau).
+    void add(std::uint64_t bytes, std::optional<double> bandwidth_gbps);
+
+    // The first-pass sizes.
+    const std::vector<std::uint64_t>& octave_sizes() const { return octaves_; }
+    // What the ladder did, for the record's context: sizes measured, refined
+    // intervals, why it stopped.
+    nlohmann::json summary() const;
+    bool plateau_reached() const { return plateau_; }
+
+private:
+    void refine_if_bent(std::uint64_t lower, std::uint64_t upper);
+    void check_plateau();
+
+    std::vector<std::uint64_t> octaves_, intermediates_;
+    LadderOptions options_;
+    std::size_t next_octave_ = 0;
+    std::vector<std::uint64_t> refinements_;  // queued intermediate sizes, measured first
+    std::vector<std::pair<std::uint64_t, double>> octave_points_;  // ok octave sizes in order
+    std::size_t run_start_ = 0;  // octave_points_ from here on follow each other without a failed size
+    std::vector<std::uint64_t> measured_, refined_from_;
+    bool plateau_ = false;
+};
+
+// The first-pass sizes of `octaves` under options.octave_step.
+std::vector<std::uint64_t> first_pass(const std::vector<std::uint64_t>& octaves, int octave_step);
+
+// The first-pass sizes a full sweep is expected to measure before its plateau
+// holds at `stop_bytes` (for estimates): up to the first one >= stop_bytes
+// (and >= plateau_min_bytes).
+std::vector<std::uint64_t> expected_ladder_sizes(const std::vector<std::uint64_t>& octaves,
+                                                 const LadderOptions& options, std::uint64_t stop_bytes);
+
+}  // namespace hwcomm

@@ -1,0 +1,42 @@
+#pragma once
+// What the caller of the engine plugs in: saving after each record, progress,
+// device state, interruption, and the budget's say over which records run.
+#include <cstddef>
+#include <functional>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "core/graph.hpp"
+#include "core/results.hpp"
+
+namespace hwcomm {
+
+struct PlannedRecord;
+
+struct EngineHooks {
+    // After each finished record (the caller saves the results file).
+    std::function<void(const Record&)> on_record;
+    // Test hook: stop after this many records have been measured (0: never).
+    std::size_t stop_after_records = 0;
+    bool progress = false;
+    // State of a GPU endpoint worth keeping with each record (current clocks,
+    // PCIe link state). Called before and after a record for each GPU endpoint;
+    // null or returning null: nothing recorded.
+    std::function<nlohmann::json(const Vertex&)> device_state;
+    // Asked at every sample boundary and between records: true stops the run
+    // (SIGINT/SIGTERM, the budget's hard end). A record cut short is not kept;
+    // --resume measures it.
+    std::function<bool()> should_stop;
+    // Once, when a sticky device error lost the context (run_plan has then
+    // stored every remaining GPU record as "not measured"): a one-line summary.
+    std::function<void(const std::string&)> on_device_lost;
+    // The seconds a record is expected to take (kept as context.estimate_s);
+    // null: none kept.
+    std::function<double(const PlannedRecord&)> estimate;
+    // Before each record: false leaves it for --resume (deferred by the budget,
+    // or no time left for it); null admits every record.
+    std::function<bool(const PlannedRecord&)> admit;
+};
+
+}  // namespace hwcomm

@@ -1,0 +1,92 @@
+#include "run/planned_measure.hpp"
+
+#include <algorithm>
+
+#include "run/confirmation.hpp"
+#include "run/record_measure.hpp"
+#include "run/size_plan.hpp"
+
+namespace hwcomm {
+
+namespace {
+
+bool has_ok_point(const Record& r) {
+    return std::any_of(r.points.begin(), r.points.end(),
+                       [](const Point& p) { return p.status == "ok" && p.bandwidth_gbps > 0; });
+}
+
+// The full sweep; a record whose ladder is shared measures the sizes the
+// group's first record chose.
+SizePlan full_plan(const PlannedRecord& planned, const RunOptions& options, const ResultsFile& results) {
+    SizePlan plan = full_size_plan(*planned.method, options);
+    if (!plan.ladder || plan_traits(planned.method->name()).shared_ladder_params.empty()) return plan;
+    const std::string group = ladder_group_key(planned.method->name(), planned.src_id, planned.dst_id, planned.params);
+    for (const Record& r : results.records) {
+        if (r.method != planned.method->name() || r.key == planned.key || !has_ok_point(r)) continue;
+        if (ladder_group_key(r.method, r.src, r.dst, r.params) != group) continue;
+        const auto ladder = r.context.find("ladder");
+        if (ladder == r.context.end() || !ladder->is_object() || ladder->contains("shared_with")) continue;
+        plan.ladder = false;
+        plan.sizes.clear();
+        for (const Point& p : r.points)
+            if (p.status == "ok") plan.sizes.push_back(p.bytes);
+        std::sort(plan.sizes.begin(), plan.sizes.end());
+        plan.shared_from = r.key;
+        break;
+    }
+    return plan;
+}
+
+std::optional<Record> measure_full(const Graph& graph, const PlannedRecord& planned, const RunOptions& options,
+                                   const ResultsFile& results, Progress* progress, std::size_t units,
+                                   const EngineHooks* hooks, std::optional<DeviceFailure>& failure) {
+    return measure_sized_record(graph, planned, full_plan(planned, options, results), options, progress, units, hooks,
+                                failure);
+}
+
+std::optional<Record> promoted(std::optional<Record> full, const std::string& representative, const std::string& reason,
+                               const nlohmann::json& compared) {
+    if (!full) return full;
+    full->measured_as = "promoted";
+    full->context["promotion"] = {{"representative", representative}, {"reason", reason}, {"compared", compared}};
+    return full;
+}
+
+}  // namespace
+
+std::optional<Record> measure_as_planned(const Graph& graph, const PlannedRecord& planned, const RunOptions& options,
+                                         const ResultsFile& results, Progress* progress, const EngineHooks* hooks,
+                                         std::optional<DeviceFailure>& failure) {
+    const std::size_t units = options.sizes.size();
+    if (planned.measured_as != "confirmed") {
+        auto full = measure_full(graph, planned, options, results, progress, units, hooks, failure);
+        if (full) full->measured_as = "full";
+        return full;
+    }
+    const Record* rep = results.find(planned.representative_key);
+    if (!rep || !has_ok_point(*rep)) {
+        const std::string why = "representative " + planned.representative_key +
+                                (rep ? " failed: " + rep->error : std::string(" not measured"));
+        return promoted(measure_full(graph, planned, options, results, progress, units, hooks, failure),
+                        planned.representative_key, why, nlohmann::json::array());
+    }
+    SizePlan plan;
+    plan.sizes = confirmation_sizes(*rep, options.plan.confirmation_sizes);
+    plan.prepare_bytes = plan.sizes.back();  // has_ok_point: never empty
+    std::optional<Record> record =
+        measure_sized_record(graph, planned, plan, options, progress, units / 2, hooks, failure);
+    if (!record || (failure && failure->context_lost)) {
+        if (record) record->measured_as = "confirmed";
+        return record;
+    }
+    const ConfirmationVerdict verdict = judge_confirmation(*record, *rep);
+    if (!verdict.promote) {
+        record->measured_as = "confirmed";
+        record->context["confirmation"] = {{"representative", rep->key}, {"compared", verdict.compared}};
+        return record;
+    }
+    return promoted(measure_full(graph, planned, options, results, progress, units - units / 2, hooks, failure),
+                    rep->key, verdict.reason, verdict.compared);
+}
+
+}  // namespace hwcomm

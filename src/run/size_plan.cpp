@@ -1,0 +1,59 @@
+#include "run/size_plan.hpp"
+
+#include <algorithm>
+
+#include "catalog/method_catalog.hpp"
+#include "core/results.hpp"
+#include "measure/sweep.hpp"
+
+namespace hwcomm {
+
+std::vector<std::uint64_t> fixed_sizes(const Characterizer& method, const RunOptions& options) {
+    return method.size_policy().apply(options.sizes);
+}
+
+PlanTraits plan_traits(const std::string& method) {
+    const MethodRow* row = builtin_catalog().find(method);
+    return row ? row->plan : PlanTraits{};
+}
+
+bool climbs_ladder(const Characterizer& method) { return method.axes().empty() && plan_traits(method.name()).ladder; }
+
+std::vector<std::uint64_t> ladder_intermediates(const Characterizer& method, const RunOptions& options) {
+    const SizePolicy policy = method.size_policy();
+    // --quick is a coarse first look: its sizes only.
+    if (policy.points_per_octave != 0 || options.sizes.empty() || options.quick) return {};
+    SweepOptions thirds = options.sweep;
+    thirds.points_per_octave = 3;
+    std::vector<std::uint64_t> between;
+    for (std::uint64_t s : sweep_sizes(thirds))
+        if (s > options.sizes.front() && s < options.sizes.back()) between.push_back(s);
+    const std::vector<std::uint64_t> octaves = fixed_sizes(method, options);
+    std::vector<std::uint64_t> out;
+    for (std::uint64_t s : policy.apply(between))
+        if (!std::binary_search(octaves.begin(), octaves.end(), s)) out.push_back(s);
+    return out;
+}
+
+SizePlan full_size_plan(const Characterizer& method, const RunOptions& options) {
+    SizePlan plan;
+    plan.prepare_bytes = options.sizes.empty() ? 0 : options.sizes.back();  // as runs before ladders prepared
+    if (options.plan.exhaustive || !climbs_ladder(method)) {
+        plan.sizes = fixed_sizes(method, options);
+        return plan;
+    }
+    plan.ladder = true;
+    plan.sizes = fixed_sizes(method, options);
+    plan.intermediates = ladder_intermediates(method, options);
+    plan.ladder_options.octave_step = options.plan.ladder_octave_step;
+    return plan;
+}
+
+std::string ladder_group_key(const std::string& method, const std::string& src, const std::string& dst,
+                             const std::map<std::string, std::string>& params) {
+    std::map<std::string, std::string> kept = params;
+    for (const std::string& p : plan_traits(method).shared_ladder_params) kept.erase(p);
+    return record_key(method, src, dst, kept);
+}
+
+}  // namespace hwcomm

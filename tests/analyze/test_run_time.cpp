@@ -1,0 +1,68 @@
+// hwcomm summary's run time against the plan's estimate, and how each record
+// was measured in its status column (issue 21 items 2 and 4).
+#include <gtest/gtest.h>
+
+#include "analyze/run_time.hpp"
+#include "analyze/summary.hpp"
+
+using namespace hwcomm;
+using namespace hwcomm::analyze;
+
+namespace {
+
+Record timed(const std::string& method, const std::string& dst, const std::string& as, double estimate, double elapsed) {
+    Record r;
+    r.method = method;
+    r.src = "gpu0";
+    r.dst = dst;
+    r.key = record_key(r.method, r.src, r.dst, {});
+    r.measured_as = as;
+    r.context = {{"estimate_s", estimate}, {"elapsed_s", elapsed}};
+    Point p;
+    p.bytes = 1 << 20;
+    p.verified = true;
+    p.bandwidth_gbps = 100;
+    p.stats.median = p.stats.min = (1 << 20) / 100e9;
+    p.stats.n = 5;
+    r.points.push_back(p);
+    return r;
+}
+
+}  // namespace
+
+TEST(RunTime, EstimateAndMeasuredTimePerMethodAndInTotal) {
+    ResultsFile f;
+    f.records = {timed("memcpy-peer", "gpu1", "full", 2.0, 2.5), timed("memcpy-peer", "gpu2", "confirmed", 0.5, 0.4),
+                 timed("memcpy-peer", "gpu3", "promoted", 0.5, 3.0), timed("memcpy-d2d", "gpu0", "full", 1.0, 1.0)};
+    const auto rows = run_time_rows(f);
+    ASSERT_EQ(rows.size(), 3u);  // two methods and the total
+    EXPECT_EQ(rows[0].method, "memcpy-peer");
+    EXPECT_EQ(rows[0].full, 1u);
+    EXPECT_EQ(rows[0].confirmed, 1u);
+    EXPECT_EQ(rows[0].promoted, 1u);
+    EXPECT_DOUBLE_EQ(rows[0].estimate_s, 3.0);
+    EXPECT_DOUBLE_EQ(rows[0].elapsed_s, 5.9);
+    EXPECT_EQ(rows[2].method, "");
+    EXPECT_EQ(rows[2].records, 4u);
+    EXPECT_DOUBLE_EQ(rows[2].estimate_s, 4.0);
+    EXPECT_DOUBLE_EQ(rows[2].elapsed_s, 6.9);
+    const std::string text = format_run_time(rows);
+    EXPECT_NE(text.find("-42%"), std::string::npos) << text;  // 4.0 / 6.9 - 1
+    // The table says which records were confirmed and which promoted.
+    const std::string table = format_summary_table(summarize(f));
+    const auto line_of = [&](const std::string& pair) {
+        const auto at = table.find(pair);
+        return at == std::string::npos ? std::string() : table.substr(at, table.find('\n', at) - at);
+    };
+    EXPECT_NE(line_of("gpu0->gpu2").find("confirmed"), std::string::npos) << table;
+    EXPECT_NE(line_of("gpu0->gpu3").find("PROMOTED"), std::string::npos) << table;
+    EXPECT_EQ(line_of("gpu0->gpu1").find("PROMOTED"), std::string::npos) << table;
+}
+
+TEST(RunTime, FilesWithoutEstimatesHaveNoSection) {
+    ResultsFile f;
+    f.records = {timed("memcpy-peer", "gpu1", "", 0, 1.0)};
+    f.records.front().context.erase("estimate_s");
+    EXPECT_TRUE(run_time_rows(f).empty());
+    EXPECT_EQ(format_run_time({}), "");
+}

@@ -1,0 +1,139 @@
+// hwcomm run --plan (issue 21): the plan of another machine from its hwloc
+// export, the estimate, the classes, budgets and their bad input.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+#include "cli_helpers.hpp"
+
+using namespace hwcomm::test;
+using nlohmann::json;
+
+namespace {
+
+const std::string kHwloc = HWCOMM_FIXTURES "/hwloc/";
+
+json plan_of(const Scratch& s, const std::string& xml, const std::string& extra = "") {
+    const Result r = run_hwcomm(s, "run --plan --json --input " + kHwloc + xml + " " + extra);
+    EXPECT_EQ(r.code, 0) << r.err;
+    return json::parse(r.out);
+}
+
+// The plan's estimate and full sweeps without under-load, whose scenarios (one
+// per loading route today: 1040 records on the DGX H100) come from classes in
+// issue 21 item 7, which is not this plan's part.
+double without_under_load(const json& plan, const char* what) {
+    double v = plan.at(what).get<double>();
+    for (const json& m : plan.at("methods"))
+        if (m.at("method") == "under-load") v -= m.at(what).get<double>();
+    return v;
+}
+
+// The same without the host-memory (cpu-*) methods too: one record per NUMA
+// pair whatever the GPUs, what the classes reduce is the rest. Their estimate
+// is docs/benchmarks.md's, stated apart (main's new CPU kernels alone are
+// estimated at about 5 minutes on the DGX H100).
+double gpu_part(const json& plan, const char* what) {
+    double v = without_under_load(plan, what);
+    for (const json& m : plan.at("methods"))
+        if (m.at("method").get<std::string>().rfind("cpu-", 0) == 0) v -= m.at(what).get<double>();
+    return v;
+}
+
+void expect_usage_error(const Result& r, const std::string& mentions) {
+    EXPECT_EQ(r.code, 2) << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+    EXPECT_NE(r.err.find(mentions), std::string::npos) << r.err;
+}
+
+}  // namespace
+
+TEST(CliPlan, EightGpuPlansAreEstimatedWithinTenMinutesWithTheirClasses) {
+    Scratch s("plan8");
+    for (const char* xml : {"dgxh100-nvswitch.xml", "dgx1.xml"}) {
+        const json p = plan_of(s, xml);
+        EXPECT_EQ(p.at("schema"), "hwcomm-plan");
+        EXPECT_LE(gpu_part(p, "estimate_s"), 600) << xml;
+        EXPECT_GT(p.at("estimate_s").get<double>(), 0) << xml;
+        const auto records = p.at("records").get<std::size_t>();
+        EXPECT_EQ(p.at("full").get<std::size_t>() + p.at("confirmed").get<std::size_t>(), records);
+        EXPECT_EQ(p.at("plan").size(), records);
+        EXPECT_GT(p.at("confirmed").get<std::size_t>(), p.at("full").get<std::size_t>()) << xml;
+        // Methods the built-in constants lack are named with whose they take: the new CPU kernels, never a fitted copy.
+        const json& fallback = p.at("cost_model").at("fallback_methods");
+        EXPECT_NE(std::find(fallback.begin(), fallback.end(), "cpu-triad (cpu-read's)"), fallback.end()) << fallback;
+        for (const json& f : fallback) EXPECT_NE(f.get<std::string>().rfind("memcpy-d2d ", 0), 0u) << fallback;
+        ASSERT_FALSE(p.at("classes").empty());
+        for (const json& c : p.at("classes")) {
+            EXPECT_FALSE(c.at("members").empty());
+            EXPECT_EQ(c.at("representative"), c.at("members").at(0));
+        }
+        // Every full record comes before any confirmation.
+        bool confirming = false;
+        for (const json& r : p.at("plan")) {
+            if (r.at("measured_as") == "confirmed") confirming = true;
+            else EXPECT_FALSE(confirming) << r.at("key");
+        }
+    }
+}
+
+TEST(CliPlan, FullSweepsGrowWithClassesNotWithGpus) {
+    Scratch s("plan16");
+    const json eight = plan_of(s, "dgxh100-nvswitch.xml");
+    const json sixteen = plan_of(s, "dgx2-nvswitch.xml");
+    // Twice the GPUs: at most twice the full sweeps (classes, not pairs), while the records grow more.
+    EXPECT_LE(without_under_load(sixteen, "full"), 2 * without_under_load(eight, "full"));
+    EXPECT_GT(without_under_load(sixteen, "records"), 3 * without_under_load(eight, "records"));
+    // And the estimate no more than linearly: confirmations are a few sizes each.
+    EXPECT_LE(without_under_load(sixteen, "estimate_s"), 2 * without_under_load(eight, "estimate_s"));
+    // --exhaustive: every record full.
+    const json all = plan_of(s, "dgxh100-nvswitch.xml", "--exhaustive");
+    EXPECT_EQ(all.at("confirmed"), 0);
+    EXPECT_GT(all.at("estimate_s").get<double>(), 2 * eight.at("estimate_s").get<double>());
+}
+
+TEST(CliPlan, ABudgetIsFittedByAnnouncedStepsInOrder) {
+    Scratch s("budget");
+    const json free = plan_of(s, "dgxh100-nvswitch.xml");
+    const double half = free.at("estimate_s").get<double>() / 2;
+    const Result r = run_hwcomm(s, "run --plan --json --input " + kHwloc + "dgxh100-nvswitch.xml --budget " +
+                                       std::to_string(static_cast<int>(half)) + "s");
+    ASSERT_EQ(r.code, 0) << r.err;
+    const json p = json::parse(r.out);
+    EXPECT_LE(p.at("estimate_s").get<double>(), half);
+    const json& steps = p.at("budget").at("steps");
+    ASSERT_FALSE(steps.empty());
+    EXPECT_EQ(steps.at(0).at("step"), "confirmation-sizes");
+    double before = free.at("estimate_s").get<double>();
+    for (const json& step : steps) {
+        EXPECT_NEAR(step.at("estimate_before_s").get<double>(), before, 1e-6);
+        before = step.at("estimate_after_s").get<double>();
+        EXPECT_NE(r.err.find("budget step " + step.at("step").get<std::string>()), std::string::npos) << r.err;
+    }
+}
+
+TEST(CliPlan, BadInputIsOneLineAndWritesNothing) {
+    Scratch s("planbad");
+    const std::string dgx = "--input " + kHwloc + "dgx1.xml";
+    expect_usage_error(run_hwcomm(s, "run --plan " + dgx + " --budget ten"), "--budget 'ten'");
+    expect_usage_error(run_hwcomm(s, "run --budget 0 -o a.json"), "positive");
+    expect_usage_error(run_hwcomm(s, "run --budget=-5m -o a.json"), "positive");
+    expect_usage_error(run_hwcomm(s, "run --plan --resume a.json"), "--resume");
+    expect_usage_error(run_hwcomm(s, "run --json -o a.json"), "--plan");
+    expect_usage_error(run_hwcomm(s, "run --exhaustive --resume a.json"), "--resume");
+    expect_usage_error(run_hwcomm(s, "run --plan " + dgx + " --calibrate nothing.json"), "nothing.json");
+    // A budget below the minimum plan says what the minimum is.
+    const Result tiny = run_hwcomm(s, "run --plan " + dgx + " --budget 1s");
+    expect_usage_error(tiny, "minimum plan");
+    EXPECT_NE(tiny.err.find("needs about"), std::string::npos) << tiny.err;
+    EXPECT_EQ(std::distance(fs::directory_iterator(s.dir), {}), 0);
+}
+
+TEST(CliPlan, AnotherMachinesCalibrationWarnsAndKeepsTheBuiltInCosts) {
+    Scratch s("calibrate");
+    const Result r = run_hwcomm(s, "run --plan --input " + kHwloc + "dgx1.xml --calibrate " HWCOMM_FIXTURES
+                                   "/../../docs/examples/h200x2/results-default-all-methods.json.gz");
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_NE(r.err.find("warning: --calibrate"), std::string::npos) << r.err;
+    EXPECT_NE(r.out.find("cost model: built-in"), std::string::npos) << r.out;
+}

@@ -1,0 +1,114 @@
+// The adaptive ladder on planted curves: where it refines, where it stops.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <bit>
+#include <functional>
+
+#include "measure/size_ladder.hpp"
+#include "measure/sweep.hpp"
+
+using namespace hwcomm;
+using Sizes = std::vector<std::uint64_t>;
+
+namespace {
+
+constexpr std::uint64_t MiB = 1 << 20;
+
+// The run's default sizes (octaves) and the third-octave points between them.
+Sizes octaves() { return sweep_sizes(SweepOptions{}); }
+Sizes thirds() {
+    SweepOptions o;
+    o.points_per_octave = 3;
+    return sweep_sizes(o);
+}
+
+// Climbs the ladder on `curve`; returns the sizes measured, ascending.
+Sizes climb(SizeLadder& ladder, const std::function<std::optional<double>(std::uint64_t)>& curve) {
+    Sizes measured;
+    while (const auto b = ladder.next()) {
+        measured.push_back(*b);
+        ladder.add(*b, curve(*b));
+    }
+    std::sort(measured.begin(), measured.end());
+    return measured;
+}
+
+// Latency plus bytes over a link rate: bandwidth in GB/s.
+std::optional<double> link(std::uint64_t bytes, double latency_s, double gbps) {
+    return static_cast<double>(bytes) / (latency_s + static_cast<double>(bytes) / (gbps * 1e9)) / 1e9;
+}
+
+bool is_power_of_two(std::uint64_t v) { return v && !(v & (v - 1)); }
+
+}  // namespace
+
+TEST(SizeLadder, StopsOnceThreeOctavesAgreeWithin2PercentFrom256MiB) {
+    // A PCIe-like copy: 2 us, 55 GB/s. From 8 MiB on it is within 2%.
+    SizeLadder ladder(octaves(), thirds(), {});
+    const Sizes got = climb(ladder, [](std::uint64_t b) { return link(b, 2e-6, 55); });
+    EXPECT_TRUE(ladder.plateau_reached());
+    EXPECT_EQ(got.back(), 256 * MiB);  // the first octave >= 256 MiB; nothing above it
+    EXPECT_EQ(ladder.summary().at("stop"), "plateau: 64 MiB to 256 MiB within 2%");
+    // Every octave from 1 B to 256 MiB is there (29 sizes)...
+    EXPECT_EQ(std::count_if(got.begin(), got.end(), is_power_of_two), 29);
+    // ...and the intermediate sizes only around the bend (latency-bound below, flat above).
+    for (std::uint64_t b : got)
+        if (!is_power_of_two(b)) {
+            EXPECT_GT(b, 16u * 1024) << b;
+            EXPECT_LT(b, 2 * MiB) << b;
+        }
+    EXPECT_GT(got.size(), 27u);
+}
+
+TEST(SizeLadder, ASlowRiseToTheLargestSizeIsNeverCutShort) {
+    // A curve still rising by more than 2% per octave at 1 GiB: no plateau before the end.
+    SizeLadder ladder(octaves(), thirds(), {});
+    const Sizes got = climb(ladder, [](std::uint64_t b) { return link(b, 0.4e-3, 400); });
+    EXPECT_EQ(got.back(), std::uint64_t{1} << 30);
+}
+
+TEST(SizeLadder, AFallingCacheEdgeIsRefinedAndKeepsItGoing) {
+    // Cache-resident up to 32 MiB (500 GB/s), DRAM from 128 MiB (100 GB/s).
+    SizeLadder ladder(octaves(), thirds(), {});
+    const auto curve = [](std::uint64_t b) -> std::optional<double> {
+        if (b <= 32 * MiB) return 500.0;
+        if (b >= 128 * MiB) return 100.0;
+        return 250.0;
+    };
+    const Sizes got = climb(ladder, curve);
+    // The drop between 32 and 64 MiB and between 64 and 128 MiB is refined.
+    EXPECT_NE(std::find_if(got.begin(), got.end(), [](std::uint64_t b) { return b > 32 * MiB && b < 64 * MiB; }),
+              got.end());
+    // 128, 256, 512 MiB agree: the plateau holds at 512 MiB.
+    EXPECT_EQ(got.back(), 512 * MiB);
+    EXPECT_TRUE(ladder.plateau_reached());
+}
+
+TEST(SizeLadder, FailedSizesNeitherBendNorHoldAPlateau) {
+    SizeLadder ladder(octaves(), thirds(), {});
+    const Sizes got = climb(ladder, [](std::uint64_t b) -> std::optional<double> {
+        if (b == 128 * MiB) return std::nullopt;  // one failed size inside the plateau
+        return link(b, 2e-6, 55);
+    });
+    // 32 and 64 MiB, then 128 MiB failed: the run of agreeing sizes starts again at 256 MiB.
+    EXPECT_EQ(got.back(), std::uint64_t{1} << 30);
+}
+
+TEST(SizeLadder, EverySecondOctaveWithStepTwo) {
+    LadderOptions o;
+    o.octave_step = 2;
+    SizeLadder ladder(octaves(), thirds(), o);
+    for (std::uint64_t b : ladder.octave_sizes())
+        if (b != 1 && b != (std::uint64_t{1} << 30)) EXPECT_EQ(std::bit_width(b) % 2, 1) << b;  // 4^k
+    EXPECT_EQ(ladder.octave_sizes().size(), 16u);  // 1, 4, 16 ... 1 GiB
+}
+
+TEST(SizeLadder, ExpectedSizesEndAtTheFirstOctaveOfTheExpectedStop) {
+    const Sizes c = octaves();
+    EXPECT_EQ(expected_ladder_sizes(c, {}, 512 * MiB).back(), 512 * MiB);
+    EXPECT_EQ(expected_ladder_sizes(c, {}, 384 * MiB).back(), 512 * MiB);
+    EXPECT_EQ(expected_ladder_sizes(c, {}, 512 * MiB).size(), 30u);
+    EXPECT_EQ(expected_ladder_sizes(c, {}, 64 * MiB).size(), 29u);  // never below the plateau's 256 MiB
+}

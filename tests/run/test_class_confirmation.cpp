@@ -1,0 +1,148 @@
+// Representatives, confirmations and promotion (issue 21, item 4) on the 8-
+// and 16-GPU fixtures with a scripted method: one planted slow pair is
+// promoted and flagged, nothing else; representatives come first, so a run
+// cut short covers every class and a resume completes the rest.
+#include <gtest/gtest.h>
+
+#include <set>
+
+#include "discover/discover.hpp"
+#include "planted_method.hpp"
+#include "run/class_plan.hpp"
+#include "run/engine.hpp"
+
+using namespace hwcomm;
+
+namespace {
+
+struct Fixture {
+    Graph graph;
+    std::vector<PlannedRecord> plan;
+    ClassMap classes;
+};
+
+RunOptions options() {
+    RunOptions o;
+    SweepOptions s;
+    s.min_bytes = 1024;
+    o.sweep = s;
+    o.sizes = sweep_sizes(s);  // 1 KiB .. 1 GiB, the ladder stops at the plateau
+    return o;
+}
+
+Fixture planned(const std::string& xml, const test::PlantedMethod& method) {
+    Fixture f;
+    DiscoverOptions d;
+    d.input_xml = std::string(HWCOMM_FIXTURES) + "/hwloc/" + xml;
+    f.graph = discover_machine(d);
+    std::vector<PlannedRecord> all;
+    for (const auto& pair : method_pairs(f.graph, method))
+        if (pair.applicability.ok)
+            all.push_back({&method, pair.src, pair.dst, {}, record_key("planted", pair.src->id, pair.dst->id, {}),
+                           pair.src->id, pair.dst->id, std::nullopt});
+    f.classes = classify(f.graph, plan_members(all));
+    f.plan = apply_classes(all, f.classes, false);
+    return f;
+}
+
+// A pair that is neither its class's representative nor its reverse.
+std::pair<std::string, std::string> ordinary_member(const Fixture& f) {
+    for (const PlannedRecord& p : f.plan)
+        if (p.measured_as == "confirmed") return {p.src_id, p.dst_id};
+    return {};
+}
+
+void expect_one_promotion(const std::string& xml, std::size_t gpus) {
+    // Plan once to find a confirmed pair, then plant it slow (300 instead of 400 GB/s).
+    const test::PlantedMethod probe({});
+    const Fixture first = planned(xml, probe);
+    ASSERT_EQ(first.plan.size(), gpus * (gpus - 1));
+    const auto slow = ordinary_member(first);
+    ASSERT_FALSE(slow.first.empty());
+    test::PlantedLinks links;
+    links.gbps_of[slow] = 300;
+    const test::PlantedMethod method(links);
+    const Fixture f = planned(xml, method);
+
+    ResultsFile results;
+    EngineHooks hooks;
+    ASSERT_EQ(run_plan(f.graph, f.plan, options(), results, hooks), f.plan.size());
+    std::size_t full = 0, confirmed = 0, planned_full = 0;
+    for (const PlannedRecord& p : f.plan) planned_full += p.measured_as == "full";
+    bool confirmations_begun = false;
+    for (const Record& r : results.records) {
+        if (r.measured_as == "full") {
+            EXPECT_FALSE(confirmations_begun) << r.key << ": a full record after a confirmation";
+            ++full;
+            continue;
+        }
+        confirmations_begun = true;
+        if (r.src == slow.first && r.dst == slow.second) {
+            EXPECT_EQ(r.measured_as, "promoted") << r.key;
+            const std::string reason = r.context.at("promotion").at("reason");
+            EXPECT_NE(reason.find("from "), std::string::npos) << reason;  // names the representative
+            EXPECT_GT(r.points.size(), 10u);  // the full ladder
+            continue;
+        }
+        EXPECT_EQ(r.measured_as, "confirmed") << r.key << " " << r.context.dump();
+        EXPECT_LE(r.points.size(), 3u) << r.key;
+        ++confirmed;
+    }
+    EXPECT_EQ(full, planned_full);
+    EXPECT_EQ(confirmed + 1, f.plan.size() - planned_full);
+}
+
+}  // namespace
+
+TEST(ClassConfirmation, OnePlantedSlowPairOfTheDgxH100IsPromotedAndNothingElse) {
+    expect_one_promotion("dgxh100-nvswitch.xml", 8);
+}
+
+TEST(ClassConfirmation, OnePlantedSlowPairOfTheDgx1IsPromotedAndNothingElse) {
+    expect_one_promotion("dgx1.xml", 8);
+}
+
+TEST(ClassConfirmation, OnePlantedSlowPairOfTheSixteenGpuDgx2IsPromotedAndNothingElse) {
+    expect_one_promotion("dgx2-nvswitch.xml", 16);
+}
+
+TEST(ClassConfirmation, ARunCutShortHasEveryClassAndAResumeCompletesIt) {
+    const test::PlantedMethod method({});
+    const Fixture f = planned("dgx1.xml", method);
+    std::set<std::string> classes;
+    std::size_t full = 0;
+    for (const PlannedRecord& p : f.plan) {
+        classes.insert(p.class_id);
+        full += p.measured_as == "full";
+    }
+    ASSERT_GT(classes.size(), 1u);  // the hybrid cube mesh has several kinds of GPU pair
+    ResultsFile results;
+    EngineHooks hooks;
+    hooks.stop_after_records = full;  // interrupted after the representatives
+    ASSERT_EQ(run_plan(f.graph, f.plan, options(), results, hooks), full);
+    std::set<std::string> covered;
+    for (const Record& r : results.records)
+        for (const PlannedRecord& p : f.plan)
+            if (p.key == r.key) covered.insert(p.class_id);
+    EXPECT_EQ(covered, classes);
+    // The resume measures only the confirmations, against the stored representatives.
+    EngineHooks rest;
+    EXPECT_EQ(run_plan(f.graph, f.plan, options(), results, rest), f.plan.size() - full);
+    for (const Record& r : results.records) EXPECT_NE(r.measured_as, "promoted") << r.key;
+}
+
+TEST(ClassConfirmation, ExhaustiveMeasuresEveryPairInFullOnTheFixedSizes) {
+    const test::PlantedMethod method({});
+    Fixture f = planned("dgxh100-nvswitch.xml", method);
+    RunOptions o = options();
+    o.plan.exhaustive = true;
+    f.plan = apply_classes(f.plan, f.classes, true);
+    ResultsFile results;
+    EngineHooks hooks;
+    run_plan(f.graph, f.plan, o, results, hooks);
+    for (const Record& r : results.records) {
+        EXPECT_EQ(r.measured_as, "full");
+        EXPECT_EQ(r.points.size(), o.sizes.size()) << r.key;
+        EXPECT_FALSE(r.context.contains("ladder"));
+    }
+}
