@@ -168,9 +168,23 @@ CurveMetrics curve_metrics(const std::vector<CurvePoint>& pts, const std::option
     return m;
 }
 
+bool points_are_path_bandwidth(const Record& record) {
+    if (!record.context.is_object()) return true;
+    const auto h = record.context.find("headline");
+    if (h == record.context.end() || !h->is_object()) return true;
+    const auto m = h->find("metric");
+    return m == h->end() || !m->is_string() || m->get<std::string>() == "bandwidth";
+}
+
+std::string headline_why(const Record& record) {
+    if (!record.context.is_object() || !record.context.contains("headline")) return "";
+    const auto& h = record.context["headline"];
+    return h.is_object() && h.contains("why") && h["why"].is_string() ? h["why"].get<std::string>() : "";
+}
+
 CurveMetrics curve_metrics(const Record& record, const Graph* topology, const CurveOptions& options) {
     std::optional<LinkLimit> limit;
-    if (topology) limit = path_limit(record, *topology);
+    if (topology && points_are_path_bandwidth(record)) limit = path_limit(record, *topology);
     CurveMetrics m = curve_metrics(curve_points(record), limit, relevant_cache(record, topology),
                                    small_transfer_meaningful(record), options);
     if (m.best && reads_from_disk(record)) {

@@ -116,6 +116,13 @@ struct CurveMetrics {
     std::size_t n_points = 0;
 };
 
+// False when the record says its points are not a path's bandwidth
+// (context.headline.metric, e.g. priority's "completion time": a wait behind
+// a load is part of every point): no link share, no large-transfer rate.
+bool points_are_path_bandwidth(const Record& record);
+// The record's own statement of what its points are (context.headline.why), "" when none.
+std::string headline_why(const Record& record);
+
 // The usable points of a record, sorted by size.
 std::vector<CurvePoint> curve_points(const Record& record);
 

@@ -124,6 +124,27 @@ std::vector<TimelineRow> timeline_facts(const Record& record) {
     return rows;
 }
 
+std::vector<LoadedLatency> loaded_latency(const Record& record) {
+    std::vector<LoadedLatency> out;
+    for (const Point& p : record.points) {
+        const auto axis = p.axes.find("load");
+        if (p.status != "ok" || axis == p.axes.end() || !axis->second.is_string()) continue;
+        const auto ns = metric_of(p, "latency_ns");
+        if (!ns) continue;
+        const std::string level = axis->second.get<std::string>();
+        auto it = std::find_if(out.begin(), out.end(), [&](const LoadedLatency& l) { return l.load == level; });
+        if (it == out.end()) it = out.insert(out.end(), LoadedLatency{level, {}, {}});
+        it->ns_by_working_set.emplace_back(p.bytes, *ns);
+        if (const auto u = p.extras.find("load_gbps"); u != p.extras.end())
+            it->load_gbps_by_working_set.emplace_back(p.bytes, u->second);
+    }
+    for (LoadedLatency& l : out) {
+        std::sort(l.ns_by_working_set.begin(), l.ns_by_working_set.end());
+        std::sort(l.load_gbps_by_working_set.begin(), l.load_gbps_by_working_set.end());
+    }
+    return out;
+}
+
 LatencyLadder latency_ladder(const Record& record) {
     LatencyLadder ladder;
     if (auto it = record.params.find("memory"); it != record.params.end()) ladder.memory = it->second;

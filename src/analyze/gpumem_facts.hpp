@@ -78,4 +78,13 @@ struct LatencyLadder {
 };
 LatencyLadder latency_ladder(const Record& record);
 
+// gpumem-loaded-latency: per load level (axis "load": none, same, both), the
+// latency at each working set and what the loads moved meanwhile (U).
+struct LoadedLatency {
+    std::string load;
+    std::vector<std::pair<std::uint64_t, double>> ns_by_working_set;         // sorted by size
+    std::vector<std::pair<std::uint64_t, double>> load_gbps_by_working_set;  // extras.load_gbps, where measured
+};
+std::vector<LoadedLatency> loaded_latency(const Record& record);
+
 }  // namespace hwcomm::analyze

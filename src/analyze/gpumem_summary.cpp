@@ -1,6 +1,7 @@
 #include "analyze/gpumem_summary.hpp"
 
 #include <cstdio>
+#include <map>
 #include <sstream>
 
 #include "analyze/curve_metrics.hpp"
@@ -113,6 +114,30 @@ std::string latency(const Record& r) {
     return out + sizes + "\n";
 }
 
+// Each working set: the unloaded latency, then each load level's, as a ratio, with what the loads moved.
+std::string loaded(const Record& r) {
+    const std::vector<LoadedLatency> levels = loaded_latency(r);
+    std::map<std::uint64_t, std::string> lines;
+    std::map<std::uint64_t, double> unloaded;
+    for (const LoadedLatency& l : levels)
+        if (l.load == "none")
+            for (const auto& [bytes, ns] : l.ns_by_working_set) unloaded[bytes] = ns;
+    for (const LoadedLatency& l : levels)
+        for (const auto& [bytes, ns] : l.ns_by_working_set) {
+            std::string& line = lines[bytes];
+            line += (line.empty() ? "" : "; ") + l.load + " " + num(ns, "%.0f") + " ns";
+            if (l.load != "none" && unloaded.count(bytes) && unloaded[bytes] > 0) {
+                line += " (" + num(ns / unloaded[bytes], "%.2f") + "x";
+                for (const auto& [b, u] : l.load_gbps_by_working_set)
+                    if (b == bytes) line += ", U " + num(u, "%.0f") + " GB/s";
+                line += ")";
+            }
+        }
+    std::string out;
+    for (const auto& [bytes, line] : lines) out += "  at " + format_size(bytes) + ": " + line + "\n";
+    return out + "  (load same: copies moving data the way the chase's loads do; both: and the other way too)\n";
+}
+
 }  // namespace
 
 std::string format_gpumem_summary(const std::vector<Record>& records, const std::string& source) {
@@ -121,6 +146,7 @@ std::string format_gpumem_summary(const std::vector<Record>& records, const std:
         if (!is_gpumem_method(r.method)) continue;
         std::string head = (source.empty() ? "" : source + " ") + r.method + " " + r.src + "->" + r.dst;
         if (auto m = r.params.find("memory"); m != r.params.end()) head += " (" + m->second + ")";
+        if (auto l = r.params.find("layout"); l != r.params.end()) head += " layout " + l->second;
         out << head << ":\n";
         if (r.status != "ok") {
             out << "  error: " << r.error << "\n";
@@ -129,7 +155,8 @@ std::string format_gpumem_summary(const std::vector<Record>& records, const std:
         if (r.method == "gpumem-occupancy") out << occupancy(r);
         else if (r.method == "gpumem-stride") out << stride(r);
         else if (r.method == "gpumem-timeline") out << timeline(r);
-        else if (r.method == "gpumem-latency") out << latency(r);
+        else if (r.method == "gpumem-latency" || r.method == "gpumem-tma-latency") out << latency(r);
+        else if (r.method == "gpumem-loaded-latency") out << loaded(r);
         std::size_t failed = 0;
         for (const Point& p : r.points) failed += p.status != "ok";
         if (failed) out << "  " << failed << " point(s) failed\n";

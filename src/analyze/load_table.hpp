@@ -35,11 +35,13 @@ struct PriorityRow {
     std::string priority;           // alone | equal | high
     std::uint64_t small_bytes = 0;  // latency: time of one transfer at the smallest size
     double small_seconds = 0;
+    double small_wait_seconds = 0;  // small_seconds - alone's at the same size (0 for alone): the wait behind the load
     std::uint64_t large_bytes = 0;  // bandwidth at the largest size
     double large_gbps = 0;
 };
 struct PriorityTable {
     std::string src, dst;
+    std::string engine;  // "sm" (copy kernels) or "ce" (copy engines; files before issue 22 name none: ce)
     std::vector<PriorityRow> rows;
 };
 std::vector<PriorityTable> priority_tables(const std::vector<Record>& records);

@@ -41,6 +41,15 @@ SummaryRow summarize(const Record& record, const Graph* topology, const CurveOpt
         record.context["timing_mode"].is_string())
         row.timing = record.context["timing_mode"].get<std::string>();
     row.metrics = curve_metrics(record, topology, options);
+    if (!points_are_path_bandwidth(record)) {
+        // Never a queueing delay printed as the link's rate: times only.
+        row.metrics.large.reset();
+        row.metrics.best.reset();
+        row.metrics.fraction_of_limit.reset();
+        const std::string why = headline_why(record);
+        row.headline_note = "points are " + record.context["headline"]["metric"].get<std::string>() +
+                            (why.empty() ? "" : " (" + why + ")") + ", not the path's bandwidth: hwcomm analyze";
+    }
     row.measured_as = record.measured_as;
 
     if (const MethodRow* method = builtin_catalog().find(record.method); method && is_duplex(*method, record.params))
@@ -82,11 +91,14 @@ SummaryRow summarize(const Record& record, const Graph* topology, const CurveOpt
         if (p.bytes == 4) row.latency_4b_us = p.stats.median * 1e6;
         if (p.bytes == 8) row.latency_8b_us = p.stats.median * 1e6;
     }
+    if (!row.headline_note.empty()) row.peak_gbps.reset();
     if (smallest) {
         row.small_latency_us = smallest->stats.median * 1e6;
         row.small_bytes = smallest->bytes;
     }
-    if (record.status != "ok")
+    if (record.status == "skipped")
+        row.status = "skipped: " + record.error;
+    else if (record.status != "ok")
         row.status = "error: " + record.error;
     else if (failed)
         row.status = std::to_string(failed) + " points failed";
@@ -194,7 +206,7 @@ std::string compact_link(std::string what) {
 }
 
 std::string status_of(const SummaryRow& r) {
-    std::string s = r.status.rfind("error:", 0) == 0 ? "error" : r.status;
+    std::string s = r.status.rfind("error:", 0) == 0 ? "error" : r.status.rfind("skipped:", 0) == 0 ? "skipped" : r.status;
     std::size_t suspects = 0;
     for (const SuspectPoint& p : r.metrics.suspects)
         if (p.kind != "failed") ++suspects;
@@ -284,7 +296,8 @@ std::string format_summary_table(const std::vector<SummaryRow>& rows) {
                             (same_reason ? list.front()->reason : list.front()->reason + " (first of " +
                                                                       std::to_string(list.size()) + ")"));
         }
-        if (r.status.rfind("error:", 0) == 0) notes.push_back(who + ": " + r.status);
+        if (r.status.rfind("error:", 0) == 0 || r.status.rfind("skipped:", 0) == 0) notes.push_back(who + ": " + r.status);
+        if (!r.headline_note.empty()) notes.push_back(who + ": " + r.headline_note);
         if (r.max_cv && *r.max_cv >= kNotedCv)
             notes.push_back(who + ": samples spread most at " + short_bytes(r.max_cv_bytes) + " (cv " +
                             fixed(*r.max_cv * 100, 0) + "%)");

@@ -38,6 +38,9 @@ struct SummaryRow {
     // The largest coefficient of variation (stdev / mean of a point's samples) over the ok points, and where.
     std::optional<double> max_cv;
     std::uint64_t max_cv_bytes = 0;
+    // What the points are when they are not the path's bandwidth (context.headline):
+    // the row then shows no rate and no link share, and this note says why.
+    std::string headline_note;
 };
 
 SummaryRow summarize(const Record& record, const Graph* topology = nullptr, const CurveOptions& options = {});

@@ -12,6 +12,7 @@ struct HostMem {
     static constexpr const char* Pinned = "pinned";          // cudaHostAlloc
     static constexpr const char* Registered = "registered";  // NUMA-bound, cudaHostRegister
     static constexpr const char* Wc = "wc";                  // write-combined cudaHostAlloc
+    static constexpr const char* Huge = "huge";              // registered, on transparent huge pages
 };
 
 struct Peer {
@@ -61,6 +62,14 @@ struct CopyMode {
     static constexpr const char* key = "mode";
     static constexpr const char* Ce = "ce";  // copy engines
     static constexpr const char* Sm = "sm";  // copy kernels
+    static constexpr const char* Tma = "tma";  // bulk copies by the TMA unit (sm_90+)
+};
+
+// priority: who moves the transfer and the load.
+struct EngineParam {
+    static constexpr const char* key = "engine";
+    static constexpr const char* Sm = "sm";  // copy kernels: stream priorities order their blocks
+    static constexpr const char* Ce = "ce";  // copy engines: served in queue order
 };
 
 struct Initiator {
@@ -96,6 +105,13 @@ struct MemoryParam {
     static constexpr const char* Local = "local";
     static constexpr const char* PeerGpu = "peer";
     static constexpr const char* HostPinned = "host-pinned";
+};
+
+// gpumem-latency: the chase's order. Absent: a random single cycle (the headline);
+// ring128: nodes in address order, 128 bytes apart up to 512 MiB (nvbandwidth's layout).
+struct ChaseLayoutParam {
+    static constexpr const char* key = "layout";
+    static constexpr const char* Ring128 = "ring128";
 };
 
 // under-load: how many other routes load the resource, and which.

@@ -82,8 +82,11 @@ std::vector<MethodRow> cuda_concurrency_and_load_rows() {
          .build = MethodBuild::Cuda,
          .src_kinds = kNumaOrGpu,
          .dst_kinds = kNumaOrGpu,
+         .params = {{EngineParam::key, {EngineParam::Sm, EngineParam::Ce}}},
          .axes = {{"priority", ""}},
          .solo = solo_by_lane_direction(),
+         // Points are completion times against a load (a wait included), never a link's rate.
+         .headline = {HeadlineKind::TimeAtSmallest, "seconds", "us"},
          .view = MethodView::PriorityTable,
          .plan = {.ladder = false, .representatives_only = true},
          .cost = {.point_s = 0.2066, .gib_s = 23.59, .ladder_stop_bytes = 0, .fitted_records = 6}},

@@ -341,8 +341,11 @@ int run_command(const RunArgs& a) {
     end_run_state(results.meta, every_planned_record_present(plan, results), utc_now_iso8601());
     save_results(path, results);
 
-    std::size_t errors = 0;
-    for (const auto& r : results.records) errors += r.status != "ok";
+    std::size_t errors = 0, skipped = 0;
+    for (const auto& r : results.records) {
+        errors += r.status == "error";
+        skipped += r.status == "skipped";
+    }
     int code = run_exit_code(results);
     // Cut by its budget, not interrupted: the run did what was asked.
     const bool budget_cut = code == kExitInterrupted && (out_of_time || left_by_budget) && !interrupt_requested() &&
@@ -359,6 +362,7 @@ int run_command(const RunArgs& a) {
         std::cerr << "hwcomm: interrupted; complete the file with: hwcomm run --resume " << path << "\n";
     std::cout << "hwcomm run: " << measured_now << " record(s) measured, " << results.records.size() << " of "
               << plan.size() << " in " << path << (errors ? ", " + std::to_string(errors) + " with errors" : std::string())
+              << (skipped ? ", " + std::to_string(skipped) + " skipped (the machine lacks what they need)" : std::string())
               << (code == kExitInterrupted ? "; interrupted: complete it with --resume " + path : std::string())
               << (budget_cut ? "; the budget left the rest for --resume " + path : std::string()) << "\n";
     return code;

@@ -38,7 +38,7 @@ std::string record_line(const Record& record, std::size_t index, std::size_t tot
         if (p.peak_bandwidth_gbps > peak) peak = p.peak_bandwidth_gbps;
     }
     if (largest) line += "peak " + gbps(peak) + ", " + format_size(largest->bytes) + " " + gbps(largest->bandwidth_gbps);
-    if (record.status != "ok") line += std::string(largest ? "; " : "") + "error: " + record.error;
+    if (record.status != "ok") line += std::string(largest ? "; " : "") + record.status + ": " + record.error;
     else if (!largest) line += "no points";
     if (const auto it = record.context.find("elapsed_s"); it != record.context.end() && it->is_number()) {
         char took[32];

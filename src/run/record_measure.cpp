@@ -154,6 +154,8 @@ std::optional<Record> measure_sized_record(const Graph& graph, const PlannedReco
     } catch (const std::exception& e) {
         // Any failure to prepare is this record's, whatever its type: the run goes on.
         set_record_error(r, std::string("prepare: ") + e.what(), type_name_of(e), device_failure_of(e), failure);
+        // The machine lacks what the record needs (huge pages, a unit of the GPU): skipped, not failed.
+        if (dynamic_cast<const Unavailable*>(&e)) r.status = "skipped";
         if (!device_state.empty()) r.context["device_state"] = std::move(device_state);
         return r;
     }

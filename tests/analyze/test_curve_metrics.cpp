@@ -172,3 +172,27 @@ TEST(Summary, TableFitsIn120ColumnsAndMarksTheCacheResidentPoint) {
     }
     EXPECT_TRUE(cpu_read);
 }
+
+// A record whose points are not the path's bandwidth (priority's completion
+// times under a load) says so in context.headline: no rate, no link share,
+// and a note instead (issue 22: "0.8 GB/s, 1% of PCIe 5.0 x16" read like a broken link).
+TEST(Summary, ARecordOfCompletionTimesGetsNoRateAndNoLinkShare) {
+    ResultsFile file = example();
+    Record* pinned = nullptr;
+    for (Record& r : file.records)
+        if (r.key == "memcpy-h2d|numa0|gpu0|host_mem=pinned,numa=0") pinned = &r;
+    ASSERT_NE(pinned, nullptr);
+    ASSERT_TRUE(row_of(summarize(file), pinned->key).metrics.fraction_of_limit);
+    pinned->context["headline"] = {{"metric", "completion time"}, {"why", "a wait behind a load is part of it"}};
+    const SummaryRow row = row_of(summarize(file), pinned->key);
+    EXPECT_FALSE(row.metrics.fraction_of_limit);
+    EXPECT_FALSE(row.metrics.large);
+    EXPECT_FALSE(row.metrics.best);
+    EXPECT_FALSE(row.peak_gbps);
+    EXPECT_TRUE(row.small_latency_us);
+    const std::string table = format_summary_table({row});
+    EXPECT_EQ(table.find("% PCIe"), std::string::npos) << table;
+    EXPECT_NE(table.find("points are completion time (a wait behind a load is part of it), not the path's bandwidth"),
+              std::string::npos)
+        << table;
+}

@@ -155,3 +155,35 @@ TEST(GpumemSummary, FitsIn120Columns) {
     std::istringstream lines(format_gpumem_summary(gpumem_example().records));
     for (std::string line; std::getline(lines, line);) EXPECT_LE(line.size(), 120u) << line;
 }
+
+// gpumem-loaded-latency (issue 22 item 6): the loaded latency of each level
+// beside the unloaded one of the same record, as a ratio, with the loads' U.
+TEST(GpumemSummary, LoadedLatencyIsPrintedAsARatioToTheUnloadedChaseWithTheLoadsRate) {
+    Record r;
+    r.method = "gpumem-loaded-latency", r.src = "gpu0", r.dst = "numa0";
+    r.params = {{"memory", "host-pinned"}};
+    auto chase = [](std::uint64_t bytes, const char* load, double ns, double load_gbps) {
+        Point p;
+        p.bytes = bytes;
+        p.axes["load"] = load;
+        p.metrics["latency_ns"] = {ns, "ns"};
+        if (load_gbps > 0) p.extras["load_gbps"] = load_gbps;
+        return p;
+    };
+    for (std::uint64_t b : {std::uint64_t{64} << 20, std::uint64_t{256} << 20}) {
+        r.points.push_back(chase(b, "none", 1000, 0));
+        r.points.push_back(chase(b, "same", 1500, 52.0));
+        r.points.push_back(chase(b, "both", 2000, 98.0));
+    }
+    const auto levels = loaded_latency(r);
+    ASSERT_EQ(levels.size(), 3u);
+    EXPECT_EQ(levels[1].load, "same");
+    ASSERT_EQ(levels[1].ns_by_working_set.size(), 2u);
+    EXPECT_DOUBLE_EQ(levels[1].ns_by_working_set[0].second, 1500);
+    EXPECT_TRUE(levels[0].load_gbps_by_working_set.empty());  // unloaded: no U
+    const std::string text = format_gpumem_summary({r}, "");
+    EXPECT_NE(text.find("gpumem-loaded-latency gpu0->numa0 (host-pinned):"), std::string::npos) << text;
+    EXPECT_NE(text.find("at 256 MiB: none 1000 ns; same 1500 ns (1.50x, U 52 GB/s); both 2000 ns (2.00x, U 98 GB/s)"),
+              std::string::npos)
+        << text;
+}

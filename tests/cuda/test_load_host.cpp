@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <set>
 
+#include "core/error.hpp"
 #include "fixture_graphs.hpp"
 #include "methods/cuda/lanes/load_window.hpp"
 #include "methods/cuda/register.hpp"
@@ -61,4 +62,33 @@ TEST(LoadMethods, UnderLoadScenariosOnTheTwoSocketGraph) {
     // classes each, with 1, 2 and 3 loads), 17 new on the two host bridges
     // (their 4 routes in another order), 3 new on gpu0's and gpu3's own links.
     EXPECT_EQ(loaded, 76u);
+}
+
+// Copy engines ignore stream priorities (issue 22): the default plan measures
+// priority on copy kernels only; the copy engines only when asked.
+TEST(LoadMethods, PriorityMeasuresCopyKernelsByDefaultAndTheCopyEnginesWhenAsked) {
+    const Graph g = test::two_socket_four_gpus();
+    Registry r;
+    register_cuda_methods(r);
+    const Characterizer* m = r.find("priority");
+    ASSERT_NE(m, nullptr);
+    const Vertex& numa = *g.find("numa0");
+    const Vertex& gpu = *g.find("gpu0");
+    ASSERT_TRUE(m->applicable(g, numa, gpu).ok);
+    auto engines_of = [&](const char* asked) {
+        MethodOptions o;
+        if (asked) o.values.set("priority-engines", asked);
+        std::vector<std::string> out;
+        for (const ParamSet& p : m->parameter_sets(g, numa, gpu, o)) out.push_back(p.at("engine"));
+        return out;
+    };
+    EXPECT_EQ(engines_of(nullptr), std::vector<std::string>{"sm"});
+    EXPECT_EQ(engines_of("sm"), std::vector<std::string>{"sm"});
+    EXPECT_EQ(engines_of("ce"), std::vector<std::string>{"ce"});
+    EXPECT_EQ(engines_of("both"), (std::vector<std::string>{"sm", "ce"}));
+    ASSERT_EQ(m->options().size(), 1u);
+    EXPECT_EQ(m->options()[0].name, "priority-engines");
+    EXPECT_EQ(m->options()[0].choices, (std::vector<std::string>{"sm", "ce", "both"}));
+    // A parameter no plan makes (a hand-edited file) is refused before anything is allocated.
+    EXPECT_THROW(m->prepare(g, numa, gpu, {{"engine", "dma"}}, 1 << 20, {}), UsageError);
 }

@@ -33,7 +33,7 @@ std::optional<PcieLink> gpu_pcie_link(const Graph& graph, const Vertex& gpu);
 
 // Parameter sets shared by several methods.
 inline const std::vector<std::string>& host_memory_kinds() {
-    static const std::vector<std::string> kinds{"pageable", "pinned", "registered", "wc"};
+    static const std::vector<std::string> kinds{"pageable", "pinned", "registered", "wc", "huge"};
     return kinds;
 }
 // {"peer":"on"} (when the graph allows it) and {"peer":"off"}.

@@ -49,7 +49,7 @@ public:
                                                  std::size_t max_bytes,
                                                  const MethodOptions& options) const override {
         return prepare_guarded(name(), [&]() -> std::unique_ptr<TransferSession> {
-            const CopyEngine engine = copy_engine_from_string(param_or_throw(params, "mode", copy_modes(), name()));
+            const Executor engine = executor_from_string(param_or_throw(params, "mode", copy_modes(), name()));
             std::vector<std::pair<int, unsigned>> device_buffers;
             unsigned host_buffers = 0;
             count_buffers(set, device_buffers, host_buffers);

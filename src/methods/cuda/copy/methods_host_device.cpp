@@ -90,7 +90,8 @@ public:
     }
     std::map<std::string, std::string> parameter_docs() const override {
         return {{"host_mem", "pageable (malloc, first touch) | pinned (cudaHostAlloc) | registered (NUMA-bound, "
-                             "cudaHostRegister) | wc (write-combined cudaHostAlloc)"},
+                             "cudaHostRegister) | wc (write-combined cudaHostAlloc) | huge (registered on transparent "
+                             "huge pages; skipped where the node gets none)"},
                 {"numa", "OS index of the NUMA node holding the host buffer"}};
     }
     std::unique_ptr<TransferSession> prepare(const Graph& graph, const Vertex& src, const Vertex& dst,

@@ -195,6 +195,8 @@ void register_gpumem_methods(Registry& registry) {
     registry.add(make_gpumem_occupancy());
     registry.add(make_gpumem_stride());
     registry.add(make_gpumem_latency());
+    registry.add(make_tma_latency());
+    registry.add(make_loaded_latency());
 }
 
 }  // namespace hwcomm::cuda::gpumem
