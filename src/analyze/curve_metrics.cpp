@@ -157,10 +157,11 @@ CurveMetrics curve_metrics(const std::vector<CurvePoint>& pts, const std::option
     return m;
 }
 
-CurveMetrics curve_metrics(const Record& record, const Graph* topology, const CurveOptions& options) {
+CurveMetrics curve_metrics(const Record& record, const MethodRow* row, const Graph* topology,
+                           const CurveOptions& options) {
     std::optional<LinkLimit> limit;
-    if (topology) limit = path_limit(record, *topology);
-    CurveMetrics m = curve_metrics(curve_points(record), limit, relevant_cache(record, topology),
+    if (topology) limit = path_limit(record, row, *topology);
+    CurveMetrics m = curve_metrics(curve_points(record), limit, relevant_cache(record, row, topology),
                                    small_transfer_meaningful(record), options);
     if (m.best && reads_from_disk(record)) {
         // The bytes come from the file, not from the CPU cache the destination

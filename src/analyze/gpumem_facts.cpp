@@ -35,7 +35,6 @@ constexpr std::uint64_t kAssumedL2Bytes = 50 * kMiB;
 
 }  // namespace
 
-bool is_gpumem_method(const std::string& method) { return method.rfind("gpumem-", 0) == 0; }
 
 std::optional<double> metric_of(const Point& point, const std::string& name) {
     const auto it = point.metrics.find(name);

@@ -6,6 +6,7 @@
 #include "analyze/curve_metrics.hpp"
 #include "analyze/gpumem_facts.hpp"
 #include "analyze/summary.hpp"
+#include "catalog/method_params.hpp"
 #include "measure/byte_size.hpp"
 
 namespace hwcomm::analyze {
@@ -115,21 +116,26 @@ std::string latency(const Record& r) {
 
 }  // namespace
 
-std::string format_gpumem_summary(const std::vector<Record>& records, const std::string& source) {
+std::string format_gpumem_summary(const std::vector<Record>& records, const MethodCatalog& catalog,
+                                  const std::string& source) {
     std::ostringstream out;
     for (const Record& r : records) {
-        if (!is_gpumem_method(r.method)) continue;
+        const MethodRow* row = catalog.find(r.method);
+        if (!in_family(row, MethodFamily::GpuMemory)) continue;
         std::string head = (source.empty() ? "" : source + " ") + r.method + " " + r.src + "->" + r.dst;
-        if (auto m = r.params.find("memory"); m != r.params.end()) head += " (" + m->second + ")";
+        if (auto m = r.params.find(MemoryParam::key); m != r.params.end()) head += " (" + m->second + ")";
         out << head << ":\n";
         if (r.status != "ok") {
             out << "  error: " << r.error << "\n";
             continue;
         }
-        if (r.method == "gpumem-occupancy") out << occupancy(r);
-        else if (r.method == "gpumem-stride") out << stride(r);
-        else if (r.method == "gpumem-timeline") out << timeline(r);
-        else if (r.method == "gpumem-latency") out << latency(r);
+        switch (row->view) {
+        case MethodView::GpumemOccupancy: out << occupancy(r); break;
+        case MethodView::GpumemStride: out << stride(r); break;
+        case MethodView::GpumemTimeline: out << timeline(r); break;
+        case MethodView::GpumemLatency: out << latency(r); break;
+        default: break;  // a gpumem method without a section of its own: its point counts only
+        }
         std::size_t failed = 0;
         for (const Point& p : r.points) failed += p.status != "ok";
         if (failed) out << "  " << failed << " point(s) failed\n";

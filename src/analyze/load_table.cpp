@@ -5,6 +5,8 @@
 #include <map>
 #include <sstream>
 
+#include "catalog/method_params.hpp"
+
 namespace hwcomm::analyze {
 
 namespace {
@@ -38,13 +40,18 @@ std::string size_text(std::uint64_t bytes) {
     return std::to_string(bytes) + " B";
 }
 
+bool has_view(const MethodCatalog& catalog, const Record& r, MethodView view) {
+    const MethodRow* row = catalog.find(r.method);
+    return row && row->view == view;
+}
+
 }  // namespace
 
-std::vector<LoadTable> load_tables(const std::vector<Record>& records) {
+std::vector<LoadTable> load_tables(const std::vector<Record>& records, const MethodCatalog& catalog) {
     std::map<std::pair<std::string, std::string>, std::vector<const Record*>> routes;
     std::vector<std::pair<std::string, std::string>> order;
     for (const Record& r : records) {
-        if (r.method != "under-load" || r.status != "ok") continue;
+        if (!has_view(catalog, r, MethodView::UnderLoadTable) || r.status != "ok") continue;
         auto& v = routes[{r.src, r.dst}];
         if (v.empty()) order.push_back({r.src, r.dst});
         v.push_back(&r);
@@ -64,11 +71,11 @@ std::vector<LoadTable> load_tables(const std::vector<Record>& records) {
             const Point& p = *ok_point(*r, t.bytes);
             LoadRow row;
             try {
-                row.loads = std::stoul(param(*r, "loads", "0"));
+                row.loads = std::stoul(param(*r, LoadsParam::key, "0"));
             } catch (const std::exception&) {
                 continue;  // not a count: not ours to read
             }
-            row.with = param(*r, "with", "none");
+            row.with = param(*r, WithParam::key, WithParam::None);
             row.gbps = p.bandwidth_gbps;
             row.load_gbps = extra(p, "load_gbps", 0);
             row.load_covered = extra(p, "load_covered", 1) >= 0.5;
@@ -82,10 +89,10 @@ std::vector<LoadTable> load_tables(const std::vector<Record>& records) {
     return out;
 }
 
-std::vector<PriorityTable> priority_tables(const std::vector<Record>& records) {
+std::vector<PriorityTable> priority_tables(const std::vector<Record>& records, const MethodCatalog& catalog) {
     std::vector<PriorityTable> out;
     for (const Record& r : records) {
-        if (r.method != "priority" || r.points.empty()) continue;
+        if (!has_view(catalog, r, MethodView::PriorityTable) || r.points.empty()) continue;
         PriorityTable t{r.src, r.dst, {}};
         for (const char* level : {"alone", "equal", "high"}) {
             PriorityRow row;

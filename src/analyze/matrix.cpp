@@ -10,6 +10,7 @@
 #include "analyze/curve_metrics.hpp"
 #include "analyze/record_facts.hpp"
 #include "analyze/summary.hpp"
+#include "catalog/row_json.hpp"
 
 namespace hwcomm::analyze {
 
@@ -63,6 +64,7 @@ std::string format_matrix(const ResultsFile& file, const MatrixSpec& spec) {
     std::map<std::pair<std::string, std::string>, double> cell;
     std::map<std::pair<std::string, std::string>, int> count;
     std::set<std::string, decltype(&natural_less)> srcs(&natural_less), dsts(&natural_less);
+    const MethodCatalog catalog = catalog_for(file.meta);
     for (const Record& r : file.records) {
         if (r.method != spec.method) continue;
         bool match = true;
@@ -76,7 +78,7 @@ std::string format_matrix(const ResultsFile& file, const MatrixSpec& spec) {
             for (const CurvePoint& p : curve_points(r))
                 if (p.bytes == *spec.at_bytes) value = p.gbps;
         } else {
-            const CurveMetrics m = curve_metrics(r, nullptr);
+            const CurveMetrics m = curve_metrics(r, catalog.find(r.method), nullptr);
             if (m.large) value = m.large->gbps;
         }
         srcs.insert(r.src);

@@ -8,6 +8,7 @@
 
 #include "analyze/cluster.hpp"
 #include "analyze/record_facts.hpp"
+#include "catalog/row_json.hpp"
 #include "core/error.hpp"
 #include "io/cluster_section.hpp"
 #include "measure/byte_size.hpp"
@@ -24,7 +25,8 @@ std::string params_text(const std::map<std::string, std::string>& params) {
     return text;
 }
 
-SummaryRow summarize(const Record& record, const Graph* topology, const CurveOptions& options) {
+SummaryRow summarize(const Record& record, const MethodRow* row_of_method, const Graph* topology,
+                     const CurveOptions& options) {
     SummaryRow row;
     row.key = record.key;
     row.method = record.method;
@@ -37,7 +39,7 @@ SummaryRow summarize(const Record& record, const Graph* topology, const CurveOpt
     if (record.context.is_object() && record.context.contains("timing_mode") &&
         record.context["timing_mode"].is_string())
         row.timing = record.context["timing_mode"].get<std::string>();
-    row.metrics = curve_metrics(record, topology, options);
+    row.metrics = curve_metrics(record, row_of_method, topology, options);
 
     int failed = 0, unverified = 0;
     const Point* smallest = nullptr;
@@ -78,13 +80,14 @@ namespace {
 
 // A cluster file's node-local record against its node's graph (% of link per
 // node), shown with its qualified ids; nullopt for any other record.
-std::optional<SummaryRow> summarize_on_node(const Record& r, const std::vector<std::string>& names,
+std::optional<SummaryRow> summarize_on_node(const Record& r, const MethodRow* row_of_method,
+                                            const std::vector<std::string>& names,
                                             const std::map<std::string, Graph>& graphs, const CurveOptions& options) {
     const auto local = node_local_record(r, names);
     if (!local) return std::nullopt;
     const auto g = graphs.find(local->node);
     if (g == graphs.end()) return std::nullopt;
-    SummaryRow row = summarize(local->record, &g->second, options);
+    SummaryRow row = summarize(local->record, row_of_method, &g->second, options);
     row.key = r.key;
     row.src = r.src;
     row.dst = r.dst;
@@ -95,6 +98,7 @@ std::optional<SummaryRow> summarize_on_node(const Record& r, const std::vector<s
 
 std::vector<SummaryRow> summarize(const ResultsFile& file, const std::string& source, const CurveOptions& options) {
     const auto topology = topology_of(file);
+    const MethodCatalog catalog = catalog_for(file.meta);
     std::vector<std::string> names;
     std::map<std::string, Graph> node_graphs;  // a cluster file: each node's own graph
     try {
@@ -107,8 +111,9 @@ std::vector<SummaryRow> summarize(const ResultsFile& file, const std::string& so
     std::vector<SummaryRow> rows;
     rows.reserve(file.records.size());
     for (const Record& r : file.records) {
-        auto on_node = node_graphs.empty() ? std::nullopt : summarize_on_node(r, names, node_graphs, options);
-        rows.push_back(on_node ? std::move(*on_node) : summarize(r, topology ? &*topology : nullptr, options));
+        const MethodRow* row = catalog.find(r.method);
+        auto on_node = node_graphs.empty() ? std::nullopt : summarize_on_node(r, row, names, node_graphs, options);
+        rows.push_back(on_node ? std::move(*on_node) : summarize(r, row, topology ? &*topology : nullptr, options));
         rows.back().source = source;
     }
     return rows;

@@ -29,7 +29,9 @@ struct SummaryRow {
     std::optional<double> fwd_gbps, rev_gbps;
 };
 
-SummaryRow summarize(const Record& record, const Graph* topology = nullptr, const CurveOptions& options = {});
+// `row`: the record's method row (catalog_for(file.meta).find(record.method)).
+SummaryRow summarize(const Record& record, const MethodRow* row, const Graph* topology = nullptr,
+                     const CurveOptions& options = {});
 std::vector<SummaryRow> summarize(const ResultsFile& file, const std::string& source = "",
                                   const CurveOptions& options = {});
 

@@ -23,6 +23,7 @@
 #include "platform/interrupt.hpp"
 #include "run/device_state.hpp"
 #include "run/engine.hpp"
+#include "catalog/row_json.hpp"
 #include "io/results_file.hpp"
 #include "io/results_meta.hpp"
 #include "io/run_state.hpp"
@@ -213,6 +214,7 @@ int run_command(const RunArgs& a) {
         results.meta["run"]["cuda_skipped"] = why;
     }
     if (const std::string w = load_warning(load, cpus); !w.empty()) warn(w);
+    keep_method_rows(results, registry.catalog());
     save_results(path, results);  // a valid file from the start
 
     const bool tty = isatty(STDERR_FILENO) == 1;
@@ -230,6 +232,7 @@ int run_command(const RunArgs& a) {
         stamp_measured_provenance(results.records.back());  // run_plan appended `record` there
         absorb_record_meta(results, record);
         set_completed_records(results.meta, results.records.size());
+        keep_method_rows(results, registry.catalog());  // readers of any build know what the records mean
         save_results(path, results);
         // A log line even into a file or pipe; on a terminal it replaces the progress line.
         std::cerr << (tty ? "\r\033[K" : "") << record_line(record, results.records.size(), plan.size()) << std::endl;

@@ -12,10 +12,10 @@
 #include <vector>
 
 #include "analyze/fidelity.hpp"
-#include "analyze/gpumem_facts.hpp"
 #include "analyze/gpumem_summary.hpp"
 #include "analyze/matrix.hpp"
 #include "analyze/summary.hpp"
+#include "catalog/row_json.hpp"
 #include "io/results_file.hpp"
 #include "cli/commands.hpp"
 #include "core/error.hpp"
@@ -44,8 +44,10 @@ int run_summary(const SummaryArgs& a) {
     bool all_topology = false;
     for (const auto& file : a.files) {
         ResultsFile one;
+        MethodCatalog catalog = builtin_catalog();
         try {
             one = load_results_file(file);
+            catalog = catalog_for(one.meta);
         } catch (const std::runtime_error& e) {
             throw UsageError("summary: " + file + ": " + e.what());
         }
@@ -54,8 +56,8 @@ int run_summary(const SummaryArgs& a) {
         const std::string source = a.files.size() > 1 ? "#" + std::to_string(index + 1) : "";
         // gpumem-* records get their own section: their points are not a size curve.
         for (auto& row : analyze::summarize(one, source))
-            if (!analyze::is_gpumem_method(row.method)) rows.push_back(std::move(row));
-        gpumem += analyze::format_gpumem_summary(one.records, source);
+            if (!in_family(catalog.find(row.method), MethodFamily::GpuMemory)) rows.push_back(std::move(row));
+        gpumem += analyze::format_gpumem_summary(one.records, catalog, source);
         if (!all_topology) all.topology = one.topology, all_topology = true;
         for (auto& r : one.records) all.records.push_back(std::move(r));
     }

@@ -7,6 +7,7 @@
 #include <set>
 #include <sstream>
 
+#include "catalog/row_json.hpp"
 #include "core/error.hpp"
 #include "io/cluster_section.hpp"
 
@@ -85,7 +86,7 @@ Row record_row(const ExportSource& src, const NodeHosts& hosts, const Record& r)
     return row;
 }
 
-Row point_row(Row row, const Record& r, const Point& p) {
+Row point_row(Row row, const Record& r, const MethodRow* method, const Point& p) {
     row["row_kind"] = "point";
     row["bytes"] = p.bytes;
     row["bytes_per_rep"] = p.bytes_per_rep;
@@ -102,15 +103,16 @@ Row point_row(Row row, const Record& r, const Point& p) {
         else row["extra_" + k] = num(v);
     }
     // A duplex point's bandwidth is both directions' bytes over the time of both.
-    if (r.method.rfind("duplex-", 0) == 0 && p.status == "ok") row["duplex_total_gbps"] = num(p.bandwidth_gbps);
+    if (method && is_duplex(*method, r.params) && p.status == "ok") row["duplex_total_gbps"] = num(p.bandwidth_gbps);
     for (const auto& [k, m] : p.metrics) row["metric_" + k] = num(m.value), row["metric_" + k + "_unit"] = m.unit;
     return row;
 }
 
-void add_record_rows(const ExportSource& src, const NodeHosts& hosts, const Record& r, std::vector<Row>& rows) {
+void add_record_rows(const ExportSource& src, const NodeHosts& hosts, const Record& r, const MethodRow* method,
+                     std::vector<Row>& rows) {
     const Row shared = record_row(src, hosts, r);
     for (const auto& p : r.points) {
-        Row point = point_row(shared, r, p);
+        Row point = point_row(shared, r, method, p);
         rows.push_back(point);
         // Variants and lanes repeat the point's coordinates (bytes, axes), not its figures.
         Row base = shared;
@@ -169,7 +171,8 @@ std::string export_tidy(const std::vector<ExportSource>& sources, ExportFormat f
     std::vector<Row> rows;
     for (const auto& src : sources) {
         const NodeHosts hosts = node_hosts(*src.file);
-        for (const auto& r : src.file->records) add_record_rows(src, hosts, r, rows);
+        const MethodCatalog catalog = catalog_for(src.file->meta);
+        for (const auto& r : src.file->records) add_record_rows(src, hosts, r, catalog.find(r.method), rows);
     }
     const auto cols = columns_of(rows);
     std::ostringstream out;

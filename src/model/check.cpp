@@ -6,6 +6,7 @@
 #include <set>
 
 #include "analyze/curve_metrics.hpp"
+#include "catalog/row_json.hpp"
 #include "core/error.hpp"
 #include "core/graph_json.hpp"
 #include "measure/byte_size.hpp"
@@ -74,7 +75,8 @@ std::uint64_t lane_bytes(const LaneSpec&, std::uint64_t point_bytes) { return po
 
 void concurrency(const Model& m, const Graph* g, const std::vector<NamedResults>& inputs, std::uint64_t min_bytes,
                  ErrorSummary& lanes, ErrorSummary& aggregates) {
-    for (const NamedResults& in : inputs)
+    for (const NamedResults& in : inputs) {
+        const MethodCatalog catalog = catalog_for(in.file.meta);
         for (const Record& r : in.file.records) {
             if (r.status != "ok" || r.lanes.size() < 2) continue;
             bool loaded = false;
@@ -83,7 +85,7 @@ void concurrency(const Model& m, const Graph* g, const std::vector<NamedResults>
                 if (p.status != "ok" || p.bytes < min_bytes || p.lanes.empty()) continue;
                 std::vector<Query> qs;
                 for (const LaneSpec& l : r.lanes)
-                    if (const auto solo = solo_equivalent(l))
+                    if (const auto solo = solo_equivalent(l, catalog))
                         qs.push_back({solo->method, solo->params, l.src, l.dst, lane_bytes(l, p.bytes)});
                 if (qs.size() != r.lanes.size()) {
                     skip(lanes, r.key + ": a lane has no single-transfer equivalent");
@@ -111,6 +113,7 @@ void concurrency(const Model& m, const Graph* g, const std::vector<NamedResults>
                                                 bytes / slowest / p.bandwidth_gbps - 1, ans[0].capacity_basis});
             }
         }
+    }
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 #include <map>
 
 #include "analyze/curve_metrics.hpp"
+#include "catalog/row_json.hpp"
 #include "core/error.hpp"
 #include "core/graph_json.hpp"
 #include "model/routes.hpp"
@@ -57,7 +58,7 @@ double loaded_edge_rate(const Record& r, const std::vector<std::string>& labels)
 
 }  // namespace
 
-std::optional<CurveModel> fit_record(const Record& r, const Graph* g) {
+std::optional<CurveModel> fit_record(const Record& r, const MethodRow* row, const Graph* g) {
     if (r.status != "ok") return std::nullopt;
     for (const Point& p : r.points)
         if (!p.axes.empty()) return std::nullopt;  // not a size sweep (gpumem-style axes)
@@ -80,47 +81,47 @@ std::optional<CurveModel> fit_record(const Record& r, const Graph* g) {
     c.load_lanes = load_lanes(r);
     c.fit = fit_curve(std::move(knots), factor);
     if (g && c.lanes == 1) {
-        const PathBottleneck b = path_bottleneck(*g, r.method, r.src, r.dst, r.params);
+        const PathBottleneck b = path_bottleneck(*g, row, r.method, r.src, r.dst, r.params);
         c.limit_gbps = b.gbps, c.limit_what = b.what, c.bottleneck = b.edge;
     }
     return c;
 }
 
-std::optional<SoloEquivalent> solo_equivalent(const LaneSpec& lane) {
-    const auto mode_it = lane.params.find("mode");
-    const bool sm = mode_it != lane.params.end() && mode_it->second == "sm";
+std::optional<SoloEquivalent> solo_equivalent(const LaneSpec& lane, const MethodCatalog& catalog) {
+    const MethodRow* row = catalog.find(lane.method);
+    if (!row) return std::nullopt;
     const bool gpu_src = lane.src.rfind("gpu", 0) == 0, gpu_dst = lane.dst.rfind("gpu", 0) == 0;
-    if (lane.method.find("memcpy") == 0 || lane.method.find("sm-copy") == 0) {
+    for (const SoloRule& rule : row->solo) {
+        const bool direction = rule.direction == LaneDirection::Any ||
+                               (rule.direction == LaneDirection::DeviceToDevice && gpu_src && gpu_dst) ||
+                               (rule.direction == LaneDirection::DeviceToHost && gpu_src && !gpu_dst) ||
+                               (rule.direction == LaneDirection::HostToDevice && !gpu_src && gpu_dst);
+        bool when = direction;
+        for (const auto& [k, v] : rule.when) {
+            const auto it = lane.params.find(k);
+            when = when && it != lane.params.end() && it->second == v;
+        }
+        if (!when) continue;
         // Only the parameters that pick a single-transfer curve (a load lane
-        // also carries chunk_bytes, spec); background loads use pinned memory.
-        SoloEquivalent e{lane.method, {}};
-        for (const char* key : {"host_mem", "peer"})
+        // also carries chunk_bytes, spec).
+        SoloEquivalent e{rule.method.empty() ? lane.method : rule.method, rule.params};
+        for (const std::string& key : rule.keep)
             if (const auto it = lane.params.find(key); it != lane.params.end())
                 e.params[key] = it->second.substr(0, it->second.find(':'));  // "off: the driver refused ..."
-        if ((lane.method == "memcpy-h2d" || lane.method == "memcpy-d2h") && !e.params.count("host_mem"))
-            e.params["host_mem"] = "pinned";
+        for (const auto& [k, v] : rule.defaults) e.params.emplace(k, v);
         return e;
     }
-    if (gpu_src && gpu_dst) {
-        const auto init = lane.params.find("initiator");
-        const bool push = init != lane.params.end() && init->second == "src";
-        if (sm) return SoloEquivalent{push ? "sm-copy-d2d-push" : "sm-copy-d2d", {{"peer", "on"}}};
-        return SoloEquivalent{"memcpy-peer", {{"peer", "on"}}};
-    }
-    if (gpu_src) return sm ? SoloEquivalent{"sm-copy-d2h", {{"host_mem", "registered"}}}
-                           : SoloEquivalent{"memcpy-d2h", {{"host_mem", "pinned"}}};
-    if (gpu_dst) return sm ? SoloEquivalent{"sm-copy-h2d", {{"host_mem", "registered"}}}
-                           : SoloEquivalent{"memcpy-h2d", {{"host_mem", "pinned"}}};
     return std::nullopt;
 }
 
-std::vector<SharedEdgeFit> fit_shared_edges(const Record& r, const CurveModel& aggregate, const Graph& g) {
+std::vector<SharedEdgeFit> fit_shared_edges(const Record& r, const CurveModel& aggregate, const Graph& g,
+                                            const MethodCatalog& catalog) {
     std::map<std::string, std::pair<std::size_t, std::size_t>> crossed;  // name -> (lanes, edge index)
     std::map<std::string, std::vector<std::string>> labels;               // name -> lanes crossing it
     std::size_t lanes = 0;
     for (const LaneSpec& l : r.lanes) {
         ++lanes;
-        const auto solo = solo_equivalent(l);
+        const auto solo = solo_equivalent(l, catalog);
         if (!solo) return {};
         for (const Crossing& c : route_crossings(g, solo->method, l.src, l.dst, solo->params)) {
             auto& e = crossed[c.name()];
@@ -160,6 +161,9 @@ Model fit_model(const std::vector<NamedResults>& inputs) {
     Model m;
     std::map<std::string, std::string> seen;  // key -> file
     std::optional<Graph> graph;
+    std::vector<const nlohmann::json*> metas;
+    for (const NamedResults& in : inputs) metas.push_back(&in.file.meta);
+    const MethodCatalog catalog = catalog_for(metas);
     for (const NamedResults& in : inputs) {
         SourceFile s{in.path, meta_string(in.file, "git_revision"), meta_string(in.file, "date_utc"),
                      meta_string(in.file, "host"), in.file.meta.value("fingerprint", nlohmann::json()), 0};
@@ -173,14 +177,14 @@ Model fit_model(const std::vector<NamedResults>& inputs) {
                 throw UsageError("model fit: record " + r.key + " is in both " + it->second + " and " + in.path +
                                  " (one machine per model)");
             seen[r.key] = in.path;
-            auto c = fit_record(r, graph ? &*graph : nullptr);
+            auto c = fit_record(r, catalog.find(r.method), graph ? &*graph : nullptr);
             if (!c) {
                 m.notes.push_back(r.key + ": left out (" + (r.status != "ok" ? "an error record" : "no size sweep") + ")");
                 continue;
             }
             c->source = m.sources.size() - 1;
             if (!c->single() && graph) {
-                auto shared = fit_shared_edges(r, *c, *graph);
+                auto shared = fit_shared_edges(r, *c, *graph, catalog);
                 if (shared.empty()) m.notes.push_back(r.key + ": its lanes share no edge of the graph");
                 for (auto& e : shared) m.shared_edges.push_back(std::move(e));
             }

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <set>
 
+#include "catalog/method_catalog.hpp"
 #include "core/error.hpp"
 #include "measure/byte_size.hpp"
 #include "model/routes.hpp"
@@ -78,7 +79,8 @@ Answer extrapolate(const Model& m, const Graph* g, const Query& q, const std::ve
     if (!g->find(q.src) || !g->find(q.dst))
         throw UsageError("predict: " + (g->find(q.src) ? q.dst : q.src) + " is not a vertex of the model's machine");
     const auto params = one_param_set(cands, q);
-    const PathBottleneck b = path_bottleneck(*g, q.method, q.src, q.dst, params);
+    // A model file keeps no method rows: the built-in catalog says whether the method is duplex.
+    const PathBottleneck b = path_bottleneck(*g, builtin_catalog().find(q.method), q.method, q.src, q.dst, params);
     if (!(b.gbps > 0))
         throw UsageError("predict: " + q.text() + " was not measured and the topology states no rate on its path");
     std::vector<const CurveModel*> donors;

@@ -1,6 +1,5 @@
 #include "model/routes.hpp"
 
-#include "analyze/curve_metrics.hpp"
 #include "analyze/record_facts.hpp"
 #include "core/paths.hpp"
 
@@ -44,11 +43,12 @@ std::vector<Crossing> route_crossings(const Graph& g, const std::string& method,
     return out;
 }
 
-PathBottleneck path_bottleneck(const Graph& g, const std::string& method, const std::string& src,
-                               const std::string& dst, const std::map<std::string, std::string>& params) {
+PathBottleneck path_bottleneck(const Graph& g, const MethodRow* row, const std::string& method,
+                               const std::string& src, const std::string& dst,
+                               const std::map<std::string, std::string>& params) {
     PathBottleneck b;
     if (!g.find(src) || !g.find(dst)) return b;
-    const auto limit = analyze::path_limit(pseudo_record(method, src, dst, params), g);
+    const auto limit = analyze::path_limit(pseudo_record(method, src, dst, params), row, g);
     if (!limit) return b;
     b.gbps = limit->gbps;
     b.what = limit->what;

@@ -24,6 +24,7 @@
 #include "run/cluster/node_names.hpp"
 #include "run/cluster/node_phase.hpp"
 #include "run/device_loss.hpp"
+#include "catalog/row_json.hpp"
 
 namespace hwcomm {
 
@@ -155,6 +156,7 @@ ResultsFile assemble(const Assembly& a, bool finished) {
     for (const ResultsFile& part : a.parts)
         for (const Record& r : part.records) store_record(file, r);
     for (const Record& r : a.inter_node) store_record(file, r);
+    keep_method_rows(file, builtin_catalog());
     file.unknown["cluster"] = cluster_section(a.mpi, cluster_nodes(a.facts, a.parts), a.schedule);
     begin_run_state(file.meta, file.records.size(), read_load_average(), std::thread::hardware_concurrency(),
                     file.meta["run"].value("started_utc", ""));
