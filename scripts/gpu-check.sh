@@ -12,6 +12,10 @@
 #   --full      also run the default characterization (all sizes, all methods)
 #               and summarize it instead of the quick one
 # Environment: CUDA_ARCH, BUILD_DIR, OUT_DIR, TARGETS override the defaults.
+# The result (revision, machine kind, GPU tests passed, the summary table) is
+# written to docs/gpu-checks/<kind>.txt (RECORD_DIR overrides the folder,
+# GPU_CHECK_KIND the kind, e.g. nvidia-h100-x1) and, on a device call, to
+# $OUT/gpu-checks/<kind>.txt, so the record comes back to be committed.
 # Exit status: 0 when the GPU tests pass and every run finished, 1 otherwise.
 set -euo pipefail
 
@@ -24,7 +28,7 @@ full=0
 fidelity=0
 skip_build=0
 
-usage() { sed -n '2,16p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,21p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; }
 while (($#)); do
   case $1 in
     --arch) arch=$2; shift 2 ;;
@@ -62,13 +66,13 @@ fi
 hwcomm=$build/src/cli/hwcomm
 [[ -x $hwcomm ]] || { echo "gpu-check: $hwcomm was not built" >&2; exit 1; }
 
+mkdir -p "$out"
 step "GPU tests (ctest -L gpu)"
-if ! (cd "$build" && ctest -L gpu --output-on-failure >&2); then
+if ! (cd "$build" && ctest -L gpu --output-on-failure 2>&1 | tee "$out/gpu-tests.txt" >&2; exit "${PIPESTATUS[0]}"); then
   echo "gpu-check: GPU tests FAILED" >&2
   status=1
 fi
 
-mkdir -p "$out"
 # run_timed NAME ARGS...: hwcomm run into $out/NAME.json, recording its wall time.
 run_timed() {
   local name=$1; shift
@@ -114,4 +118,31 @@ step "summary of ${present[*]}"
 # the GPU check, which is about the tests and the runs.
 "$hwcomm" summary "${present[@]}" --targets "$targets" | tee "$out/summary.txt" ||
   echo "gpu-check: some reference figures were missed (see the fidelity table above)" >&2
+
+# The machine kind as the device tool names it: nvidia-<model>-x<GPUs> ("NVIDIA H100 80GB HBM3", one GPU: nvidia-h100-x1).
+machine_kind() {
+  local names model
+  names=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null) || { echo unknown; return; }
+  model=$(head -1 <<<"$names" | grep -oE '\b[A-Z]+[0-9]{2,4}[A-Z]*\b' | head -1 | tr 'A-Z' 'a-z')
+  echo "nvidia-${model:-gpu}-x$(grep -c . <<<"$names")"
+}
+kind=${GPU_CHECK_KIND:-$(machine_kind)}
+record_dir=${RECORD_DIR:-$root/docs/gpu-checks}
+step "record: $record_dir/$kind.txt"
+mkdir -p "$record_dir"
+record=$record_dir/$kind.txt
+{
+  echo "# scripts/gpu-check.sh on $kind"
+  "$hwcomm" --version | grep -E '^(revision|CUDA):'
+  echo "date:       $(date -u +%Y-%m-%dT%H:%MZ)"
+  nvidia-smi --query-gpu=index,name,driver_version,pcie.link.gen.current,pcie.link.width.current --format=csv,noheader 2>/dev/null | sed 's/^/gpu:        /'
+  echo "GPU tests:  $(grep -E 'tests passed' "$out/gpu-tests.txt" || echo 'no ctest summary')"
+  grep -E '^\s+[0-9]+ - .*\((Failed|Timeout|SEGFAULT|Subprocess aborted|Not Run)\)' "$out/gpu-tests.txt" | sed 's/^ */failed:     /' || true
+  printf '%s\n' "${timings[@]}" | sed 's/^/run:        /'
+  echo
+  cat "$out/summary.txt"
+} > "$record"
+if [[ -n ${OUT:-} && -d ${OUT:-} ]]; then
+  mkdir -p "$OUT/gpu-checks" && cp "$record" "$OUT/gpu-checks/"
+fi
 exit "$status"

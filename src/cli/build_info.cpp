@@ -1,5 +1,4 @@
 #include "cli/build_info.hpp"
-#include "core/build_revision.hpp"
 
 #include <hwloc.h>
 
@@ -28,8 +27,8 @@ std::string cuda_text() {
 }  // namespace
 
 std::string version_text() {
-    std::string text = std::string("hwcomm ") + tool_version() + "\n";
-    text += std::string("revision:   ") + git_revision() + "\n";
+    std::string text = std::string("hwcomm ") + HWCOMM_VERSION + "\n";
+    text += std::string("revision:   ") + HWCOMM_GIT_REVISION + "\n";
     text += std::string("build type: ") + HWCOMM_BUILD_TYPE + "\n";
     text += std::string("compiler:   ") + HWCOMM_CXX_COMPILER + "\n";
     text += "CUDA:       " + cuda_text() + "\n";

@@ -15,7 +15,6 @@
 #include "discover/discover.hpp"
 #include "platform/atomic_file.hpp"
 #include "run/plan.hpp"
-#include "core/build_revision.hpp"
 
 namespace hwcomm::cli {
 
@@ -58,7 +57,7 @@ int generate(const CLI::App& app, const GenerateArgs& a) {
     else if (a.what == "man") {
         if (a.path.empty()) throw UsageError("__generate man needs the directory to write the pages into");
         std::filesystem::create_directories(a.path);
-        for (const auto& [name, text] : man_pages(commands, tool_version()))
+        for (const auto& [name, text] : man_pages(commands, HWCOMM_VERSION))
             write_file_atomically((std::filesystem::path(a.path) / name).string(), text);
     }
     return 0;

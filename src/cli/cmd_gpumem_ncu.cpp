@@ -16,8 +16,8 @@
 #include "core/error.hpp"
 #include "discover/discover.hpp"
 #include "io/results_file.hpp"
+#include "methods/cuda/common/graph_queries.hpp"
 #include "methods/cuda/gpumem/stride_once.hpp"
-#include "methods/cuda/graph_queries.hpp"
 #include "methods/gpumem/ncu_csv.hpp"
 #include "platform/child_process.hpp"
 

@@ -1,7 +1,8 @@
 // hwcomm model fit RESULTS... -o model.json [--force]: the study's model
 // M(C, U) fitted from results files (docs/model.md).
 // hwcomm model check RESULTS... [--min-size 64K] [--worst N] [--json]: how
-// well it predicts sizes, pairs and concurrent lanes it was not shown.
+// well it predicts sizes, pairs, concurrent lanes, whole load levels and class
+// members it was not shown.
 #include <iostream>
 #include <memory>
 #include <stdexcept>
@@ -56,14 +57,15 @@ void add_model_command(CLI::App& app, Action& action) {
     auto* sub = app.add_subcommand("model", "The study's model M(C, U): fit it from results files, check it");
     sub->require_subcommand(1);
     auto fit = std::make_shared<FitArgs>();
-    auto* f = sub->add_subcommand("fit", "Fit time-vs-size curves, regimes and shared-edge capacities -> model JSON");
+    auto* f = sub->add_subcommand("fit", "Fit time-vs-size curves, regimes and shared-edge capacity curves -> model JSON");
     f->add_option("files", fit->files, "results files (.json or .json.gz) of one machine")->required();
     f->add_option("-o,--output", fit->output, "the model file to write")->required();
     f->add_option("--node", fit->node, "cluster results files: the model of this node alone");
     f->add_flag("--force", fit->force, "overwrite an existing model file");
     f->callback([&action, fit] { action = [fit] { return run_fit(*fit); }; });
     auto check = std::make_shared<CheckArgs>();
-    auto* c = sub->add_subcommand("check", "Leave-one-size-out, leave-one-pair-out and concurrency errors");
+    auto* c = sub->add_subcommand(
+        "check", "Errors on what it was not shown: sizes, pairs, records, whole load levels, class members");
     c->add_option("files", check->files, "results files (.json or .json.gz) of one machine")->required();
     c->add_option("--node", check->node, "cluster results files: check this node alone");
     c->add_option("--min-size", check->min_size, "smallest size the size errors count (default 64K)");

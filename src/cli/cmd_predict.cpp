@@ -1,7 +1,10 @@
 // hwcomm predict (--model M.json | RESULTS...) --method M[:k=v,...] --src A
 // --dst B --size S [--while 'M2 C->D S2']... [--json]: predicted time and
 // bandwidth with an interval, the regime, the bottleneck edge and the records
-// the answer rests on; pairs never measured are extrapolated from the graph.
+// the answer rests on; pairs never measured are extrapolated from the graph;
+// under load, every shared edge with its curve, counts and records.
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <iostream>
 #include <memory>
@@ -25,6 +28,8 @@ struct PredictArgs {
     bool json = false;
 };
 
+nlohmann::json finite_or_null(double v) { return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(nullptr); }
+
 nlohmann::json answer_json(const model::Answer& a) {
     nlohmann::json j{{"transfer", a.query.text()}, {"method", a.query.method}, {"src", a.query.src},
                      {"dst", a.query.dst}, {"bytes", a.query.bytes}, {"params", a.params}, {"basis", a.basis},
@@ -32,10 +37,51 @@ nlohmann::json answer_json(const model::Answer& a) {
                      {"gbps", a.gbps}, {"gbps_interval", {a.gbps_low, a.gbps_high}}, {"regime", a.regime},
                      {"bottleneck", a.bottleneck}, {"limit", a.limit_what}, {"limit_gbps", a.limit_gbps},
                      {"rests_on", a.rests_on}, {"notes", a.notes}};
-    if (!a.shared_edge.empty())
-        j["under_load"] = {{"shared_edge", a.shared_edge}, {"capacity_gbps", a.capacity_gbps},
-                           {"capacity_basis", a.capacity_basis}, {"alone_gbps", a.alone_gbps}};
+    if (!a.shared.empty()) {
+        j["under_load"] = {{"alone_gbps", a.alone_gbps}, {"limited_by", a.shared_edge},
+                           {"shared_edges", nlohmann::json::array()}};
+        for (const auto& e : a.shared) {
+            nlohmann::json curves = nlohmann::json::array();
+            for (const auto& c : e.curves)
+                curves.push_back({{"kind", c.kind}, {"family", "smooth-min"}, {"capacity_gbps", c.curve.capacity_gbps},
+                                  {"sharpness", c.curve.sharpness}, {"sharpness_fitted", c.curve.sharpness_fitted},
+                                  {"rel_rms", c.curve.rel_rms}});
+            j["under_load"]["shared_edges"].push_back(
+                {{"edge", e.edge}, {"what", e.what}, {"stated_gbps", e.stated_gbps}, {"transfers", e.transfers},
+                 {"kinds", e.kinds}, {"demand_gbps", e.demand_gbps}, {"basis", e.basis},
+                 {"carried_gbps", finite_or_null(e.carried_gbps)},
+                 {"carried_interval", {finite_or_null(e.carried_low), finite_or_null(e.carried_high)}},
+                 {"curve", e.curve}, {"counts", e.counts}, {"records", e.records}, {"extrapolated", e.extrapolated},
+                 {"range", e.range}, {"notes", e.notes}, {"curves", std::move(curves)}});
+        }
+    }
     return j;
+}
+
+std::string rate_text(double gbps) {
+    char buf[40];
+    std::snprintf(buf, sizeof buf, "%.1f", gbps);
+    return std::isfinite(gbps) ? buf : "unbounded";
+}
+
+std::string shared_text(const model::SharedEdgeAnswer& e) {
+    std::string out = "  shared: " + e.edge + " (" + e.what +
+                      (e.stated_gbps > 0 ? ", stated " + rate_text(e.stated_gbps) + " GB/s" : ", no stated rate") +
+                      "): " + std::to_string(e.transfers) + " transfers (" + e.kinds + ") ask " +
+                      rate_text(e.demand_gbps) + " GB/s alone; it carries " + rate_text(e.carried_gbps) + " GB/s [" +
+                      rate_text(e.carried_low) + ", " + rate_text(e.carried_high) + "]" +
+                      (e.range.empty() ? "" : ", " + e.range) + "\n";
+    out += "    " + std::string(e.basis == "fitted" ? "curve: " : "unmeasured: ") + e.curve + "\n";
+    if (!e.records.empty()) {
+        // The JSON lists them all; a few name the evidence here.
+        std::string list;
+        for (std::size_t i = 0; i < std::min<std::size_t>(3, e.records.size()); ++i)
+            list += (i ? ", " : "") + e.records[i];
+        if (e.records.size() > 3) list += " and " + std::to_string(e.records.size() - 3) + " more";
+        out += "    rests on " + std::to_string(e.records.size()) + " record(s): " + list + "\n";
+    }
+    for (const auto& n : e.notes) out += "    note: " + n + "\n";
+    return out;
 }
 
 std::string answer_text(const model::Answer& a, bool first) {
@@ -49,10 +95,11 @@ std::string answer_text(const model::Answer& a, bool first) {
                       a.limit_what.c_str(), a.limit_gbps);
         out += buf;
     }
-    if (!a.shared_edge.empty()) {
-        // The basis names every record it was fitted on: no fixed buffer.
-        std::snprintf(buf, sizeof buf, "; alone %.2f GB/s\n", a.alone_gbps);
-        out += "  under load: " + a.shared_edge + " carries " + a.capacity_basis + buf;
+    if (!a.shared.empty()) {
+        std::snprintf(buf, sizeof buf, "  under load: alone %.2f GB/s; ", a.alone_gbps);
+        out += buf + (a.shared_edge.empty() ? std::string("no shared edge limits it")
+                                            : "limited by its fair share of " + a.shared_edge) + "\n";
+        for (const auto& e : a.shared) out += shared_text(e);
     }
     for (const auto& r : a.rests_on) out += "  rests on: " + r + "\n";
     for (const auto& n : a.notes) out += "  note: " + n + "\n";
@@ -76,7 +123,7 @@ int run_predict(const PredictArgs& a) {
     for (const auto& w : a.whiles) qs.push_back(model::parse_transfer(w));
     const auto answers = model::predict_concurrent(m, graph ? &*graph : nullptr, qs);
     if (a.json) {
-        nlohmann::json j{{"schema", "hwcomm.predict/v1"}, {"prediction", answer_json(answers[0])}};
+        nlohmann::json j{{"schema", "hwcomm.predict/v2"}, {"prediction", answer_json(answers[0])}};
         j["while"] = nlohmann::json::array();
         for (std::size_t i = 1; i < answers.size(); ++i) j["while"].push_back(answer_json(answers[i]));
         std::cout << j.dump(1) << "\n";
@@ -99,7 +146,7 @@ void add_predict_command(CLI::App& app, Action& action) {
     sub->add_option("--dst", args->dst, "destination vertex id")->required();
     sub->add_option("--size", args->size, "bytes per transfer (64M, 1G)")->required();
     sub->add_option("--while", args->whiles, "a concurrent transfer 'METHOD[:k=v] SRC->DST SIZE' (repeatable)");
-    sub->add_flag("--json", args->json, "JSON for programs (schema hwcomm.predict/v1)");
+    sub->add_flag("--json", args->json, "JSON for programs (schema hwcomm.predict/v2)");
     sub->callback([&action, args] { action = [args] { return run_predict(*args); }; });
 }
 

@@ -45,7 +45,8 @@ NvLinkReach nvlink_between(const Graph& graph, const std::string& a, const std::
 
 // The route data takes: NVLink wherever it reaches (peer access over NVLink,
 // POWER CPUs over NVLink), otherwise the PCIe tree, host bridges, NUMA nodes and
-// the SMP interconnect. Only packages, NUMA nodes, bridges and switches relay.
+// the SMP interconnect. Only packages, NUMA nodes, bridges and switches relay;
+// an NVSwitch relays NVLink to NVLink only (its PCIe function manages it).
 // nullopt when the two are not connected. Throws std::invalid_argument for an
 // unknown id.
 std::optional<Path> find_path(const Graph& graph, const std::string& from, const std::string& to);

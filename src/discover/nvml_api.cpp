@@ -8,7 +8,6 @@
 #include <sstream>
 
 #include "core/error.hpp"
-#include "core/build_revision.hpp"
 
 namespace hwcomm::nvml {
 
@@ -162,7 +161,7 @@ private:
 json record_nvml(const NvmlSource& source) {
     const Versions v = source.versions();
     json doc{{"format", kRecordingFormat}, {"format_version", kRecordingVersion},
-             {"recorded_by", std::string("hwcomm ") + tool_version() + " (" + git_revision() + ") topo --record-nvml"},
+             {"recorded_by", std::string("hwcomm ") + HWCOMM_VERSION + " (" + HWCOMM_GIT_REVISION + ") topo --record-nvml"},
              {"driver_version", v.driver}, {"nvml_version", v.nvml}, {"cuda_driver_version", v.cuda_driver}};
     doc["devices"] = json::array();
     const unsigned n = source.device_count();

@@ -6,14 +6,13 @@
 #include "io/fingerprint.hpp"
 #include "io/results_file.hpp"
 #include "platform/host_info.hpp"
-#include "core/build_revision.hpp"
 
 namespace hwcomm {
 
 nlohmann::json make_meta(const std::vector<std::string>& command_line, const nlohmann::json& options) {
     const HostInfo host = read_host_info();
-    nlohmann::json meta{{"tool_version", tool_version()},
-                        {"git_revision", git_revision()},
+    nlohmann::json meta{{"tool_version", HWCOMM_VERSION},
+                        {"git_revision", HWCOMM_GIT_REVISION},
                         {"command_line", command_line},
                         {"host", host.hostname},
                         {"date_utc", host.date_utc},
@@ -60,7 +59,7 @@ ResultsFile load_for_resume(const std::string& path, const nlohmann::json& this_
 
 void stamp_measured_provenance(Record& record) {
     if (record.provenance.empty())
-        record.provenance = {{"kind", "measured"}, {"tool", "hwcomm"}, {"revision", git_revision()}};
+        record.provenance = {{"kind", "measured"}, {"tool", "hwcomm"}, {"revision", HWCOMM_GIT_REVISION}};
 }
 
 void absorb_record_meta(ResultsFile& file, const Record& record) {

@@ -31,7 +31,7 @@ nlohmann::json this_machine_fingerprint(const Graph& graph);
 ResultsFile load_for_resume(const std::string& path, const nlohmann::json& this_fingerprint);
 
 // Provenance of a record this build measured, when it has none yet:
-// {"kind":"measured","tool":"hwcomm","revision": git_revision()}.
+// {"kind":"measured","tool":"hwcomm","revision": HWCOMM_GIT_REVISION}.
 void stamp_measured_provenance(Record& record);
 
 // Copies facts a method reports for the whole run (context "cuda": driver and

@@ -13,7 +13,7 @@ namespace hwcomm {
 void register_built_methods(Registry& registry, bool with_test_fault_methods) {
 #ifdef HWCOMM_HAVE_CUDA
     // Test only (issue 16): fault-injecting methods, first in the plan.
-    if (with_test_fault_methods) cuda::register_fault_methods(registry);
+    if (with_test_fault_methods) register_cuda_fault_methods(registry);
 #else
     (void)with_test_fault_methods;
 #endif

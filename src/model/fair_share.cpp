@@ -1,148 +1,129 @@
 // Transfers under load: max-min fair share of every edge that two or more of
 // them cross the same way (links are full duplex). Each transfer asks for the
-// rate it reaches alone at its size; an edge gives what it can carry (fitted
-// from concurrency records: the most any of them carried; else its stated rate times the efficiency of the
-// same methods on edges of its kind, else no limit, said so). The load is
-// taken as steady: the transfers in --while keep the edge busy throughout.
+// rate it reaches alone at its size; an edge carries what its fitted curve
+// gives for their demand together (edge_load), so a host side that degrades
+// before it saturates slows every transfer a little. The load is taken as
+// steady: the transfers in --while keep the edge busy throughout. Three
+// fillings give the answer and its interval: with the point values, with the
+// low ends (the transfers' and the edges') and with the high ends.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <limits>
 #include <map>
-#include <set>
 
-#include "analyze/record_facts.hpp"
+#include "model/fit.hpp"
 #include "model/predict.hpp"
 #include "model/routes.hpp"
-#include "measure/statistics.hpp"
 
 namespace hwcomm::model {
 
 namespace {
 
-struct SharedEdge {
-    std::string name;
-    std::size_t edge = 0;
-    std::vector<std::size_t> users;  // transfer indexes
-    double capacity = std::numeric_limits<double>::infinity();
-    std::string basis;
+struct Filling {
+    std::vector<double> rate;
+    std::vector<int> limited_by;  // index into the edges, -1: its own rate alone
 };
 
-void size_capacity(const Model& m, const Graph& g, const std::vector<Answer>& alone, SharedEdge& e,
-                   const std::vector<std::string>& exclude) {
-    std::vector<double> fitted;
-    std::vector<std::string> from;
-    for (const SharedEdgeFit& f : m.shared_edges) {
-        if (f.edge != e.name) continue;
-        if (std::any_of(f.records.begin(), f.records.end(), [&](const std::string& k) {
-                return std::find(exclude.begin(), exclude.end(), k) != exclude.end();
-            }))
-            continue;
-        fitted.push_back(f.capacity_gbps);
-        from.insert(from.end(), f.records.begin(), f.records.end());
-    }
-    char buf[200];
-    if (!fitted.empty()) {
-        // Each record shows what the edge carried, not always all it can
-        // carry (two lanes of 55 GB/s do not fill a 160 GB/s host side):
-        // every fit is a lower bound, and the capacity is the largest seen.
-        e.capacity = *std::max_element(fitted.begin(), fitted.end());
-        std::string keys;
-        for (const auto& k : from) keys += (keys.empty() ? "" : ", ") + k;
-        std::snprintf(buf, sizeof buf, "%.1f GB/s fitted on ", e.capacity);
-        e.basis = buf + keys;
-        return;
-    }
-    const Edge& edge = g.edges()[e.edge];
-    if (!(edge.gbps_per_direction > 0)) {
-        e.basis = "no stated rate and no concurrency record: no contention assumed";
-        return;
-    }
-    // Efficiency of the users' methods on single transfers limited by an edge of this kind.
-    const std::string kind = analyze::describe_edge(edge);
-    std::set<std::string> methods;
-    for (std::size_t u : e.users) methods.insert(alone[u].query.method);
-    std::vector<double> eff;
-    for (int pass = 0; pass < 2 && eff.empty(); ++pass)
-        for (const CurveModel& c : m.curves)
-            if (c.single() && c.limit_gbps > 0 && c.limit_what == kind && (pass == 1 || methods.count(c.method)))
-                eff.push_back(large_gbps(c.fit) / c.limit_gbps);
-    const double efficiency = eff.empty() ? 1.0 : median_value(eff);
-    e.capacity = edge.gbps_per_direction * efficiency;
-    std::snprintf(buf, sizeof buf, "%.1f GB/s = %s %.1f GB/s x %.1f%% (%s)", e.capacity, kind.c_str(),
-                  edge.gbps_per_direction, efficiency * 100,
-                  eff.empty() ? "no transfer measured on such an edge: 100%"
-                              : ("median of " + std::to_string(eff.size()) + " single transfers on such edges").c_str());
-    e.basis = buf;
-}
-
-}  // namespace
-
-std::vector<Answer> predict_concurrent(const Model& m, const Graph* g, const std::vector<Query>& transfers,
-                                       const std::vector<std::string>& exclude) {
-    std::vector<Answer> out;
-    for (const Query& q : transfers) out.push_back(predict_alone(m, g, q, exclude));
-    if (!g || out.size() < 2) return out;
-    std::map<std::string, SharedEdge> edges;
-    for (std::size_t i = 0; i < out.size(); ++i) {
-        const Answer& a = out[i];
-        for (const Crossing& c : route_crossings(*g, a.query.method, a.query.src, a.query.dst, a.params)) {
-            SharedEdge& e = edges[c.name()];
-            e.name = c.name(), e.edge = c.edge;
-            if (std::find(e.users.begin(), e.users.end(), i) == e.users.end()) e.users.push_back(i);
-        }
-    }
-    std::vector<SharedEdge> shared;
-    for (auto& [name, e] : edges)
-        if (e.users.size() >= 2) {
-            size_capacity(m, *g, out, e, exclude);
-            shared.push_back(e);
-        }
-    // Max-min fair share (progressive filling): freeze the transfers of the
-    // tightest edge at their share, take them off, repeat.
-    const std::size_t n = out.size();
-    std::vector<double> demand(n), alloc(n, 0);
+// Progressive filling: freeze the transfers of the tightest edge at their
+// share, take them off, repeat.
+Filling max_min_fair(const std::vector<double>& demand, const std::vector<std::vector<std::size_t>>& users,
+                     const std::vector<double>& capacity) {
+    const std::size_t n = demand.size();
+    Filling f{std::vector<double>(n, 0), std::vector<int>(n, -1)};
     std::vector<bool> frozen(n, false);
-    std::vector<std::string> limited_by(n);
-    for (std::size_t i = 0; i < n; ++i) demand[i] = out[i].gbps;
     for (std::size_t left = n; left > 0;) {
         double best = std::numeric_limits<double>::infinity();
         std::vector<double> cand(n, std::numeric_limits<double>::infinity());
-        std::vector<std::string> why(n);
+        std::vector<int> why(n, -1);
         for (std::size_t i = 0; i < n; ++i) {
             if (frozen[i]) continue;
             cand[i] = demand[i];
-            for (const SharedEdge& e : shared) {
-                if (std::find(e.users.begin(), e.users.end(), i) == e.users.end()) continue;
+            for (std::size_t e = 0; e < users.size(); ++e) {
+                if (std::find(users[e].begin(), users[e].end(), i) == users[e].end()) continue;
                 double used = 0;
                 std::size_t active = 0;
-                for (std::size_t u : e.users) frozen[u] ? used += alloc[u] : ++active;
-                const double share = (e.capacity - used) / static_cast<double>(active);
-                if (share < cand[i]) cand[i] = std::max(share, 0.0), why[i] = e.name;
+                for (std::size_t u : users[e]) frozen[u] ? used += f.rate[u] : ++active;
+                const double share = (capacity[e] - used) / static_cast<double>(active);
+                if (share < cand[i]) cand[i] = std::max(share, 0.0), why[i] = static_cast<int>(e);
             }
             best = std::min(best, cand[i]);
         }
         for (std::size_t i = 0; i < n; ++i)
-            if (!frozen[i] && cand[i] <= best * (1 + 1e-12)) {
-                frozen[i] = true, alloc[i] = cand[i], limited_by[i] = why[i], --left;
-            }
+            if (!frozen[i] && cand[i] <= best * (1 + 1e-12)) frozen[i] = true, f.rate[i] = cand[i], f.limited_by[i] = why[i], --left;
     }
+    return f;
+}
+
+std::string params_kind(const Answer& a) { return transfer_kind(a.query.method, a.params); }
+
+}  // namespace
+
+std::vector<Answer> predict_concurrent(const Model& m, const Graph* g, const std::vector<Query>& transfers) {
+    std::vector<Answer> out;
+    for (const Query& q : transfers) out.push_back(predict_alone(m, g, q));
+    if (out.size() < 2) return out;
+    if (!g) {
+        for (Answer& a : out)
+            a.notes.push_back("the model has no topology: it cannot tell which edges these transfers share "
+                              "(no contention assumed)");
+        return out;
+    }
+    struct Use {
+        std::size_t edge = 0;
+        std::vector<std::size_t> users;
+    };
+    std::map<std::string, Use> crossed;
+    for (std::size_t i = 0; i < out.size(); ++i)
+        for (const Crossing& c : route_crossings(*g, out[i].query.method, out[i].query.src, out[i].query.dst, out[i].params)) {
+            Use& u = crossed[c.name()];
+            u.edge = c.edge;
+            if (std::find(u.users.begin(), u.users.end(), i) == u.users.end()) u.users.push_back(i);
+        }
+    std::vector<SharedEdgeAnswer> edges;
+    std::vector<std::vector<std::size_t>> users;
+    for (const auto& [name, u] : crossed) {
+        if (u.users.size() < 2) continue;
+        std::vector<std::pair<std::string, double>> asking;
+        for (std::size_t i : u.users) asking.push_back({params_kind(out[i]), out[i].gbps});
+        edges.push_back(edge_load(m, *g, name, u.edge, asking));
+        users.push_back(u.users);
+    }
+    const std::size_t n = out.size();
+    std::vector<double> demand(n), demand_low(n), demand_high(n), cap, cap_low, cap_high;
+    for (std::size_t i = 0; i < n; ++i)
+        demand[i] = out[i].gbps, demand_low[i] = out[i].gbps_low, demand_high[i] = out[i].gbps_high;
+    for (const SharedEdgeAnswer& e : edges)
+        cap.push_back(e.carried_gbps), cap_low.push_back(e.carried_low), cap_high.push_back(e.carried_high);
+    const Filling point = max_min_fair(demand, users, cap), low = max_min_fair(demand_low, users, cap_low),
+                  high = max_min_fair(demand_high, users, cap_high);
     for (std::size_t i = 0; i < n; ++i) {
         Answer& a = out[i];
         a.alone_gbps = a.gbps;
-        if (limited_by[i].empty() || !(alloc[i] > 0)) continue;
-        const SharedEdge& e = *std::find_if(shared.begin(), shared.end(),
-                                            [&](const SharedEdge& s) { return s.name == limited_by[i]; });
-        const double slow = a.gbps / alloc[i];
-        a.seconds *= slow, a.seconds_low *= slow, a.seconds_high *= slow;
-        a.gbps /= slow, a.gbps_low /= slow, a.gbps_high /= slow;
-        a.shared_edge = e.name, a.capacity_gbps = e.capacity, a.capacity_basis = e.basis;
-        a.notes.push_back("fair share of " + e.name + " with " + std::to_string(e.users.size() - 1) + " other transfer(s)");
+        for (std::size_t e = 0; e < edges.size(); ++e)
+            if (std::find(users[e].begin(), users[e].end(), i) != users[e].end()) a.shared.push_back(edges[e]);
+        if (a.shared.empty()) continue;
+        if (m.shared_edges.empty())
+            a.notes.push_back("the model cannot answer under load: none of its results files measured transfers that "
+                              "shared an edge (concurrency, under-load or --transfers records); each shared edge is "
+                              "bounded by its stated rate only");
+        const double moved = a.gbps * 1e9 * a.seconds;  // bytes, as predicted alone
+        a.gbps = point.rate[i];
+        a.gbps_low = std::min(low.rate[i], a.gbps);
+        a.gbps_high = std::max(high.rate[i], a.gbps);
+        if (!(a.gbps > 0)) continue;
+        a.seconds = moved / a.gbps / 1e9;
+        a.seconds_low = moved / a.gbps_high / 1e9;
+        a.seconds_high = a.gbps_low > 0 ? moved / a.gbps_low / 1e9 : std::numeric_limits<double>::infinity();
+        if (point.limited_by[i] < 0) continue;
+        const SharedEdgeAnswer& e = edges[static_cast<std::size_t>(point.limited_by[i])];
+        a.shared_edge = e.edge, a.capacity_gbps = e.carried_gbps;
+        char buf[160];
+        std::snprintf(buf, sizeof buf, "%.1f GB/s for %zu transfers asking %.1f GB/s alone (%s)", e.carried_gbps,
+                      e.transfers, e.demand_gbps, e.basis.c_str());
+        a.capacity_basis = buf;
+        a.notes.push_back("fair share of " + e.edge + " with " + std::to_string(e.transfers - 1) + " other transfer(s)");
     }
-    for (std::size_t i = 0; i < n; ++i)
-        for (const SharedEdge& e : shared)
-            if (std::find(e.users.begin(), e.users.end(), i) != e.users.end() && std::isinf(e.capacity))
-                out[i].notes.push_back("shared " + e.name + ": " + e.basis);
     return out;
 }
 

@@ -3,11 +3,16 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <set>
 
 #include "analyze/curve_metrics.hpp"
-#include "catalog/row_json.hpp"
+#include "analyze/record_facts.hpp"
+#include "catalog/method_catalog.hpp"
+#include "catalog/method_params.hpp"
 #include "core/error.hpp"
 #include "core/graph_json.hpp"
+#include "measure/statistics.hpp"
+#include "model/predict.hpp"
 #include "model/routes.hpp"
 
 namespace hwcomm::model {
@@ -31,34 +36,28 @@ std::size_t load_lanes(const Record& r) {
     return n;
 }
 
-// Under load, what the lanes crossing an edge moved together: the sum of
-// their own rates (each lane's bytes over its time inside the window), median
-// over the sizes of 64 MiB and more (the largest size when none is).
-double loaded_edge_rate(const Record& r, const std::vector<std::string>& labels) {
-    std::vector<double> sums;
-    const Point* largest = nullptr;
-    for (const Point& p : r.points) {
-        if (p.status != "ok" || p.lanes.empty()) continue;
+// The edge's share of a point: bytes of the lanes crossing it over the
+// common window (no load lanes), or, under load, those lanes' own rates added
+// (each lane's bytes over its time inside the window).
+double carried_at(const Point& p, const std::vector<std::string>& labels, bool loaded, std::size_t lanes) {
+    const auto crossing = [&labels](const LanePoint& l) {
+        return std::find(labels.begin(), labels.end(), l.label) != labels.end();
+    };
+    if (loaded) {
         double sum = 0;
         for (const LanePoint& l : p.lanes)
-            if (std::find(labels.begin(), labels.end(), l.label) != labels.end()) sum += l.bandwidth_gbps;
-        if (p.bytes >= (64ull << 20)) sums.push_back(sum);
-        if (!largest || p.bytes > largest->bytes) largest = &p;
+            if (crossing(l)) sum += l.bandwidth_gbps;
+        return sum;
     }
-    if (sums.empty() && largest) {
-        double sum = 0;
-        for (const LanePoint& l : largest->lanes)
-            if (std::find(labels.begin(), labels.end(), l.label) != labels.end()) sum += l.bandwidth_gbps;
-        sums.push_back(sum);
-    }
-    if (sums.empty()) return 0;
-    std::sort(sums.begin(), sums.end());
-    return sums[sums.size() / 2];
+    double mine = 0, all = 0;
+    for (const LanePoint& l : p.lanes) all += l.bytes_per_rep, mine += crossing(l) ? l.bytes_per_rep : 0;
+    const double share = all > 0 ? mine / all : static_cast<double>(labels.size()) / static_cast<double>(lanes);
+    return p.bandwidth_gbps * share;
 }
 
 }  // namespace
 
-std::optional<CurveModel> fit_record(const Record& r, const MethodRow* row, const Graph* g) {
+std::optional<CurveModel> fit_record(const Record& r, const Graph* g) {
     if (r.status != "ok") return std::nullopt;
     for (const Point& p : r.points)
         if (!p.axes.empty()) return std::nullopt;  // not a size sweep (gpumem-style axes)
@@ -81,79 +80,171 @@ std::optional<CurveModel> fit_record(const Record& r, const MethodRow* row, cons
     c.load_lanes = load_lanes(r);
     c.fit = fit_curve(std::move(knots), factor);
     if (g && c.lanes == 1) {
-        const PathBottleneck b = path_bottleneck(*g, row, r.method, r.src, r.dst, r.params);
+        const PathBottleneck b = path_bottleneck(*g, r.method, r.src, r.dst, r.params);
         c.limit_gbps = b.gbps, c.limit_what = b.what, c.bottleneck = b.edge;
     }
     return c;
 }
 
-std::optional<SoloEquivalent> solo_equivalent(const LaneSpec& lane, const MethodCatalog& catalog) {
-    const MethodRow* row = catalog.find(lane.method);
+std::optional<SoloEquivalent> solo_equivalent(const LaneSpec& lane) {
+    const MethodRow* row = builtin_catalog().find(lane.method);
     if (!row) return std::nullopt;
-    const bool gpu_src = lane.src.rfind("gpu", 0) == 0, gpu_dst = lane.dst.rfind("gpu", 0) == 0;
+    const bool gpu_src = analyze::is_gpu_id(lane.src), gpu_dst = analyze::is_gpu_id(lane.dst);
+    const LaneDirection direction = gpu_src && gpu_dst ? LaneDirection::DeviceToDevice
+                                    : gpu_src          ? LaneDirection::DeviceToHost
+                                    : gpu_dst          ? LaneDirection::HostToDevice
+                                                       : LaneDirection::Any;
     for (const SoloRule& rule : row->solo) {
-        const bool direction = rule.direction == LaneDirection::Any ||
-                               (rule.direction == LaneDirection::DeviceToDevice && gpu_src && gpu_dst) ||
-                               (rule.direction == LaneDirection::DeviceToHost && gpu_src && !gpu_dst) ||
-                               (rule.direction == LaneDirection::HostToDevice && !gpu_src && gpu_dst);
-        bool when = direction;
-        for (const auto& [k, v] : rule.when) {
-            const auto it = lane.params.find(k);
-            when = when && it != lane.params.end() && it->second == v;
-        }
-        if (!when) continue;
-        // Only the parameters that pick a single-transfer curve (a load lane
-        // also carries chunk_bytes, spec).
+        if (rule.direction != LaneDirection::Any && rule.direction != direction) continue;
+        const bool matches = std::all_of(rule.when.begin(), rule.when.end(), [&lane](const auto& kv) {
+            const auto it = lane.params.find(kv.first);
+            return it != lane.params.end() && it->second == kv.second;
+        });
+        if (!matches) continue;
         SoloEquivalent e{rule.method.empty() ? lane.method : rule.method, rule.params};
-        for (const std::string& key : rule.keep)
+        for (const std::string& key : rule.keep) {
             if (const auto it = lane.params.find(key); it != lane.params.end())
                 e.params[key] = it->second.substr(0, it->second.find(':'));  // "off: the driver refused ..."
-        for (const auto& [k, v] : rule.defaults) e.params.emplace(k, v);
+            else if (const auto d = rule.defaults.find(key); d != rule.defaults.end())
+                e.params[key] = d->second;
+        }
         return e;
     }
     return std::nullopt;
 }
 
-std::vector<SharedEdgeFit> fit_shared_edges(const Record& r, const CurveModel& aggregate, const Graph& g,
-                                            const MethodCatalog& catalog) {
-    std::map<std::string, std::pair<std::size_t, std::size_t>> crossed;  // name -> (lanes, edge index)
-    std::map<std::string, std::vector<std::string>> labels;               // name -> lanes crossing it
-    std::size_t lanes = 0;
-    for (const LaneSpec& l : r.lanes) {
-        ++lanes;
-        const auto solo = solo_equivalent(l, catalog);
-        if (!solo) return {};
+std::string transfer_kind(const std::string& method, const std::map<std::string, std::string>& params) {
+    std::string kind = method;
+    for (const char* key : {HostMem::key, Peer::key})
+        if (const auto it = params.find(key); it != params.end()) kind += std::string(" ") + key + "=" + it->second;
+    return kind;
+}
+
+std::vector<EdgeTestimony> shared_edge_observations(const Record& r, const CurveModel& aggregate, const Model& singles,
+                                                    const Graph& g, std::string& why) {
+    struct Use {
+        std::size_t edge = 0;
+        std::vector<std::size_t> lanes;  // indexes into r.lanes
+    };
+    std::map<std::string, Use> crossed;
+    std::vector<std::string> kinds;
+    for (std::size_t i = 0; i < r.lanes.size(); ++i) {
+        const LaneSpec& l = r.lanes[i];
+        const auto solo = solo_equivalent(l);
+        if (!solo) {
+            why = "lane " + l.label + " (" + l.method + ") stands for no single transfer";
+            return {};
+        }
+        kinds.push_back(transfer_kind(solo->method, solo->params));
         for (const Crossing& c : route_crossings(g, solo->method, l.src, l.dst, solo->params)) {
-            auto& e = crossed[c.name()];
-            ++e.first, e.second = c.edge;
-            labels[c.name()].push_back(l.label);
+            Use& u = crossed[c.name()];
+            u.edge = c.edge;
+            if (u.lanes.empty() || u.lanes.back() != i) u.lanes.push_back(i);
         }
     }
     std::size_t most = 0;
-    for (const auto& e : crossed) most = std::max(most, e.second.first);
-    if (lanes < 2 || most < 2) return {};
-    // Every edge the most lanes cross carried the record's aggregate rate.
+    for (const auto& [name, u] : crossed) most = std::max(most, u.lanes.size());
+    if (r.lanes.size() < 2 || most < 2) {
+        why = "its lanes share no edge of the graph";
+        return {};
+    }
+    // Each lane's rate alone at each size: the demand it puts on the edge.
+    const bool loaded = aggregate.load_lanes > 0;
+    std::vector<const Point*> points;
+    for (const Point& p : r.points)
+        if (p.status == "ok" && p.bytes >= (64ull << 20)) points.push_back(&p);
+    if (points.empty())
+        for (const Point& p : r.points)
+            if (p.status == "ok" && (points.empty() || p.bytes > points.front()->bytes)) points = {&p};
+    std::map<std::pair<std::size_t, std::uint64_t>, double> alone;
+    for (std::size_t i = 0; i < r.lanes.size(); ++i) {
+        const LaneSpec& l = r.lanes[i];
+        const auto solo = solo_equivalent(l);
+        for (const Point* p : points) try {
+                alone[{i, p->bytes}] = predict_alone(singles, &g, {solo->method, solo->params, l.src, l.dst, p->bytes}).gbps;
+            } catch (const UsageError& e) {
+                why = "lane " + l.label + " has no rate alone (" + e.what() + ")";
+                return {};
+            }
+    }
+    std::vector<EdgeTestimony> out;
+    for (const auto& [name, u] : crossed) {
+        if (u.lanes.size() != most) continue;
+        std::vector<std::string> labels;
+        std::set<std::string> edge_kinds;
+        for (std::size_t i : u.lanes) labels.push_back(r.lanes[i].label), edge_kinds.insert(kinds[i]);
+        std::vector<double> demand, carried;
+        for (const Point* p : points) {
+            double x = 0;
+            for (std::size_t i : u.lanes) x += alone[{i, p->bytes}];
+            const double y = carried_at(*p, labels, loaded, r.lanes.size());
+            if (y > 0) demand.push_back(x), carried.push_back(y);
+        }
+        if (carried.empty()) continue;
+        const Edge& edge = g.edges()[u.edge];
+        EdgeTestimony t;
+        t.edge = name, t.what = analyze::describe_edge(edge), t.stated_gbps = edge.gbps_per_direction;
+        for (const auto& k : edge_kinds) t.kind += (t.kind.empty() ? "" : " + ") + k;
+        t.observation = {r.key, most, median_value(demand), median_value(carried),
+                         *std::min_element(carried.begin(), carried.end()),
+                         *std::max_element(carried.begin(), carried.end())};
+        out.push_back(std::move(t));
+    }
+    if (out.empty()) why = "no lane rate inside the window";
+    return out;
+}
+
+namespace {
+
+// Groups the testimonies by edge and kind and fits each group's curve.
+std::vector<SharedEdgeFit> fit_edges(std::vector<EdgeTestimony> testimonies) {
+    std::map<std::pair<std::string, std::string>, SharedEdgeFit> groups;
+    for (EdgeTestimony& t : testimonies) {
+        SharedEdgeFit& f = groups[{t.edge, t.kind}];
+        f.edge = t.edge, f.what = t.what, f.kind = t.kind, f.stated_gbps = t.stated_gbps;
+        f.observations.push_back(std::move(t.observation));
+    }
     std::vector<SharedEdgeFit> out;
-    for (const auto& [name, use] : crossed) {
-        if (use.first != most) continue;
-        const Edge& edge = g.edges()[use.second];
-        SharedEdgeFit f;
-        f.edge = name;
-        f.what = edge.kind == EdgeKind::NvLink && edge.nvlink
-                     ? "NVLink " + edge.nvlink->version + " x" + std::to_string(edge.nvlink->links)
-                     : std::string(to_string(edge.kind)) + " link";
-        f.lane_method = r.method;
-        for (const auto& [k, v] : r.params) f.lane_method += " " + k + "=" + v;
-        f.stated_gbps = edge.gbps_per_direction;
-        // Without load lanes the record's own rate is every lane's bytes over
-        // the common window; with them, the lanes' own rates added.
-        f.capacity_gbps = aggregate.load_lanes ? loaded_edge_rate(r, labels[name]) : large_gbps(aggregate.fit);
-        if (!(f.capacity_gbps > 0)) continue;
-        f.efficiency = f.stated_gbps > 0 ? f.capacity_gbps / f.stated_gbps : 0;
-        f.records = {r.key};
-        f.lanes = most;
+    for (auto& [key, f] : groups) {
+        f.curve = fit_capacity_curve(f.observations);
         out.push_back(std::move(f));
     }
+    return out;
+}
+
+std::vector<EdgeTestimony> testimonies_of(const Model& m) {
+    std::vector<EdgeTestimony> out;
+    for (const SharedEdgeFit& f : m.shared_edges)
+        for (const EdgeObservation& o : f.observations) out.push_back({f.edge, f.what, f.kind, f.stated_gbps, o});
+    return out;
+}
+
+}  // namespace
+
+std::vector<std::string> SharedEdgeFit::records() const {
+    std::vector<std::string> out;
+    for (const EdgeObservation& o : observations) out.push_back(o.record);
+    return out;
+}
+
+Model without_records(const Model& m, const std::vector<std::string>& keys) {
+    const auto held = [&keys](const std::string& k) { return std::find(keys.begin(), keys.end(), k) != keys.end(); };
+    Model out;
+    out.sources = m.sources, out.topology = m.topology, out.notes = m.notes;
+    for (const CurveModel& c : m.curves)
+        if (!held(c.key)) out.curves.push_back(c);
+    // The demands stay as fitted: a held-out single transfer still told what
+    // a load lane of another record asked for alone.
+    auto testimonies = testimonies_of(m);
+    std::erase_if(testimonies, [&](const EdgeTestimony& t) { return held(t.observation.record); });
+    out.shared_edges = fit_edges(std::move(testimonies));
+    return out;
+}
+
+std::map<std::string, std::size_t> record_levels(const Model& m) {
+    std::map<std::string, std::size_t> out;
+    for (const SharedEdgeFit& e : m.shared_edges)
+        for (const EdgeObservation& o : e.observations) out[o.record] = std::max(out[o.record], o.transfers);
     return out;
 }
 
@@ -161,9 +252,7 @@ Model fit_model(const std::vector<NamedResults>& inputs) {
     Model m;
     std::map<std::string, std::string> seen;  // key -> file
     std::optional<Graph> graph;
-    std::vector<const nlohmann::json*> metas;
-    for (const NamedResults& in : inputs) metas.push_back(&in.file.meta);
-    const MethodCatalog catalog = catalog_for(metas);
+    std::vector<const Record*> together;       // multi-lane records, for the shared edges
     for (const NamedResults& in : inputs) {
         SourceFile s{in.path, meta_string(in.file, "git_revision"), meta_string(in.file, "date_utc"),
                      meta_string(in.file, "host"), in.file.meta.value("fingerprint", nlohmann::json()), 0};
@@ -177,23 +266,28 @@ Model fit_model(const std::vector<NamedResults>& inputs) {
                 throw UsageError("model fit: record " + r.key + " is in both " + it->second + " and " + in.path +
                                  " (one machine per model)");
             seen[r.key] = in.path;
-            auto c = fit_record(r, catalog.find(r.method), graph ? &*graph : nullptr);
+            auto c = fit_record(r, graph ? &*graph : nullptr);
             if (!c) {
                 m.notes.push_back(r.key + ": left out (" + (r.status != "ok" ? "an error record" : "no size sweep") + ")");
                 continue;
             }
             c->source = m.sources.size() - 1;
-            if (!c->single() && graph) {
-                auto shared = fit_shared_edges(r, *c, *graph, catalog);
-                if (shared.empty()) m.notes.push_back(r.key + ": its lanes share no edge of the graph");
-                for (auto& e : shared) m.shared_edges.push_back(std::move(e));
-            }
+            if (!c->single() && graph) together.push_back(&r);
             m.curves.push_back(std::move(*c));
             ++m.sources.back().records;
         }
     }
     if (m.curves.empty()) throw UsageError("model fit: no record with a usable size sweep in the input");
     if (!graph) m.notes.push_back("no topology in the input: no extrapolation to unmeasured pairs, no shared edges");
+    // Shared edges once every single transfer is known: they give the demand.
+    std::vector<EdgeTestimony> testimonies;
+    for (const Record* r : together) {
+        std::string why;
+        auto t = shared_edge_observations(*r, *m.find(r->key), m, *graph, why);
+        if (t.empty()) m.notes.push_back(r->key + ": no shared edge fitted (" + why + ")");
+        for (auto& x : t) testimonies.push_back(std::move(x));
+    }
+    m.shared_edges = fit_edges(std::move(testimonies));
     return m;
 }
 

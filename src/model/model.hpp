@@ -9,12 +9,13 @@
 
 #include <nlohmann/json.hpp>
 
+#include "model/capacity_curve.hpp"
 #include "model/curve_model.hpp"
 
 namespace hwcomm::model {
 
 inline constexpr const char* kModelSchema = "hwcomm-model";
-inline constexpr const char* kModelVersion = "1.0";
+inline constexpr const char* kModelVersion = "2.0";
 
 // A results file the model came from.
 struct SourceFile {
@@ -39,24 +40,26 @@ struct CurveModel {
     std::string bottleneck;               // the bottleneck edge "a->b" as crossed
 };
 
-// Concurrent transfers that crossed one edge in one direction: the aggregate
-// rate the edge carried for them (the plateau of the concurrency record).
+// An edge that transfers run together crossed the same way, for one kind of
+// transfer (the lanes' single-transfer method, "memcpy-h2d host_mem=pinned";
+// a mix of kinds is an entry of its own, "memcpy-h2d ... + sm-copy-h2d ..."):
+// what it carried against how many shared it, and the curve through that.
 struct SharedEdgeFit {
-    std::string edge;                     // "pci0000:00->numa0"
+    std::string edge;                     // "numa0->pci0000:00"
     std::string what;                     // "Membership link", "NVLink 4.0 x18"
-    std::string lane_method;              // the lanes' method and mode, "all-to-host mode=ce"
+    std::string kind;
     double stated_gbps = 0;               // 0: no source states a rate
-    double capacity_gbps = 0;             // fitted: what the lanes moved together
-    double efficiency = 0;                // capacity / stated (0 when no rate is stated)
-    std::vector<std::string> records;     // concurrency records it rests on
-    std::size_t lanes = 0;
+    std::vector<EdgeObservation> observations;  // one per record, at least one
+    CapacityCurve curve;                  // fitted on the observations
+
+    std::vector<std::string> records() const;
 };
 
 struct Model {
     std::vector<SourceFile> sources;
     nlohmann::json topology = nlohmann::json::object();  // graph of the first source (graph_to_json)
     std::vector<CurveModel> curves;
-    std::vector<SharedEdgeFit> shared_edges;
+    std::vector<SharedEdgeFit> shared_edges;  // by edge, then kind
     std::vector<std::string> notes;       // what was left out and why
 
     const CurveModel* find(const std::string& key) const;

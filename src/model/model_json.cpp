@@ -1,4 +1,4 @@
-// The model file: {"schema": "hwcomm-model", "version": "1.0", ...}
+// The model file: {"schema": "hwcomm-model", "version": "2.0", ...}
 // (docs/model.md). Reading checks every field it uses, so a damaged or foreign
 // file is one UsageError line, never a crash or a half-read model.
 #include <cmath>
@@ -41,10 +41,17 @@ json model_to_json(const Model& m) {
                                {"knots", std::move(knots)}});
     }
     j["shared_edges"] = json::array();
-    for (const SharedEdgeFit& e : m.shared_edges)
-        j["shared_edges"].push_back({{"edge", e.edge}, {"what", e.what}, {"lane_method", e.lane_method},
-                                     {"stated_gbps", e.stated_gbps}, {"capacity_gbps", e.capacity_gbps},
-                                     {"efficiency", e.efficiency}, {"records", e.records}, {"lanes", e.lanes}});
+    for (const SharedEdgeFit& e : m.shared_edges) {
+        json obs = json::array();
+        for (const EdgeObservation& o : e.observations)
+            obs.push_back({{"record", o.record}, {"transfers", o.transfers}, {"demand_gbps", o.demand_gbps},
+                           {"carried_gbps", o.carried_gbps}, {"carried_range", {o.carried_least, o.carried_most}}});
+        j["shared_edges"].push_back({{"edge", e.edge}, {"what", e.what}, {"kind", e.kind},
+                                     {"stated_gbps", e.stated_gbps}, {"family", "smooth-min"},
+                                     {"capacity_gbps", e.curve.capacity_gbps}, {"sharpness", e.curve.sharpness},
+                                     {"sharpness_fitted", e.curve.sharpness_fitted}, {"rel_rms", e.curve.rel_rms},
+                                     {"counts", counts_of(e.observations)}, {"observations", std::move(obs)}});
+    }
     j["topology"] = m.topology;
     return j;
 }
@@ -100,6 +107,39 @@ CurveModel curve_from_json(const json& c, std::size_t index, std::size_t n_sourc
     return m;
 }
 
+SharedEdgeFit shared_edge_from_json(const json& e) {
+    const std::string where = "shared edge";
+    SharedEdgeFit f;
+    f.edge = field<std::string>(e, "edge", where);
+    const std::string at = where + " " + f.edge;
+    f.what = field<std::string>(e, "what", at);
+    f.kind = field<std::string>(e, "kind", at);
+    f.stated_gbps = field<double>(e, "stated_gbps", at);
+    if (field<std::string>(e, "family", at) != "smooth-min") throw UsageError("model: " + at + " has an unknown family");
+    f.curve.capacity_gbps = field<double>(e, "capacity_gbps", at);
+    f.curve.sharpness = field<double>(e, "sharpness", at);
+    f.curve.sharpness_fitted = field<bool>(e, "sharpness_fitted", at);
+    f.curve.rel_rms = field<double>(e, "rel_rms", at);
+    if (!(f.curve.capacity_gbps > 0) || !std::isfinite(f.curve.capacity_gbps) || !(f.curve.sharpness >= 1) ||
+        !(f.curve.sharpness <= kMaxSharpness) || !(f.stated_gbps >= 0))
+        throw UsageError("model: " + at + " has a bad curve");
+    const json obs = field<json>(e, "observations", at);
+    if (!obs.is_array() || obs.empty()) throw UsageError("model: " + at + " has no observation");
+    for (const json& o : obs) {
+        const auto range = field<std::vector<double>>(o, "carried_range", at);
+        EdgeObservation x{field<std::string>(o, "record", at), field<std::size_t>(o, "transfers", at),
+                          field<double>(o, "demand_gbps", at), field<double>(o, "carried_gbps", at),
+                          range.size() == 2 ? range[0] : 0, range.size() == 2 ? range[1] : 0};
+        if (x.transfers < 2 || !(x.demand_gbps > 0) || !(x.carried_gbps > 0) || !std::isfinite(x.demand_gbps) ||
+            !std::isfinite(x.carried_gbps) || range.size() != 2 || !(x.carried_least > 0) ||
+            !(x.carried_least <= x.carried_gbps) || !(x.carried_most >= x.carried_gbps) ||
+            !std::isfinite(x.carried_most))
+            throw UsageError("model: " + at + " has a bad observation");
+        f.observations.push_back(std::move(x));
+    }
+    return f;
+}
+
 }  // namespace
 
 Model model_from_json(const json& j) {
@@ -107,7 +147,10 @@ Model model_from_json(const json& j) {
         j["schema"].get<std::string>() != kModelSchema)
         throw UsageError(std::string("model: not a model file (no \"schema\": \"") + kModelSchema + "\")");
     const std::string version = field<std::string>(j, "version", "the file");
-    if (version.rfind("1.", 0) != 0) throw UsageError("model: version " + version + " is not readable (1.x)");
+    if (version.rfind("1.", 0) == 0)
+        throw UsageError("model: version " + version + " is from an older hwcomm (one fixed capacity per shared " +
+                         "edge, no lane-count curve): fit it again from its results files with hwcomm model fit");
+    if (version.rfind("2.", 0) != 0) throw UsageError("model: version " + version + " is not readable (2.x)");
     Model m;
     for (const json& s : field<json>(j, "sources", "the file")) {
         const std::string where = "source";
@@ -119,19 +162,7 @@ Model model_from_json(const json& j) {
     const json curves = field<json>(j, "curves", "the file");
     if (!curves.is_array()) throw UsageError("model: 'curves' is not an array");
     for (std::size_t i = 0; i < curves.size(); ++i) m.curves.push_back(curve_from_json(curves[i], i, m.sources.size()));
-    for (const json& e : field<json>(j, "shared_edges", "the file")) {
-        SharedEdgeFit f;
-        f.edge = field<std::string>(e, "edge", "shared edge");
-        f.what = field<std::string>(e, "what", "shared edge");
-        f.lane_method = field<std::string>(e, "lane_method", "shared edge");
-        f.stated_gbps = field<double>(e, "stated_gbps", "shared edge");
-        f.capacity_gbps = field<double>(e, "capacity_gbps", "shared edge");
-        f.efficiency = field<double>(e, "efficiency", "shared edge");
-        f.records = field<std::vector<std::string>>(e, "records", "shared edge");
-        f.lanes = field<std::size_t>(e, "lanes", "shared edge");
-        if (!(f.capacity_gbps > 0)) throw UsageError("model: shared edge " + f.edge + " has no capacity");
-        m.shared_edges.push_back(std::move(f));
-    }
+    for (const json& e : field<json>(j, "shared_edges", "the file")) m.shared_edges.push_back(shared_edge_from_json(e));
     m.notes = j.value("notes", std::vector<std::string>{});
     m.topology = field<json>(j, "topology", "the file");
     return m;

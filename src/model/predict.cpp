@@ -5,7 +5,7 @@
 #include <cstdio>
 #include <set>
 
-#include "catalog/method_catalog.hpp"
+#include "catalog/method_params.hpp"
 #include "core/error.hpp"
 #include "measure/byte_size.hpp"
 #include "model/routes.hpp"
@@ -79,8 +79,7 @@ Answer extrapolate(const Model& m, const Graph* g, const Query& q, const std::ve
     if (!g->find(q.src) || !g->find(q.dst))
         throw UsageError("predict: " + (g->find(q.src) ? q.dst : q.src) + " is not a vertex of the model's machine");
     const auto params = one_param_set(cands, q);
-    // A model file keeps no method rows: the built-in catalog says whether the method is duplex.
-    const PathBottleneck b = path_bottleneck(*g, builtin_catalog().find(q.method), q.method, q.src, q.dst, params);
+    const PathBottleneck b = path_bottleneck(*g, q.method, q.src, q.dst, params);
     if (!(b.gbps > 0))
         throw UsageError("predict: " + q.text() + " was not measured and the topology states no rate on its path");
     std::vector<const CurveModel*> donors;
@@ -184,11 +183,11 @@ Answer predict_alone(const Model& m, const Graph* g, const Query& q, const std::
                                         (q.params.empty() ? "" : " with " + params_text(q.params)));
     // A "numa" parameter that names the host buffer's node follows from the
     // pair: keep the curves whose node is the query's NUMA end, when some are.
-    if (!q.params.count("numa")) {
+    if (!q.params.count(NumaParam::key)) {
         const std::string node = q.src.rfind("numa", 0) == 0 ? q.src : q.dst.rfind("numa", 0) == 0 ? q.dst : "";
         std::vector<const CurveModel*> same;
         for (const CurveModel* c : cands)
-            if (const auto it = c->params.find("numa"); it != c->params.end() && "numa" + it->second == node)
+            if (const auto it = c->params.find(NumaParam::key); it != c->params.end() && "numa" + it->second == node)
                 same.push_back(c);
         if (!node.empty() && !same.empty()) cands = same;
     }

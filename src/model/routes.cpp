@@ -1,6 +1,7 @@
 #include "model/routes.hpp"
 
 #include "analyze/record_facts.hpp"
+#include "catalog/method_catalog.hpp"
 #include "core/paths.hpp"
 
 namespace hwcomm::model {
@@ -43,12 +44,12 @@ std::vector<Crossing> route_crossings(const Graph& g, const std::string& method,
     return out;
 }
 
-PathBottleneck path_bottleneck(const Graph& g, const MethodRow* row, const std::string& method,
-                               const std::string& src, const std::string& dst,
-                               const std::map<std::string, std::string>& params) {
+PathBottleneck path_bottleneck(const Graph& g, const std::string& method, const std::string& src,
+                               const std::string& dst, const std::map<std::string, std::string>& params) {
     PathBottleneck b;
     if (!g.find(src) || !g.find(dst)) return b;
-    const auto limit = analyze::path_limit(pseudo_record(method, src, dst, params), row, g);
+    // The method's duplex rule doubles the limit (the built-in row: a model keeps no rows of its own).
+    const auto limit = analyze::path_limit(pseudo_record(method, src, dst, params), builtin_catalog().find(method), g);
     if (!limit) return b;
     b.gbps = limit->gbps;
     b.what = limit->what;

@@ -6,7 +6,6 @@
 #include <string>
 #include <vector>
 
-#include "catalog/method_row.hpp"
 #include "core/graph.hpp"
 
 namespace hwcomm::model {
@@ -28,9 +27,7 @@ struct PathBottleneck {
     std::string what;           // "NVLink 4.0 x18", "staged: PCIe 5.0 x16", "2 x ..." for duplex
     std::string edge;           // the edge "a->b" of the smallest stated rate
 };
-// `row`: the method's catalog row (its duplex rule doubles the limit); null for a method no catalog knows.
-PathBottleneck path_bottleneck(const Graph& graph, const MethodRow* row, const std::string& method,
-                               const std::string& src, const std::string& dst,
-                               const std::map<std::string, std::string>& params);
+PathBottleneck path_bottleneck(const Graph& graph, const std::string& method, const std::string& src,
+                               const std::string& dst, const std::map<std::string, std::string>& params);
 
 }  // namespace hwcomm::model

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "core/graph.hpp"
-#include "methods/cuda/cuda_handles.hpp"
+#include "methods/cuda/common/cuda_handles.hpp"
 #include "platform/hwloc_topology.hpp"
 
 namespace hwcomm::cuda {

@@ -6,9 +6,9 @@
 #include <set>
 
 #include "core/error.hpp"
-#include "fixture_graphs.hpp"
-#include "methods/cuda/graph_queries.hpp"
 #include "core/link_rates.hpp"
+#include "fixture_graphs.hpp"
+#include "methods/cuda/common/graph_queries.hpp"
 #include "methods/cuda/register.hpp"
 #include "methods/group_characterizer.hpp"
 

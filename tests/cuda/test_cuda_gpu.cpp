@@ -7,13 +7,13 @@
 
 #include <vector>
 
-#include "methods/cuda/blocking_gate.hpp"
-#include "methods/cuda/cuda_handles.hpp"
-#include "methods/cuda/kernels.hpp"
-#include "methods/cuda/pattern.hpp"
-#include "methods/cuda/pattern_ops.hpp"
-#include "methods/cuda/register.hpp"
 #include "gpu_test_support.hpp"
+#include "methods/cuda/common/blocking_gate.hpp"
+#include "methods/cuda/common/cuda_handles.hpp"
+#include "methods/cuda/common/kernels.hpp"
+#include "methods/cuda/common/pattern.hpp"
+#include "methods/cuda/common/pattern_ops.hpp"
+#include "methods/cuda/register.hpp"
 #include "platform/hwloc_topology.hpp"
 
 using namespace hwcomm;
@@ -108,7 +108,11 @@ TEST(CudaGpu, EveryMethodMeasuresAndVerifiesOnEveryPair) {
                         // The CPU does these transfers: host clock whatever was asked.
                         const bool cpu_moves = m->name() == "memcpy-h2h" ||
                                                (m->name() == "um-demand" && dst.kind == VertexKind::NumaNode);
-                        EXPECT_EQ(session->context().value("timing_mode", ""), cpu_moves ? "wall" : mode);
+                        // A wait behind a load starts at the gate's release, which only GPU events see.
+                        const bool gpu_clock_only = m->name() == "priority";
+                        const std::string clock = cpu_moves ? "wall" : gpu_clock_only ? "event" : mode;
+                        EXPECT_EQ(session->context().value("timing_mode", ""), clock);
+                        EXPECT_EQ(session->context().value("timing_requested", mode), mode);
                         for (std::size_t bytes : {std::size_t{1}, std::size_t{8}, std::size_t{4096 + 3},
                                                   std::size_t{4u << 20}}) {
                             session->warmup(bytes, "");

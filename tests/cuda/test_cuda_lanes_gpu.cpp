@@ -7,7 +7,7 @@
 #include <cuda_runtime_api.h>
 
 #include "gpu_test_support.hpp"
-#include "methods/cuda/cuda_check.hpp"
+#include "methods/cuda/common/cuda_check.hpp"
 #include "methods/cuda/lanes/lane_group.hpp"
 #include "methods/cuda/register.hpp"
 #include "methods/group_characterizer.hpp"

@@ -6,10 +6,10 @@
 #include <set>
 #include <vector>
 
-#include "methods/cuda/cuda_error_text.hpp"
+#include "methods/cuda/common/cuda_error_text.hpp"
+#include "methods/cuda/common/pattern.hpp"
+#include "methods/cuda/common/sizing.hpp"
 #include "methods/cuda/lanes/lane_window.hpp"
-#include "methods/cuda/pattern.hpp"
-#include "methods/cuda/sizing.hpp"
 
 using namespace hwcomm::cuda;
 

@@ -6,7 +6,7 @@
 #include <set>
 
 #include "fixture_graphs.hpp"
-#include "methods/cuda/load/load_window.hpp"
+#include "methods/cuda/lanes/load_window.hpp"
 #include "methods/cuda/register.hpp"
 #include "methods/group_characterizer.hpp"
 #include "run/plan.hpp"

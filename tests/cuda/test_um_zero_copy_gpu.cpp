@@ -1,7 +1,9 @@
 // GPU tests (label "gpu") of um-prefetch, um-demand, zero-copy-read and
-// zero-copy-write: bandwidths a link of the lent machines must reach, data
-// verified, pages where the reset and the transfer put them, the managed
-// cap, and the read-check kernel finding wrong data and a kernel that did not run.
+// zero-copy-write: rates against the copy engines over the same pair measured
+// in the same process (ratios with a wide margin around docs/um.md's
+// measurements, never a machine's own speed), data verified, pages where the
+// reset and the transfer put them, the managed cap, and the read-check kernel
+// finding wrong data and a kernel that did not run.
 #include <gtest/gtest.h>
 
 #include <cuda_runtime_api.h>
@@ -9,12 +11,13 @@
 #include <cstdio>
 
 #include "gpu_test_support.hpp"
-#include "methods/cuda/device_info.hpp"
-#include "methods/cuda/pattern.hpp"
-#include "methods/cuda/pattern_ops.hpp"
+#include "methods/cuda/common/device_info.hpp"
+#include "methods/cuda/common/graph_queries.hpp"
+#include "methods/cuda/common/pattern.hpp"
+#include "methods/cuda/common/pattern_ops.hpp"
+#include "methods/cuda/common/touch_kernels.hpp"
+#include "methods/cuda/common/touch_slots.hpp"
 #include "methods/cuda/register.hpp"
-#include "methods/cuda/zerocopy/touch_kernels.hpp"
-#include "methods/cuda/zerocopy/touch_slots.hpp"
 
 using namespace hwcomm;
 using namespace hwcomm::cuda;
@@ -60,6 +63,25 @@ const nlohmann::json& residency(const Measured& m, std::size_t bytes) {
 
 constexpr std::size_t kMiB = 1u << 20;
 
+// The copy engines over the same pair and size (pinned host memory, peer access
+// where the pair has it): what the link carries, measured in this process.
+double ce_gbps(const Graph& g, const Vertex& src, const Vertex& dst, std::size_t bytes) {
+    if (src.kind == VertexKind::NumaNode)
+        return measure_once("memcpy-h2d", g, src, dst, bytes,
+                            {{"host_mem", "pinned"}, {"numa", std::to_string(src.os_index)}}).gbps;
+    if (dst.kind == VertexKind::NumaNode)
+        return measure_once("memcpy-d2h", g, src, dst, bytes,
+                            {{"host_mem", "pinned"}, {"numa", std::to_string(dst.os_index)}}).gbps;
+    const bool peer = can_access_peer(cuda_ordinal(src), cuda_ordinal(dst));
+    return measure_once("memcpy-peer", g, src, dst, bytes, {{"peer", peer ? "on" : "off"}}).gbps;
+}
+
+// docs/um.md, nvidia-h200-x2: zero-copy 0.92-0.95 of the copy engines, prefetch
+// 0.29-0.76, demand faulting 0.10-0.25. The bounds leave a factor 2-3 below and
+// say what physics says above: the same link, no faster than its copy engines
+// (plus the noise of one sample).
+constexpr double kSameLinkCeiling = 1.25;
+
 }  // namespace
 
 TEST(UmGpu, PrefetchHostToGpuIsFastVerifiedAndMovesEveryPageOffTheHost) {
@@ -68,7 +90,9 @@ TEST(UmGpu, PrefetchHostToGpuIsFastVerifiedAndMovesEveryPageOffTheHost) {
     const std::size_t bytes = 256 * kMiB;
     const Measured m = measure_once("um-prefetch", g, first_numa(g), *g.find("gpu0"), bytes);
     EXPECT_EQ(m.verify, "");
-    EXPECT_GT(m.gbps, 10.0);
+    const double ce = ce_gbps(g, first_numa(g), *g.find("gpu0"), bytes);
+    EXPECT_GE(m.gbps, 0.1 * ce);
+    EXPECT_LE(m.gbps, kSameLinkCeiling * ce);
     const auto& r = residency(m, bytes);
     EXPECT_EQ(r.at("on_host_after_reset").get<std::size_t>(), r.at("pages").get<std::size_t>()) << r.dump();
     EXPECT_EQ(r.at("on_host_after_transfer").get<std::size_t>(), 0u) << r.dump();
@@ -82,7 +106,9 @@ TEST(UmGpu, PrefetchGpuToHostPutsEveryPageOnTheHost) {
     const std::size_t bytes = 64 * kMiB;
     const Measured m = measure_once("um-prefetch", g, *g.find("gpu0"), first_numa(g), bytes);
     EXPECT_EQ(m.verify, "");
-    EXPECT_GT(m.gbps, 5.0);
+    const double ce = ce_gbps(g, *g.find("gpu0"), first_numa(g), bytes);
+    EXPECT_GE(m.gbps, 0.1 * ce);
+    EXPECT_LE(m.gbps, kSameLinkCeiling * ce);
     const auto& r = residency(m, bytes);
     EXPECT_EQ(r.at("on_host_after_reset").get<std::size_t>(), 0u) << r.dump();
     EXPECT_EQ(r.at("on_host_after_transfer").get<std::size_t>(), r.at("pages").get<std::size_t>()) << r.dump();
@@ -93,7 +119,9 @@ TEST(UmGpu, PrefetchGpuToGpu) {
     const Graph g = live_graph();
     const Measured m = measure_once("um-prefetch", g, *g.find("gpu0"), *g.find("gpu1"), 256 * kMiB);
     EXPECT_EQ(m.verify, "");
-    EXPECT_GT(m.gbps, 10.0);
+    const double ce = ce_gbps(g, *g.find("gpu0"), *g.find("gpu1"), 256 * kMiB);
+    EXPECT_GE(m.gbps, 0.1 * ce);
+    EXPECT_LE(m.gbps, kSameLinkCeiling * ce);
 }
 
 TEST(UmGpu, DemandGpuReadOfHostPagesAndFirstTouchCost) {
@@ -101,7 +129,9 @@ TEST(UmGpu, DemandGpuReadOfHostPagesAndFirstTouchCost) {
     const Graph g = live_graph();
     const Measured big = measure_once("um-demand", g, first_numa(g), *g.find("gpu0"), 64 * kMiB);
     EXPECT_EQ(big.verify, "");
-    EXPECT_GT(big.gbps, 1.0);
+    const double ce = ce_gbps(g, first_numa(g), *g.find("gpu0"), 64 * kMiB);
+    EXPECT_GE(big.gbps, 0.02 * ce);
+    EXPECT_LE(big.gbps, kSameLinkCeiling * ce);
     EXPECT_EQ(residency(big, 64 * kMiB).at("on_host_after_transfer").get<std::size_t>(), 0u)
         << residency(big, 64 * kMiB).dump();
     const Measured page = measure_once("um-demand", g, first_numa(g), *g.find("gpu0"), 4096);
@@ -119,7 +149,8 @@ TEST(UmGpu, DemandCpuReadOfGpuPagesIsWallTimedAndBringsThemHome) {
     const Measured m = measure_once("um-demand", g, *g.find("gpu0"), first_numa(g), bytes);
     EXPECT_EQ(m.verify, "");
     EXPECT_EQ(m.context.at("timing_mode").get<std::string>(), "wall");
-    EXPECT_GT(m.gbps, 0.1);
+    EXPECT_GT(m.gbps, 0.0);
+    EXPECT_LE(m.gbps, kSameLinkCeiling * ce_gbps(g, *g.find("gpu0"), first_numa(g), bytes));
     const auto& r = residency(m, bytes);
     EXPECT_EQ(r.at("on_host_after_reset").get<std::size_t>(), 0u) << r.dump();
     EXPECT_EQ(r.at("on_host_after_transfer").get<std::size_t>(), r.at("pages").get<std::size_t>()) << r.dump();
@@ -130,7 +161,9 @@ TEST(UmGpu, DemandGpuToGpu) {
     const Graph g = live_graph();
     const Measured m = measure_once("um-demand", g, *g.find("gpu1"), *g.find("gpu0"), 64 * kMiB);
     EXPECT_EQ(m.verify, "");
-    EXPECT_GT(m.gbps, 1.0);
+    const double ce = ce_gbps(g, *g.find("gpu1"), *g.find("gpu0"), 64 * kMiB);
+    EXPECT_GE(m.gbps, 0.02 * ce);
+    EXPECT_LE(m.gbps, kSameLinkCeiling * ce);
 }
 
 TEST(UmGpu, ManagedBufferIsCappedAtHalfTheFreeGpuMemory) {
@@ -169,10 +202,14 @@ TEST(ZeroCopyGpu, HostReadAndWriteOverPcie) {
         const ParamSet params{{"host_mem", kind}, {"numa", node}};
         const Measured read = measure_once("zero-copy-read", g, numa, *g.find("gpu0"), 256 * kMiB, params);
         EXPECT_EQ(read.verify, "");
-        EXPECT_GT(read.gbps, 10.0);
+        const double ce_in = ce_gbps(g, numa, *g.find("gpu0"), 256 * kMiB);
+        EXPECT_GE(read.gbps, 0.5 * ce_in);
+        EXPECT_LE(read.gbps, kSameLinkCeiling * ce_in);
         const Measured write = measure_once("zero-copy-write", g, *g.find("gpu0"), numa, 256 * kMiB, params);
         EXPECT_EQ(write.verify, "");
-        EXPECT_GT(write.gbps, 10.0);
+        const double ce_out = ce_gbps(g, *g.find("gpu0"), numa, 256 * kMiB);
+        EXPECT_GE(write.gbps, 0.5 * ce_out);
+        EXPECT_LE(write.gbps, kSameLinkCeiling * ce_out);
     }
 }
 
@@ -182,10 +219,14 @@ TEST(ZeroCopyGpu, PeerPullAndPush) {
     const Graph g = live_graph();
     const Measured pull = measure_once("zero-copy-read", g, *g.find("gpu1"), *g.find("gpu0"), 256 * kMiB);
     EXPECT_EQ(pull.verify, "");
-    EXPECT_GT(pull.gbps, 20.0);
+    const double ce_pull = ce_gbps(g, *g.find("gpu1"), *g.find("gpu0"), 256 * kMiB);
+    EXPECT_GE(pull.gbps, 0.5 * ce_pull);
+    EXPECT_LE(pull.gbps, kSameLinkCeiling * ce_pull);
     const Measured push = measure_once("zero-copy-write", g, *g.find("gpu0"), *g.find("gpu1"), 256 * kMiB);
     EXPECT_EQ(push.verify, "");
-    EXPECT_GT(push.gbps, 20.0);
+    const double ce_push = ce_gbps(g, *g.find("gpu0"), *g.find("gpu1"), 256 * kMiB);
+    EXPECT_GE(push.gbps, 0.5 * ce_push);
+    EXPECT_LE(push.gbps, kSameLinkCeiling * ce_push);
 }
 
 TEST(ZeroCopyGpu, ReadCheckKernelFindsWrongDataAndAKernelThatDidNotRun) {

@@ -4,6 +4,8 @@
 // carry what they claim.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "gpu_test_support.hpp"
 #include "methods/cuda/register.hpp"
 #include "methods/group_characterizer.hpp"
@@ -60,10 +62,10 @@ TEST(UnderLoadGpu, ALoadOnTheSameLinkLowersPinnedH2dAndIsRecordedAsU) {
     EXPECT_LT(l.bandwidth_gbps, 0.8 * a.bandwidth_gbps) << l.bandwidth_gbps << " vs " << a.bandwidth_gbps;
     const LanePoint* u = lane(l, "load:numa0->gpu0");
     ASSERT_NE(u, nullptr);
-    EXPECT_GT(u->bandwidth_gbps, 1.0);
+    EXPECT_GT(u->bandwidth_gbps, 0.05 * a.bandwidth_gbps);  // the load moved data at the link's order of rate
     // load_covered is not asserted: whether the copy engine interleaves the two
     // streams or serves the load first is what the record shows, not a given.
-    EXPECT_GT(l.extras.at("load_gbps"), 1.0) << "load_covered " << l.extras.at("load_covered");
+    EXPECT_GT(l.extras.at("load_gbps"), 0.05 * a.bandwidth_gbps) << "load_covered " << l.extras.at("load_covered");
     // Together they move no more than the link does alone (plus noise).
     EXPECT_LT(l.bandwidth_gbps + l.extras.at("load_gbps"), 1.15 * a.bandwidth_gbps);
 }
@@ -89,7 +91,7 @@ TEST(UnderLoadGpu, DefaultScenariosMeasureEachRouteAloneAndLoaded) {
         EXPECT_EQ(r.lanes.size(), i + 1);
         if (i == 1) {
             const Point& pt = r.points.at(0);
-            EXPECT_GT(pt.extras.at("load_gbps"), 1.0);
+            EXPECT_GT(pt.extras.at("load_gbps"), 0.05 * pt.bandwidth_gbps);
             EXPECT_EQ(pt.lanes.size(), 2u);
         }
     }
@@ -104,13 +106,19 @@ TEST(PatternCGpu, InFlightCountsEveryTransferAndPriorityRecordsTheLoad) {
     const Record r = *measure_record(g, p, options_at({4u << 20}));
     ASSERT_EQ(r.status, "ok") << r.error;
     ASSERT_EQ(r.points.size(), 8u);  // in_flight 1, 2, 4, 8 x streams one, several
+    double single = 0;
+    for (const Point& pt : r.points)
+        if (pt.axes.at("in_flight").get<int>() == 1) single = std::max(single, pt.bandwidth_gbps);
+    ASSERT_GT(single, 0.0);
     for (const Point& pt : r.points) {
         const int n = pt.axes.at("in_flight").get<int>();
         EXPECT_EQ(pt.bytes_per_rep, static_cast<double>(n) * (4u << 20)) << n;
         if (pt.axes.at("streams").get<std::string>() == "several" && n > 1) {
             EXPECT_EQ(pt.lanes.size(), static_cast<std::size_t>(n));
         }
-        EXPECT_GT(pt.bandwidth_gbps, 1.0);
+        // n transfers on one route move n times the bytes in about n times the time: the
+        // aggregate stays near the single transfer's rate (half of it leaves room for noise).
+        EXPECT_GT(pt.bandwidth_gbps, 0.5 * single) << pt.axes.at("in_flight") << " " << pt.axes.at("streams");
     }
 
     const Characterizer& priority = *reg.find("priority");

@@ -89,12 +89,22 @@ TEST(ModelFit, TwoTransfersOnOneEdgeShareItsCapacityFairly) {
     EXPECT_NEAR(a[1].gbps, a[0].capacity_gbps / 2, 1e-6);
     EXPECT_NEAR(a[0].capacity_gbps, 391.2, 1);  // the median memcpy-peer efficiency, 81.8%
     EXPECT_NEAR(a[0].seconds / predict_alone(m, &g, two[0]).seconds, a[0].alone_gbps / a[0].gbps, 1e-9);
-    // A fitted capacity of the shared edge wins over the stated rate.
-    m.shared_edges.push_back({"gpu0->nvswitch-fabric", "NVLink 4.0 x18", "one-to-all mode=ce", 478.125, 300, 0.63,
-                              {"one-to-all|gpu0|gpu*-gpu0|mode=ce"}, 2});
+    ASSERT_EQ(a[0].shared.size(), 2u);  // both ends: gpu0->nvswitch-fabric and nvswitch-fabric->gpu1
+    EXPECT_EQ(a[0].shared[0].basis, "unmeasured");
+    // The stated rate bounds it: the interval reaches half the stated rate.
+    EXPECT_NEAR(a[0].gbps_high, 478.125 / 2, 1e-6);
+    // A curve fitted for the shared edge wins over the stated rate (here a hard cap at 300 GB/s).
+    SharedEdgeFit fitted{"gpu0->nvswitch-fabric", "NVLink 4.0 x18", "memcpy-peer peer=on", 478.125,
+                         {{"one-to-all|gpu0|gpu*-gpu0|mode=ce", 2, 782.4, 300, 300, 300}}, {300, kMaxSharpness, false, 0}};
+    m.shared_edges.push_back(fitted);
     a = predict_concurrent(m, &g, two);
-    EXPECT_NEAR(a[0].gbps, 150, 1e-6);
-    EXPECT_NE(a[0].capacity_basis.find("fitted on one-to-all"), std::string::npos);
+    EXPECT_NEAR(a[0].gbps, 150, 1e-3);
+    ASSERT_EQ(a[0].shared.size(), 2u);
+    EXPECT_EQ(a[0].shared[0].edge, "gpu0->nvswitch-fabric");
+    EXPECT_EQ(a[0].shared[0].basis, "fitted");
+    EXPECT_EQ(a[0].shared[0].counts, std::vector<std::size_t>{2});
+    EXPECT_EQ(a[0].shared[0].records, std::vector<std::string>{"one-to-all|gpu0|gpu*-gpu0|mode=ce"});
+    EXPECT_FALSE(a[0].shared[0].extrapolated);
     // Opposite directions do not share (links are full duplex).
     a = predict_concurrent(m, &g, {two[0], {"memcpy-peer", {{"peer", "on"}}, "gpu1", "gpu0", 1u << 30}});
     EXPECT_TRUE(a[0].shared_edge.empty());
@@ -111,8 +121,17 @@ TEST(ModelFit, BadModelFilesAreOneUsageErrorLine) {
         EXPECT_NE(std::string(e.what()).find("bad knot"), std::string::npos);
     }
     j = model_to_json(fit_model({{kH200x2, h200x2()}}));
-    j["version"] = "2.0";
+    j["version"] = "3.0";
     EXPECT_THROW(model_from_json(j), UsageError);
+    // A model of an older version is refused with one line naming it (its shared edges had one fixed capacity).
+    j["version"] = "1.0";
+    try {
+        model_from_json(j);
+        FAIL();
+    } catch (const UsageError& e) {
+        EXPECT_NE(std::string(e.what()).find("version 1.0"), std::string::npos) << e.what();
+        EXPECT_NE(std::string(e.what()).find("model fit"), std::string::npos) << e.what();
+    }
 }
 
 namespace {
@@ -147,19 +166,23 @@ TEST(ModelFit, ConcurrencyLanesArePredictedFromTheCapacityFittedOnTheOtherRecord
     f.records.push_back(two_readers("one-to-all", 150));
     f.records.push_back(two_readers("all-to-one", 160));
     const Model m = fit_model({{"synthetic.json", f}});
-    // Both lanes cross gpu0->nvswitch-fabric and nvswitch-fabric->gpu1: each edge carried 300 (resp. 320).
-    ASSERT_EQ(m.shared_edges.size(), 4u);
+    // Both lanes cross gpu0->nvswitch-fabric and nvswitch-fabric->gpu1: each edge carried 300 (resp. 320)
+    // for two copy-engine peer copies, one curve per edge through both records.
+    ASSERT_EQ(m.shared_edges.size(), 2u);
     EXPECT_EQ(m.shared_edges[0].edge, "gpu0->nvswitch-fabric");
-    EXPECT_NEAR(m.shared_edges[0].capacity_gbps, 300, 1e-6);
+    EXPECT_EQ(m.shared_edges[0].kind, "memcpy-peer peer=on");
+    ASSERT_EQ(m.shared_edges[0].observations.size(), 2u);
+    EXPECT_NEAR(m.shared_edges[0].observations[0].carried_gbps, 300, 1e-6);  // in the files' order
+    EXPECT_NEAR(m.shared_edges[0].observations[1].carried_gbps, 320, 1e-6);
     const CheckReport r = check_model({{"synthetic.json", f}}, 64 * 1024, 1u << 28);
     // Each record is predicted from the other's capacity: 160 per lane for the first, 150 for the second.
     ASSERT_EQ(r.lanes.cases.size(), 12u);
     for (const CheckCase& c : r.lanes.cases) {
         const double expected = c.key.rfind("one-to-all", 0) == 0 ? 160.0 / 150 - 1 : 150.0 / 160 - 1;
-        EXPECT_NEAR(c.error, expected, 1e-6) << c.key;
+        EXPECT_NEAR(c.error, expected, 1e-3) << c.key;  // A(x) moves a little with each size's demand
     }
     ASSERT_EQ(r.aggregates.cases.size(), 6u);
-    EXPECT_NEAR(r.aggregates.median_abs, (160.0 / 150 - 1 + 1 - 150.0 / 160) / 2, 1e-6);
+    EXPECT_NEAR(r.aggregates.median_abs, (160.0 / 150 - 1 + 1 - 150.0 / 160) / 2, 1e-3);
 }
 
 namespace {
@@ -199,7 +222,8 @@ TEST(ModelFit, ATransferUnderLoadIsPredictedFromTheHostSideFittedOnAnotherLoaded
     const auto host = std::find_if(m.shared_edges.begin(), m.shared_edges.end(),
                                    [](const SharedEdgeFit& e) { return e.edge == "numa0->pci0000:00"; });
     ASSERT_NE(host, m.shared_edges.end());
-    EXPECT_NEAR(host->capacity_gbps, 90, 1e-6);
+    ASSERT_EQ(host->observations.size(), 2u);
+    EXPECT_NEAR(host->observations[0].carried_gbps, 90, 1e-6);
     EXPECT_EQ(host->stated_gbps, 0);
     // A loaded record is no single transfer: numa0->gpu0 alone still answers from the unloaded record.
     const Graph g = graph_from_json(m.topology);
@@ -208,6 +232,6 @@ TEST(ModelFit, ATransferUnderLoadIsPredictedFromTheHostSideFittedOnAnotherLoaded
     // Each loaded record predicted from the capacity fitted on the other: 45 GB/s, as measured.
     const CheckReport r = check_model({{"loaded.json", f}}, 64 * 1024, 1u << 28);
     ASSERT_EQ(r.lanes.cases.size(), 4u);  // the measured lane of 2 records at 2 sizes
-    for (const CheckCase& c : r.lanes.cases) EXPECT_NEAR(c.error, 0, 1e-6) << c.key;
+    for (const CheckCase& c : r.lanes.cases) EXPECT_NEAR(c.error, 0, 1e-3) << c.key;
     EXPECT_TRUE(r.aggregates.cases.empty());
 }

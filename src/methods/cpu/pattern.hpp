@@ -6,7 +6,7 @@
 // every word differs from the same word of any other seed, and neighbouring
 // words differ from each other, so a copy that moved nothing, half, or the
 // wrong half is caught. Not the CUDA
-// methods' splitmix pattern (methods/cuda/pattern.hpp): cpu-write computes its
+// methods' splitmix pattern (methods/cuda/common/pattern.hpp): cpu-write computes its
 // words inside the timed loop, where this word costs an xor and an add and
 // keeps the loop bound by memory, not by 64-bit multiplies.
 #include <cstddef>

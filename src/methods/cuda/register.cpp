@@ -1,7 +1,13 @@
+// The top floor of methods/cuda: every family's factories, in the order the
+// plan measures them.
 #include "methods/cuda/register.hpp"
 
-#include "methods/cuda/methods.hpp"
-#include "methods/cuda/load/methods_load.hpp"
+#include "methods/cuda/concurrency/concurrency_methods.hpp"
+#include "methods/cuda/copy/copy_methods.hpp"
+#include "methods/cuda/faults/fault_methods.hpp"
+#include "methods/cuda/load/load_methods.hpp"
+#include "methods/cuda/um/um_methods.hpp"
+#include "methods/cuda/zerocopy/zero_copy_methods.hpp"
 
 namespace hwcomm {
 
@@ -31,5 +37,7 @@ void register_cuda_methods(Registry& registry) {
     registry.add(make_in_flight());
     registry.add(make_priority());
 }
+
+void register_cuda_fault_methods(Registry& registry) { cuda::register_fault_methods(registry, cuda::make_memcpy_d2d()); }
 
 }  // namespace hwcomm

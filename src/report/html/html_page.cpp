@@ -5,7 +5,6 @@
 #include "report/html/edge_measures.hpp"
 #include "report/html/embedded_assets.hpp"
 #include "report/html/topo_svg.hpp"
-#include "core/build_revision.hpp"
 
 namespace hwcomm::report_html {
 
@@ -95,7 +94,7 @@ std::string render_report_html(const std::vector<ReportInput>& inputs, const Rep
             "from these curves by an explicit rule (as <code>hwcomm analyze</code> prints them): each cell's "
             "verdict and effect, with links to the charts that decided it; then each path's efficiency against its "
             "bottleneck, and anomalies.</p><div id=\"analysis-tables\"></div></section>\n"
-         << "<footer>Made by hwcomm " << tool_version() << " (" << git_revision()
+         << "<footer>Made by hwcomm " << HWCOMM_VERSION << " (" << HWCOMM_GIT_REVISION
          << "). Charts: Apache ECharts 5.6.0 (Apache-2.0).</footer>\n"
          << "<script id=\"hwcomm-data\" type=\"application/json\">" << script_safe_json(model)
          << "</script>\n<script>" << embedded_asset("echarts.min.js") << "</script>\n<script>"

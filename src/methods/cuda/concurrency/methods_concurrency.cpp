@@ -10,10 +10,10 @@
 #include <algorithm>
 #include <memory>
 
-#include "methods/cuda/concurrency/concurrency_lanes.hpp"
-#include "methods/cuda/graph_queries.hpp"
-#include "methods/cuda/methods.hpp"
-#include "methods/cuda/session_common.hpp"
+#include "methods/cuda/common/graph_queries.hpp"
+#include "methods/cuda/common/session_common.hpp"
+#include "methods/cuda/concurrency/concurrency_methods.hpp"
+#include "methods/cuda/lanes/copy_lanes.hpp"
 #include "methods/group_characterizer.hpp"
 #include "methods/shared_links.hpp"
 

@@ -2,12 +2,12 @@
 // baseline) and memcpy-peer (cudaMemcpyPeerAsync), peer access on and off.
 #include <memory>
 
-#include "methods/cuda/cuda_check.hpp"
-#include "methods/cuda/graph_queries.hpp"
-#include "methods/cuda/methods.hpp"
+#include "methods/cuda/common/cuda_check.hpp"
+#include "methods/cuda/common/graph_queries.hpp"
+#include "methods/cuda/common/peer_setup.hpp"
+#include "methods/cuda/common/session_common.hpp"
+#include "methods/cuda/copy/copy_methods.hpp"
 #include "methods/cuda/lanes/one_way_session.hpp"
-#include "methods/cuda/peer_setup.hpp"
-#include "methods/cuda/session_common.hpp"
 
 namespace hwcomm::cuda {
 

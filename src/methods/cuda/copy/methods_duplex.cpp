@@ -3,13 +3,13 @@
 // a NUMA node). Listed once per unordered GPU pair: fwd is src -> dst.
 #include <memory>
 
-#include "methods/cuda/cuda_check.hpp"
+#include "methods/cuda/common/cuda_check.hpp"
+#include "methods/cuda/common/graph_queries.hpp"
+#include "methods/cuda/common/host_memory.hpp"
+#include "methods/cuda/common/peer_setup.hpp"
+#include "methods/cuda/common/session_common.hpp"
+#include "methods/cuda/copy/copy_methods.hpp"
 #include "methods/cuda/lanes/lane_group.hpp"
-#include "methods/cuda/graph_queries.hpp"
-#include "methods/cuda/host_memory.hpp"
-#include "methods/cuda/methods.hpp"
-#include "methods/cuda/peer_setup.hpp"
-#include "methods/cuda/session_common.hpp"
 
 namespace hwcomm::cuda {
 

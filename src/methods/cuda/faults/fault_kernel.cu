@@ -1,6 +1,6 @@
 #include "methods/cuda/faults/fault_kernel.hpp"
 
-#include "methods/cuda/cuda_check.hpp"
+#include "methods/cuda/common/cuda_check.hpp"
 
 namespace hwcomm::cuda {
 

@@ -5,13 +5,12 @@
 #include <string>
 
 #include "core/error.hpp"
-#include "methods/cuda/cuda_check.hpp"
-#include "methods/cuda/cuda_handles.hpp"
-#include "methods/cuda/device_info.hpp"
+#include "methods/cuda/common/cuda_check.hpp"
+#include "methods/cuda/common/cuda_handles.hpp"
+#include "methods/cuda/common/device_info.hpp"
+#include "methods/cuda/common/graph_queries.hpp"
 #include "methods/cuda/faults/fault_kernel.hpp"
 #include "methods/cuda/faults/vanishing_session.hpp"
-#include "methods/cuda/graph_queries.hpp"
-#include "methods/cuda/methods.hpp"
 #include "platform/clock.hpp"
 
 namespace hwcomm::cuda {
@@ -116,10 +115,10 @@ public:
 // memcpy-d2d on one GPU, through VanishingSession.
 class FaultVanish final : public OneGpuFault {
 public:
-    FaultVanish()
+    explicit FaultVanish(std::unique_ptr<Characterizer> memcpy_d2d)
         : OneGpuFault("fault-vanish", "memcpy-d2d within the GPU whose calls fail from 64 KiB on as if the GPU fell "
                                       "off the bus (simulated cudaErrorLaunchFailure)"),
-          inner_(make_memcpy_d2d()) {}
+          inner_(std::move(memcpy_d2d)) {}
     std::unique_ptr<TransferSession> prepare(const Graph& graph, const Vertex& src, const Vertex& dst,
                                              const ParamSet& params, std::size_t max_bytes,
                                              const MethodOptions& options) const override {
@@ -133,11 +132,11 @@ private:
 
 }  // namespace
 
-void register_fault_methods(Registry& registry) {
+void register_fault_methods(Registry& registry, std::unique_ptr<Characterizer> memcpy_d2d) {
     registry.add(std::make_unique<FaultAlloc>());
     registry.add(std::make_unique<FaultPeer>());
     registry.add(std::make_unique<FaultKernel>());
-    registry.add(std::make_unique<FaultVanish>());
+    registry.add(std::make_unique<FaultVanish>(std::move(memcpy_d2d)));
 }
 
 }  // namespace hwcomm::cuda

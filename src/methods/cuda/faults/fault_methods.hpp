@@ -10,6 +10,7 @@
 //   fault-vanish  memcpy-d2d whose calls fail from kFaultFromBytes on as if the
 //                 GPU fell off the bus (VanishingSession, a test seam)
 #include <cstddef>
+#include <memory>
 
 #include "methods/characterizer.hpp"
 
@@ -20,6 +21,8 @@ inline constexpr std::size_t kFaultFromBytes = 64 * 1024;
 
 inline constexpr const char* kFaultMethodsEnv = "HWCOMM_TEST_FAULT_METHODS";
 
-void register_fault_methods(Registry& registry);
+// `memcpy_d2d`: the method fault-vanish wraps (register.cpp passes it: a
+// family depends on the helpers and the lanes only, not on another family).
+void register_fault_methods(Registry& registry, std::unique_ptr<Characterizer> memcpy_d2d);
 
 }  // namespace hwcomm::cuda

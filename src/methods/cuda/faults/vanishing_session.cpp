@@ -2,7 +2,7 @@
 
 #include <string>
 
-#include "methods/cuda/cuda_check.hpp"
+#include "methods/cuda/common/cuda_check.hpp"
 
 namespace hwcomm::cuda {
 

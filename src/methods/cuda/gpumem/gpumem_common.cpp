@@ -4,10 +4,10 @@
 #include <vector>
 
 #include "core/error.hpp"
-#include "platform/clock.hpp"
-#include "methods/cuda/cuda_check.hpp"
-#include "methods/cuda/graph_queries.hpp"
+#include "methods/cuda/common/cuda_check.hpp"
+#include "methods/cuda/common/graph_queries.hpp"
 #include "methods/gpumem/gpumem_model.hpp"
+#include "platform/clock.hpp"
 
 namespace hwcomm::cuda::gpumem {
 

@@ -14,10 +14,10 @@
 
 #include "core/graph.hpp"
 #include "methods/characterizer.hpp"
-#include "methods/cuda/cuda_handles.hpp"
+#include "methods/cuda/common/cuda_handles.hpp"
+#include "methods/cuda/common/graph_queries.hpp"
+#include "methods/cuda/common/session_common.hpp"
 #include "methods/cuda/gpumem/gpumem_kernels.hpp"
-#include "methods/cuda/graph_queries.hpp"
-#include "methods/cuda/session_common.hpp"
 
 namespace hwcomm::cuda::gpumem {
 

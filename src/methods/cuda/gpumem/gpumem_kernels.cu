@@ -1,7 +1,7 @@
 #include "methods/cuda/gpumem/gpumem_kernels.hpp"
 
 #include "core/error.hpp"
-#include "methods/cuda/cuda_check.hpp"
+#include "methods/cuda/common/cuda_check.hpp"
 
 namespace hwcomm::cuda::gpumem {
 

@@ -7,14 +7,14 @@
 #include <optional>
 
 #include "core/error.hpp"
-#include "methods/cuda/cuda_check.hpp"
-#include "methods/cuda/device_info.hpp"
+#include "methods/cuda/common/cuda_check.hpp"
+#include "methods/cuda/common/device_info.hpp"
+#include "methods/cuda/common/graph_queries.hpp"
+#include "methods/cuda/common/host_memory.hpp"
+#include "methods/cuda/common/peer_setup.hpp"
+#include "methods/cuda/common/session_common.hpp"
 #include "methods/cuda/gpumem/gpumem_common.hpp"
 #include "methods/cuda/gpumem/gpumem_methods.hpp"
-#include "methods/cuda/graph_queries.hpp"
-#include "methods/cuda/host_memory.hpp"
-#include "methods/cuda/peer_setup.hpp"
-#include "methods/cuda/session_common.hpp"
 
 namespace hwcomm::cuda::gpumem {
 

@@ -6,11 +6,11 @@
 #include <memory>
 
 #include "core/error.hpp"
-#include "methods/cuda/cuda_check.hpp"
+#include "methods/cuda/common/cuda_check.hpp"
+#include "methods/cuda/common/graph_queries.hpp"
+#include "methods/cuda/common/session_common.hpp"
 #include "methods/cuda/gpumem/gpumem_common.hpp"
 #include "methods/cuda/gpumem/gpumem_methods.hpp"
-#include "methods/cuda/graph_queries.hpp"
-#include "methods/cuda/session_common.hpp"
 #include "methods/gpumem/gpumem_model.hpp"
 
 namespace hwcomm::cuda::gpumem {

@@ -3,10 +3,10 @@
 #include <string>
 
 #include "core/error.hpp"
-#include "methods/cuda/cuda_check.hpp"
+#include "methods/cuda/common/cuda_check.hpp"
+#include "methods/cuda/common/session_common.hpp"
 #include "methods/cuda/gpumem/gpumem_common.hpp"
 #include "methods/cuda/gpumem/gpumem_kernels.hpp"
-#include "methods/cuda/session_common.hpp"
 
 namespace hwcomm::cuda::gpumem {
 

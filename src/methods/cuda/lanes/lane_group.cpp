@@ -3,10 +3,10 @@
 #include <algorithm>
 
 #include "core/error.hpp"
-#include "methods/cuda/cuda_check.hpp"
+#include "methods/cuda/common/cuda_check.hpp"
+#include "methods/cuda/common/pattern.hpp"
+#include "methods/cuda/common/sizing.hpp"
 #include "methods/cuda/lanes/lane_window.hpp"
-#include "methods/cuda/pattern.hpp"
-#include "methods/cuda/sizing.hpp"
 #include "platform/clock.hpp"
 
 namespace hwcomm::cuda {

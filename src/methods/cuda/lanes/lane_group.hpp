@@ -27,10 +27,10 @@
 #include <nlohmann/json.hpp>
 
 #include "methods/characterizer.hpp"
-#include "methods/cuda/blocking_gate.hpp"
-#include "methods/cuda/cuda_handles.hpp"
-#include "methods/cuda/load/background_load.hpp"
-#include "methods/cuda/pattern_ops.hpp"
+#include "methods/cuda/common/blocking_gate.hpp"
+#include "methods/cuda/common/cuda_handles.hpp"
+#include "methods/cuda/common/pattern_ops.hpp"
+#include "methods/cuda/lanes/background_load.hpp"
 
 namespace hwcomm::cuda {
 

@@ -6,10 +6,10 @@
 #include <map>
 #include <memory>
 
-#include "methods/cuda/graph_queries.hpp"
-#include "methods/cuda/load/methods_load.hpp"
+#include "methods/cuda/common/graph_queries.hpp"
+#include "methods/cuda/common/session_common.hpp"
+#include "methods/cuda/load/load_methods.hpp"
 #include "methods/cuda/load/route_lanes.hpp"
-#include "methods/cuda/session_common.hpp"
 
 namespace hwcomm::cuda {
 

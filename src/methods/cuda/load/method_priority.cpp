@@ -10,10 +10,10 @@
 #include <map>
 #include <memory>
 
-#include "methods/cuda/graph_queries.hpp"
-#include "methods/cuda/load/methods_load.hpp"
+#include "methods/cuda/common/graph_queries.hpp"
+#include "methods/cuda/common/session_common.hpp"
+#include "methods/cuda/load/load_methods.hpp"
 #include "methods/cuda/load/route_lanes.hpp"
-#include "methods/cuda/session_common.hpp"
 
 namespace hwcomm::cuda {
 
@@ -107,11 +107,15 @@ public:
                                              const ParamSet&, std::size_t max_bytes,
                                              const MethodOptions& options) const override {
         return prepare_guarded(name(), [&]() -> std::unique_ptr<TransferSession> {
-            const TimingMode mode = timing_mode_from_string(options.timing_mode);
-            if (mode != TimingMode::Event) throw MeasurementError("priority needs event timing");
+            // A transfer's wait behind the load starts at the gate's release, which only
+            // the GPU's clock sees: event timing whatever was asked, and the record says so.
+            const bool wall_asked = timing_mode_from_string(options.timing_mode) == TimingMode::Wall;
             const SizeCap cap = plan_route_buffers(options, std::min(max_bytes, size_policy().max_bytes), src, dst, 1);
-            auto session = std::make_unique<PrioritySession>(src, dst, cap, mode, name());
+            auto session = std::make_unique<PrioritySession>(src, dst, cap, TimingMode::Event, name());
             session->context_ = route_context(graph, src, dst, cap, options);
+            if (wall_asked)
+                session->context_["timing_note"] = "wall asked: a transfer's wait behind the load begins at the "
+                                                   "gate's release, which only GPU events see";
             return session;
         });
     }

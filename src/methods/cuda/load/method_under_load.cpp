@@ -5,11 +5,11 @@
 // U). One record per scenario: params "loads" (how many) and "with" (which).
 #include <memory>
 
-#include "methods/cuda/concurrency/concurrency_lanes.hpp"
-#include "methods/cuda/graph_queries.hpp"
-#include "methods/cuda/load/methods_load.hpp"
+#include "methods/cuda/common/graph_queries.hpp"
+#include "methods/cuda/common/session_common.hpp"
+#include "methods/cuda/lanes/copy_lanes.hpp"
+#include "methods/cuda/load/load_methods.hpp"
 #include "methods/cuda/load/route_lanes.hpp"
-#include "methods/cuda/session_common.hpp"
 #include "methods/group_characterizer.hpp"
 #include "methods/under_load.hpp"
 

@@ -1,8 +1,8 @@
 #include "methods/cuda/load/route_lanes.hpp"
 
 #include "core/error.hpp"
-#include "methods/cuda/cuda_check.hpp"
-#include "methods/cuda/graph_queries.hpp"
+#include "methods/cuda/common/cuda_check.hpp"
+#include "methods/cuda/common/graph_queries.hpp"
 
 namespace hwcomm::cuda {
 

@@ -11,10 +11,10 @@
 
 #include "core/graph.hpp"
 #include "methods/characterizer.hpp"
-#include "methods/cuda/host_memory.hpp"
+#include "methods/cuda/common/host_memory.hpp"
+#include "methods/cuda/common/peer_setup.hpp"
+#include "methods/cuda/common/session_common.hpp"
 #include "methods/cuda/lanes/lane_group.hpp"
-#include "methods/cuda/peer_setup.hpp"
-#include "methods/cuda/session_common.hpp"
 #include "methods/under_load.hpp"
 #include "platform/hwloc_topology.hpp"
 

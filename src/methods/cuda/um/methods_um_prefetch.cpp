@@ -5,12 +5,12 @@
 // place (a kernel on the destination GPU, or the CPU for a host destination).
 #include <memory>
 
-#include "methods/cuda/graph_queries.hpp"
-#include "methods/cuda/methods.hpp"
-#include "methods/cuda/pattern_ops.hpp"
-#include "methods/cuda/session_common.hpp"
-#include "methods/cuda/um/managed_memory.hpp"
+#include "methods/cuda/common/graph_queries.hpp"
+#include "methods/cuda/common/managed_memory.hpp"
+#include "methods/cuda/common/pattern_ops.hpp"
+#include "methods/cuda/common/session_common.hpp"
 #include "methods/cuda/um/single_shot_session.hpp"
+#include "methods/cuda/um/um_methods.hpp"
 #include "methods/cuda/um/um_plan.hpp"
 
 namespace hwcomm::cuda {

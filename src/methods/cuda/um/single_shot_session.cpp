@@ -3,7 +3,7 @@
 #include <cmath>
 
 #include "core/error.hpp"
-#include "methods/cuda/pattern.hpp"
+#include "methods/cuda/common/pattern.hpp"
 #include "methods/cuda/um/host_residency.hpp"
 #include "platform/clock.hpp"
 #include "platform/page_placement.hpp"

@@ -16,8 +16,8 @@
 #include <nlohmann/json.hpp>
 
 #include "methods/characterizer.hpp"
-#include "methods/cuda/blocking_gate.hpp"
-#include "methods/cuda/cuda_handles.hpp"
+#include "methods/cuda/common/blocking_gate.hpp"
+#include "methods/cuda/common/cuda_handles.hpp"
 #include "methods/cuda/lanes/lane_group.hpp"
 
 namespace hwcomm::cuda {

@@ -1,10 +1,10 @@
 #include "methods/cuda/um/um_plan.hpp"
 
 #include "core/error.hpp"
-#include "methods/cuda/device_info.hpp"
-#include "methods/cuda/graph_queries.hpp"
-#include "methods/cuda/um/managed_memory.hpp"
-#include "methods/cuda/session_common.hpp"
+#include "methods/cuda/common/device_info.hpp"
+#include "methods/cuda/common/graph_queries.hpp"
+#include "methods/cuda/common/managed_memory.hpp"
+#include "methods/cuda/common/session_common.hpp"
 #include "platform/host_info.hpp"
 
 namespace hwcomm::cuda {

@@ -11,7 +11,7 @@
 
 #include "core/graph.hpp"
 #include "methods/characterizer.hpp"
-#include "methods/cuda/session_common.hpp"
+#include "methods/cuda/common/session_common.hpp"
 #include "methods/cuda/um/managed_caps.hpp"
 
 namespace hwcomm::cuda {

@@ -8,9 +8,9 @@
 #include <memory>
 
 #include "core/error.hpp"
-#include "methods/cuda/graph_queries.hpp"
-#include "methods/cuda/methods.hpp"
-#include "methods/cuda/session_common.hpp"
+#include "methods/cuda/common/graph_queries.hpp"
+#include "methods/cuda/common/session_common.hpp"
+#include "methods/cuda/zerocopy/zero_copy_methods.hpp"
 #include "methods/cuda/zerocopy/zero_copy_session.hpp"
 
 namespace hwcomm::cuda {

@@ -1,12 +1,12 @@
 #include "methods/cuda/zerocopy/zero_copy_session.hpp"
 
 #include "core/error.hpp"
-#include "methods/cuda/device_info.hpp"
-#include "methods/cuda/graph_queries.hpp"
-#include "methods/cuda/pattern.hpp"
-#include "methods/cuda/session_common.hpp"
-#include "methods/cuda/um/managed_memory.hpp"
-#include "methods/cuda/zerocopy/touch_kernels.hpp"
+#include "methods/cuda/common/device_info.hpp"
+#include "methods/cuda/common/graph_queries.hpp"
+#include "methods/cuda/common/managed_memory.hpp"
+#include "methods/cuda/common/pattern.hpp"
+#include "methods/cuda/common/session_common.hpp"
+#include "methods/cuda/common/touch_kernels.hpp"
 
 namespace hwcomm::cuda {
 

@@ -11,11 +11,11 @@
 #include <optional>
 #include <string>
 
-#include "methods/cuda/host_memory.hpp"
+#include "methods/cuda/common/host_memory.hpp"
+#include "methods/cuda/common/peer_setup.hpp"
+#include "methods/cuda/common/sizing.hpp"
+#include "methods/cuda/common/touch_slots.hpp"
 #include "methods/cuda/lanes/lane_group.hpp"
-#include "methods/cuda/peer_setup.hpp"
-#include "methods/cuda/sizing.hpp"
-#include "methods/cuda/zerocopy/touch_slots.hpp"
 
 namespace hwcomm::cuda {
 
