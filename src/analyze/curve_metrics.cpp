@@ -90,8 +90,10 @@ void add_suspects(CurveMetrics& m, const std::vector<CurvePoint>& pts, const std
         if (i > 0 && pts[i - 1].gbps > 0 && p.gbps > 0) {
             const double r = p.gbps / pts[i - 1].gbps;
             if (r > o.jump_factor || r < 1.0 / o.jump_factor)
+                // A drop reads as the factor it falls by ("drops 106x"), not "0.0x".
                 m.suspects.push_back({p.bytes, "jump",
-                                      "bandwidth changes " + number(r, "%.1fx") + " from " +
+                                      std::string("bandwidth ") + (r > 1 ? "rises " : "drops ") +
+                                          number(r > 1 ? r : 1 / r, "%.1fx") + " from " +
                                           number(pts[i - 1].gbps) + " GB/s at the previous size to " +
                                           number(p.gbps) + " GB/s"});
         }

@@ -110,7 +110,7 @@ std::string latency(const Record& r) {
                       (local ? "DRAM " : ">= " + four + " ") + num(l.beyond_l2_ns) + " ns" +
                       (local ? " (>= " + four + ")" : "") + "\n";
     std::string sizes = "  ns by working set:";
-    for (const auto& [bytes, ns] : l.ns_by_working_set) sizes += " " + short_bytes(bytes) + " " + num(ns, "%.0f");
+    for (const auto& [bytes, ns] : l.ns_by_working_set) sizes += " " + short_size(bytes) + " " + num(ns, "%.0f");
     return out + sizes + "\n";
 }
 

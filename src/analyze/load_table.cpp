@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "catalog/method_params.hpp"
+#include "measure/byte_size.hpp"
 
 namespace hwcomm::analyze {
 
@@ -31,13 +32,6 @@ std::string fixed(double v, int digits) {
     char buf[64];
     std::snprintf(buf, sizeof buf, "%.*f", digits, v);
     return buf;
-}
-
-std::string size_text(std::uint64_t bytes) {
-    if (bytes >= (1ull << 30) && bytes % (1ull << 30) == 0) return std::to_string(bytes >> 30) + " GiB";
-    if (bytes >= (1ull << 20) && bytes % (1ull << 20) == 0) return std::to_string(bytes >> 20) + " MiB";
-    if (bytes >= (1ull << 10) && bytes % (1ull << 10) == 0) return std::to_string(bytes >> 10) + " KiB";
-    return std::to_string(bytes) + " B";
 }
 
 bool has_view(const MethodCatalog& catalog, const Record& r, MethodView view) {
@@ -122,7 +116,7 @@ std::string format_load_tables(const std::vector<LoadTable>& load, const std::ve
     std::ostringstream out;
     if (!load.empty()) out << "\nBandwidth under load (under-load; fraction of the route alone; U = load lanes together)\n";
     for (const LoadTable& t : load) {
-        out << "  " << t.src << " -> " << t.dst << " at " << size_text(t.bytes) << "\n";
+        out << "  " << t.src << " -> " << t.dst << " at " << format_size(t.bytes) << "\n";
         out << "    loads  GB/s      of alone  U GB/s   with\n";
         for (const LoadRow& r : t.rows) {
             char line[160];
@@ -136,8 +130,8 @@ std::string format_load_tables(const std::vector<LoadTable>& load, const std::ve
     for (const PriorityTable& t : priority) {
         out << "  " << t.src << " -> " << t.dst << "\n";
         for (const PriorityRow& r : t.rows)
-            out << "    " << r.priority << ": " << fixed(r.small_seconds * 1e6, 1) << " us at " << size_text(r.small_bytes)
-                << ", " << fixed(r.large_gbps, 1) << " GB/s at " << size_text(r.large_bytes) << "\n";
+            out << "    " << r.priority << ": " << fixed(r.small_seconds * 1e6, 1) << " us at " << format_size(r.small_bytes)
+                << ", " << fixed(r.large_gbps, 1) << " GB/s at " << format_size(r.large_bytes) << "\n";
     }
     return out.str();
 }

@@ -11,6 +11,7 @@
 #include "analyze/record_facts.hpp"
 #include "analyze/summary.hpp"
 #include "catalog/row_json.hpp"
+#include "measure/byte_size.hpp"
 
 namespace hwcomm::analyze {
 
@@ -93,7 +94,7 @@ std::string format_matrix(const ResultsFile& file, const MatrixSpec& spec) {
     std::string title = spec.method;
     for (const auto& [k, v] : spec.params) title += " " + k + "=" + v;
     out << title << ", GB/s "
-        << (spec.at_bytes ? "at " + format_bytes(*spec.at_bytes) : std::string("large-transfer (>= 64 MiB)"))
+        << (spec.at_bytes ? "at " + format_size(*spec.at_bytes) : std::string("large-transfer (>= 64 MiB)"))
         << " (rows: source, columns: destination)\n";
     char buf[32];
     std::snprintf(buf, sizeof buf, "%8s", "src\\dst");

@@ -5,6 +5,7 @@
 #include <cstdio>
 
 #include "core/paths.hpp"
+#include "measure/link_text.hpp"
 
 namespace hwcomm::analyze {
 
@@ -30,7 +31,7 @@ std::optional<LinkLimit> route_limit(const Graph& g, const std::string& a, const
     LinkLimit limit{.gbps = path->bottleneck_gbps, .vertices = path->vertices};
     for (std::size_t i : path->edges)
         if (g.edges()[i].gbps_per_direction == path->bottleneck_gbps) {
-            limit.what = describe_edge(g.edges()[i]);
+            limit.what = describe_edge(g.edges()[i], EdgeText::Link);
             break;
         }
     return limit;
@@ -81,22 +82,6 @@ std::string host_alloc_of(const Record& r) { return param(r, "host_mem"); }
 bool is_duplex(const Record& r, const MethodRow* row) { return row && hwcomm::is_duplex(*row, r.params); }
 
 bool small_transfer_meaningful(const Record& r) { return is_gpu_id(r.src) || is_gpu_id(r.dst); }
-
-std::string describe_edge(const Edge& e) {
-    char buf[64];
-    if (e.kind == EdgeKind::Pcie && e.pcie) {
-        std::snprintf(buf, sizeof buf, "PCIe %d.0 x%d", e.pcie->generation, e.pcie->width);
-        return buf;
-    }
-    if (e.kind == EdgeKind::NvLink && e.nvlink) {
-        std::snprintf(buf, sizeof buf, "NVLink %s x%d", e.nvlink->version.empty() ? "?" : e.nvlink->version.c_str(),
-                      e.nvlink->links);
-        return buf;
-    }
-    if (e.kind == EdgeKind::Pcie) return "PCIe link";
-    if (e.kind == EdgeKind::NvLink) return "NVLink";
-    return std::string(to_string(e.kind)) + " link";
-}
 
 std::optional<LinkLimit> path_limit(const Record& r, const MethodRow* row, const Graph& g) {
     if (r.src == r.dst) return std::nullopt;  // memory-bound: the graph states no rate

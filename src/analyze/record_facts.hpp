@@ -35,9 +35,6 @@ bool reads_from_disk(const Record& record);
 // (launch overhead); a CPU loop over 1 B measures the loop, not a path.
 bool small_transfer_meaningful(const Record& record);
 
-// "PCIe 3.0 x16", "NVLink 1.0 x1", "SMP link".
-std::string describe_edge(const Edge& edge);
-
 // The theoretical bottleneck of the record's path, from the topology.
 struct LinkLimit {
     double gbps = 0;                        // per direction (x2 for duplex records)

@@ -12,6 +12,7 @@
 #include "catalog/row_json.hpp"
 #include "core/paths.hpp"
 #include "io/cluster_section.hpp"
+#include "measure/statistics.hpp"
 
 namespace hwcomm::analyze {
 
@@ -29,8 +30,7 @@ std::optional<double> window_statistic(const std::vector<CurvePoint>& pts, const
         for (double x : v) s += x;
         return s / static_cast<double>(v.size());
     }
-    const std::size_t n = v.size();
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+    return median_value(std::move(v));
 }
 
 // "cpu<socket os index>" of a NUMA node through the topology's package

@@ -119,19 +119,6 @@ std::vector<SummaryRow> summarize(const ResultsFile& file, const std::string& so
     return rows;
 }
 
-std::string format_bytes(std::uint64_t bytes) { return format_size(bytes); }
-
-std::string short_bytes(std::uint64_t bytes) {
-    static const char* units[] = {"", "K", "M", "G", "T"};
-    int u = 0;
-    std::uint64_t v = bytes;
-    while (u < 4 && v >= 1024 && v % 1024 == 0) {
-        v /= 1024;
-        ++u;
-    }
-    return std::to_string(v) + units[u];
-}
-
 std::string format_time(double seconds) {
     char buf[32];
     if (seconds < 1e-3)
@@ -198,12 +185,12 @@ std::string format_summary_table(const std::vector<SummaryRow>& rows) {
         const CurveMetrics& m = r.metrics;
         std::string large = m.large ? fixed(m.large->gbps, 1) + (m.large->last_octave ? "^" : "") : "-";
         std::string best = "-";
-        if (m.best) best = fixed(m.best->gbps, 1) + " @" + short_bytes(m.best->bytes) + (m.best->cache_resident ? " c" : "");
+        if (m.best) best = fixed(m.best->gbps, 1) + " @" + short_size(m.best->bytes) + (m.best->cache_resident ? " c" : "");
         std::string link = "-";
         if (m.fraction_of_limit) link = fixed(*m.fraction_of_limit * 100, 0) + "% " + compact_link(m.limit->what);
         std::string small = "-";
         if (m.small) {
-            small = format_time(m.small->seconds) + "@" + format_bytes(m.small->bytes);
+            small = format_time(m.small->seconds) + "@" + format_size(m.small->bytes);
             small.erase(std::remove(small.begin(), small.end(), ' '), small.end());
         }
         const std::string params = compact_params(r.params);
@@ -238,7 +225,7 @@ std::string format_summary_table(const std::vector<SummaryRow>& rows) {
         for (const SuspectPoint& p : r.metrics.suspects) by_kind[p.kind].push_back(&p);
         for (const auto& [kind, list] : by_kind) {
             std::string sizes;
-            for (const SuspectPoint* p : list) sizes += (sizes.empty() ? "@" : ", ") + format_bytes(p->bytes);
+            for (const SuspectPoint* p : list) sizes += (sizes.empty() ? "@" : ", ") + format_size(p->bytes);
             const bool same_reason = kind == "not-converged" || list.size() == 1;
             notes.push_back(who + " " + sizes + " " + kind + ": " +
                             (same_reason ? list.front()->reason : list.front()->reason + " (first of " +

@@ -39,7 +39,9 @@ std::vector<Record> initiate(const Communicator& pair, const Graph& graph, const
         if (!record) continue;
         set_inter_node_context(*record, args.ends[me].node, args.ends[peer].node, shared_host);
         stamp_measured_provenance(*record);
-        std::cerr << args.ends[me].node << ": " << record_line(*record, out.size() + 1, planned_records.size()) << std::endl;
+        if (args.record_line)
+            std::cerr << args.ends[me].node << ": " << args.record_line(*record, out.size() + 1, planned_records.size())
+                      << std::endl;
         out.push_back(std::move(*record));
     }
     end_pair(pair);

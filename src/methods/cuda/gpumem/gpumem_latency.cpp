@@ -27,8 +27,8 @@ class LatencySession final : public TransferSession {
 public:
     LatencySession(const Graph& graph, const Vertex& src, const Vertex& dst, const SizeCap& cap,
                    const MethodOptions& options)
-        : exec_(cuda_ordinal(src)), timer_(exec_, options.timing_mode) {
-        context_["timing_mode"] = options.timing_mode == "wall" ? "wall" : "event";
+        : exec_(cuda_ordinal(src)), timer_(exec_, options.timing) {
+        context_["timing_mode"] = to_string(options.timing);
         context_.update(base_context(graph, {&src}, cap, options));
         context_["gpumem"] = to_json(gpu_mem_facts(exec_));
         unsigned long long* memory = nullptr;

@@ -34,10 +34,7 @@
 
 namespace hwcomm::cuda {
 
-enum class TimingMode { Event, Wall };
-// "event" | "wall"; throws UsageError otherwise.
-TimingMode timing_mode_from_string(const std::string& text);
-const char* to_string(TimingMode mode);
+// TimingMode (event | wall): methods/method_options.hpp, the run's --timing.
 
 // Queues one copy of `bytes` on `stream` (whose device is current).
 using EnqueueCopy = std::function<void(std::size_t bytes, cudaStream_t stream)>;

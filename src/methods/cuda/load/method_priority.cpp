@@ -109,7 +109,7 @@ public:
         return prepare_guarded(name(), [&]() -> std::unique_ptr<TransferSession> {
             // A transfer's wait behind the load starts at the gate's release, which only
             // the GPU's clock sees: event timing whatever was asked, and the record says so.
-            const bool wall_asked = timing_mode_from_string(options.timing_mode) == TimingMode::Wall;
+            const bool wall_asked = options.timing == TimingMode::Wall;
             const SizeCap cap = plan_route_buffers(options, std::min(max_bytes, size_policy().max_bytes), src, dst, 1);
             auto session = std::make_unique<PrioritySession>(src, dst, cap, TimingMode::Event, name());
             session->context_ = route_context(graph, src, dst, cap, options);
