@@ -1,4 +1,5 @@
 // analyze_results: series, cells, efficiency and anomalies of several files.
+#include "analyze/cpu_facts.hpp"
 #include "analyze/study.hpp"
 #include "catalog/row_json.hpp"
 
@@ -19,7 +20,8 @@ Analysis analyze_results(const std::vector<NamedResults>& files, const VerdictRu
         for (const Record& r : f.file.records) {
             const MethodRow* row = catalog.find(r.method);
             // A pointer chase's 8 bytes per load over a link is not the link's use (docs/gpumem.md).
-            if (in_family(row, MethodFamily::GpuMemory)) continue;
+            // Nor are CPU latency and read/write-mix records (their own section).
+            if (in_family(row, MethodFamily::GpuMemory) || in_cpu_section(row)) continue;
             const CurveMetrics m = curve_metrics(r, row, &*topology);
             if (!m.fraction_of_limit) continue;
             a.efficiency.push_back({r.key, m.large->gbps, m.limit->gbps, *m.fraction_of_limit, m.limit->what});

@@ -105,8 +105,11 @@ void add_suspects(CurveMetrics& m, const std::vector<CurvePoint>& pts, const std
             m.suspects.push_back({p.bytes, "over-limit",
                                   number(p.gbps) + " GB/s exceeds the path's " + limit->what + " limit of " +
                                       number(limit->gbps) + " GB/s"});
-        if (!p.converged)
-            m.suspects.push_back({p.bytes, "not-converged", "the 95% CI never reached the noise target"});
+        if (!p.converged && p.ci_half_width * 2 > o.decision_difference)
+            m.suspects.push_back({p.bytes, "not-converged",
+                                  "the 95% CI of the median is +-" + number(p.ci_half_width * 100, "%.1f") +
+                                      "%, too wide to decide a " + number(o.decision_difference * 100, "%.0f") +
+                                      "% difference"});
     }
 }
 
@@ -124,6 +127,11 @@ std::vector<CurvePoint> curve_points(const Record& record) {
         c.ci_low_s = p.stats.ci95_low;
         c.ci_high_s = p.stats.ci95_high;
         c.converged = p.stop_reason.empty() || p.stop_reason == "converged";
+        // Times: the interval of the rate is the same relative width.
+        if (p.stats.median > 0 && p.stats.ci95_high >= p.stats.ci95_low)
+            c.ci_half_width = (p.stats.ci95_high - p.stats.ci95_low) / 2 / p.stats.median;
+        else if (!c.converged)
+            c.ci_half_width = 1;  // no interval recorded: nothing decided
         c.n = p.stats.n;
         out.push_back(c);
     }

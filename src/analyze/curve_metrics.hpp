@@ -35,6 +35,12 @@ struct CurveOptions {
     double one_byte_factor = 4.0;
     // Suspect when a point's bandwidth exceeds the path limit by more than this fraction.
     double over_limit_tolerance = 0.05;
+    // A point that stopped before its noise target is "not converged" only when
+    // its 95% CI half-width exceeds half of this: the smallest relative
+    // difference the analysis decides with a point (the 5% of --threshold and
+    // of the identical-link spread). A wider interval could not tell such a
+    // difference from noise; a narrower one decides it whatever the target was.
+    double decision_difference = 0.05;
     // Overrides the cache size used for the cache-resident flag (0 = derive it).
     std::uint64_t cache_bytes = 0;
 };
@@ -46,6 +52,7 @@ struct CurvePoint {
     double gbps = 0;            // bytes / seconds / 1e9
     double ci_low_s = 0, ci_high_s = 0;  // NaN when absent (imported aggregates)
     bool converged = true;      // stop_reason "converged" (or no stop reason recorded)
+    double ci_half_width = 0;   // relative half-width of the median's 95% CI (0 when unknown)
     std::size_t n = 0;          // samples
 };
 

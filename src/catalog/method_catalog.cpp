@@ -60,6 +60,9 @@ const char* to_string(MethodView v) {
     case MethodView::GpumemStride: return "gpumem-stride";
     case MethodView::GpumemTimeline: return "gpumem-timeline";
     case MethodView::GpumemLatency: return "gpumem-latency";
+    case MethodView::CpuLatency: return "cpu-latency";
+    case MethodView::CpuLoadedLatency: return "cpu-loaded-latency";
+    case MethodView::CpuMix: return "cpu-mix";
     }
     return "?";
 }

@@ -7,6 +7,11 @@ namespace hwcomm::method_name {
 inline constexpr const char* kCpuRead = "cpu-read";
 inline constexpr const char* kCpuWrite = "cpu-write";
 inline constexpr const char* kCpuMemcpy = "memcpy";
+inline constexpr const char* kCpuCopy = "cpu-copy";                   // STREAM Copy
+inline constexpr const char* kCpuTriad = "cpu-triad";                 // STREAM Triad
+inline constexpr const char* kCpuLatency = "cpu-latency";             // idle latency ladder and NUMA matrix
+inline constexpr const char* kCpuLoadedLatency = "cpu-loaded-latency";  // latency while other cores stream
+inline constexpr const char* kCpuBandwidthMix = "cpu-bandwidth-mix";  // read/write-mix NUMA matrix
 inline constexpr const char* kDiskRead = "disk-read";
 
 // Copy-engine copies (methods/cuda/copy).

@@ -31,6 +31,13 @@ struct Threads {
     static constexpr const char* Multi = "multi";
 };
 
+// CPU stores: ordinary, or non-temporal (no read for ownership, caches bypassed).
+struct StoresParam {
+    static constexpr const char* key = "stores";
+    static constexpr const char* Plain = "plain";
+    static constexpr const char* Nt = "nt";
+};
+
 struct DiskIoParam {
     static constexpr const char* key = "io";
     static constexpr const char* Buffered = "buffered";

@@ -98,6 +98,9 @@ enum class MethodView {
     GpumemStride,
     GpumemTimeline,
     GpumemLatency,
+    CpuLatency,        // the ladder and the idle latency matrix (docs/cpu-methods.md)
+    CpuLoadedLatency,  // latency against the bandwidth of other cores
+    CpuMix,            // the read/write-mix bandwidth matrix
 };
 
 // The study's series a record of this method feeds (analyze's tables).

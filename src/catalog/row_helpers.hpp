@@ -14,6 +14,7 @@ inline const std::vector<VertexKind> kNumaOrGpu{VertexKind::NumaNode, VertexKind
 inline const std::vector<VertexKind> kGpuOrNuma{VertexKind::Gpu, VertexKind::NumaNode};
 
 inline ParamDecl numa_param() { return {NumaParam::key, {}}; }
+inline ParamDecl stores_param() { return {StoresParam::key, {StoresParam::Plain, StoresParam::Nt}}; }
 inline ParamDecl peer_param() { return {Peer::key, {Peer::On, Peer::Off}}; }
 inline ParamDecl peer_on_param() { return {Peer::key, {Peer::On}}; }
 

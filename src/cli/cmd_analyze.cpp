@@ -9,6 +9,7 @@
 #include <stdexcept>
 
 #include "analyze/cluster.hpp"
+#include "analyze/cpu_facts.hpp"
 #include "analyze/load_table.hpp"
 #include "analyze/matrix.hpp"
 #include "analyze/study.hpp"
@@ -106,16 +107,20 @@ int run_analyze(const AnalyzeArgs& a) {
     if (a.json) {
         json_out = analyze::analysis_to_json(result);
         if (!load.empty() || !priority.empty()) json_out["load"] = analyze::load_tables_to_json(load, priority);
+        if (!analyze::format_cpu_section(all_records).empty()) json_out["cpu"] = analyze::cpu_facts_json(all_records);
         if (!clusters.empty()) json_out["cluster"] = nlohmann::json::array();
         for (const auto& c : clusters) json_out["cluster"].push_back(analyze::cluster_analysis_to_json(c));
     }
     for (const auto& c : clusters)
         cluster_text += a.markdown ? analyze::format_cluster_analysis_markdown(c)
                                    : "\n" + analyze::format_cluster_analysis_text(c);
+    // CPU memory: bandwidth kernels, latency matrix and ladder, loaded latency, mixes (docs/cpu-methods.md).
+    const std::string cpu = analyze::format_cpu_section(all_records);
+    const std::string cpu_text = cpu.empty() ? "" : a.markdown ? "\n```\n" + cpu + "```\n" : "\n" + cpu;
     const std::string text = a.json       ? json_out.dump(1) + "\n"
-                             : a.markdown ? analyze::format_analysis_markdown(result) + cluster_text
+                             : a.markdown ? analyze::format_analysis_markdown(result) + cpu_text + cluster_text
                                           : analyze::format_analysis_text(result) +
-                                                analyze::format_load_tables(load, priority) + cluster_text;
+                                                analyze::format_load_tables(load, priority) + cpu_text + cluster_text;
     if (a.output.empty()) {
         std::cout << text;
         return 0;

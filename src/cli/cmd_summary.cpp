@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "analyze/fidelity.hpp"
+#include "analyze/cpu_facts.hpp"
 #include "analyze/gpumem_summary.hpp"
 #include "analyze/matrix.hpp"
 #include "analyze/summary.hpp"
@@ -39,7 +40,7 @@ std::string legend_of(const ResultsFile& f, const std::string& path, std::size_t
 
 int run_summary(const SummaryArgs& a) {
     std::vector<analyze::SummaryRow> rows;
-    std::string legend, gpumem;
+    std::string legend, gpumem, cpu;  // sections of their own: not size curves of one path
     ResultsFile all;
     bool all_topology = false;
     for (const auto& file : a.files) {
@@ -54,10 +55,14 @@ int run_summary(const SummaryArgs& a) {
         const std::size_t index = &file - a.files.data();
         if (a.files.size() > 1) legend += legend_of(one, file, index) + "\n";
         const std::string source = a.files.size() > 1 ? "#" + std::to_string(index + 1) : "";
-        // gpumem-* records get their own section: their points are not a size curve.
-        for (auto& row : analyze::summarize(one, source))
-            if (!in_family(catalog.find(row.method), MethodFamily::GpuMemory)) rows.push_back(std::move(row));
+        // GPU memory, CPU latency and mix records get their own sections: their points are not a size curve.
+        for (auto& row : analyze::summarize(one, source)) {
+            const MethodRow* method_row = catalog.find(row.method);
+            if (!in_family(method_row, MethodFamily::GpuMemory) && !analyze::in_cpu_section(method_row))
+                rows.push_back(std::move(row));
+        }
         gpumem += analyze::format_gpumem_summary(one.records, catalog, source);
+        cpu += analyze::format_cpu_section(one.records, source);
         if (!all_topology) all.topology = one.topology, all_topology = true;
         for (auto& r : one.records) all.records.push_back(std::move(r));
     }
@@ -80,8 +85,9 @@ int run_summary(const SummaryArgs& a) {
         }
     }
     std::cout << legend;
-    if (!rows.empty() || gpumem.empty()) std::cout << analyze::format_summary_table(rows);
+    if (!rows.empty() || (gpumem.empty() && cpu.empty())) std::cout << analyze::format_summary_table(rows);
     if (!gpumem.empty()) std::cout << (rows.empty() ? "" : "\n") << gpumem;
+    if (!cpu.empty()) std::cout << (rows.empty() && gpumem.empty() ? "" : "\n") << cpu;
     if (!reference) return 0;
     const auto comparisons = analyze::compare(all, *reference);
     const auto machine = analyze::check_machine(all, *reference);

@@ -78,7 +78,7 @@ struct Point {
     double peak_bandwidth_gbps = 0;  // bytes_per_rep / min / 1e9
     double bytes_per_rep = 0;
     std::map<std::string, double> extras;  // median over samples of method-specific facts
-    std::string best_variant;              // set only when variants has > 1 entry
+    std::string best_variant;              // the variant reported: best of `variants`, or the one chosen per record
     std::vector<VariantResult> variants;
     // Schema 2. Values of the method's other axes at this point (stride,
     // warps per SM, ...): integer or string JSON scalars.

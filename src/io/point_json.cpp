@@ -141,8 +141,9 @@ json point_to_json(const Point& p) {
         put_number(j, "bytes_per_rep", p.bytes_per_rep);
     }
     if (!p.extras.empty() || has_stats(p.stats)) j["extras"] = p.extras;
+    // A variant chosen once per record (run/variant_choice.hpp) is named without a list of the others.
+    if (!p.best_variant.empty()) j["best_variant"] = p.best_variant;
     if (p.variants.size() > 1) {
-        j["best_variant"] = p.best_variant;
         json vs = json::array();
         for (const auto& v : p.variants) vs.push_back(variant_to_json(v));
         j["variants"] = std::move(vs);

@@ -76,6 +76,10 @@ public:
     // "1","2",...). The engine measures each and reports the best. A method
     // without variants returns {""}.
     virtual std::vector<std::string> variants() const { return {""}; }
+    // Sizes at which the engine measures every variant once per record and
+    // keeps, for each size of the ladder, the winner of the nearest of them
+    // (run/variant_choice.hpp). Empty: every variant at every size.
+    virtual std::vector<std::size_t> variant_probe_sizes() const { return {}; }
     // Run the transfer untimed (caches, TLBs, lazy allocation, clocks up).
     virtual void warmup(std::size_t bytes, const std::string& variant) = 0;
     // Untimed, before every sample: write a fresh pattern into the source and
@@ -92,6 +96,9 @@ public:
     virtual std::vector<LaneSpec> lanes() const { return {}; }
     // Before the points of one combination of the method's axes (Characterizer::axes).
     virtual void set_axes(const std::map<std::string, nlohmann::json>& values) { (void)values; }
+    // Whether a combination of axis values applies to this session (false:
+    // the engine skips its points; the first combination always applies).
+    virtual bool axes_apply(const std::map<std::string, nlohmann::json>& values) const { (void)values; return true; }
     // Background lanes (role "load") that keep `routes` busy during every
     // sample (--under-load). Only lane-group sessions can; others throw
     // MeasurementError, which becomes the record's error.

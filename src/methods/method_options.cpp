@@ -106,6 +106,7 @@ std::vector<std::uint64_t> SizePolicy::apply(const std::vector<std::uint64_t>& r
         if (max_bytes && r > max_bytes) continue;
         out.insert(r);
     }
+    if (largest_only && !out.empty()) return {*out.rbegin()};
     return {out.begin(), out.end()};
 }
 

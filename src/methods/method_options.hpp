@@ -66,6 +66,7 @@ struct SizePolicy {
     std::uint64_t min_bytes = 0;
     std::uint64_t max_bytes = 0;  // 0: no limit of the method's own
     double points_per_octave = 0;  // 0: the run's sweep; else the method's own spacing (0.5: every 2nd octave)
+    bool largest_only = false;     // only the largest size left (methods swept along an axis at one working set)
 
     // The run's sizes under this policy: rounded, clipped, deduplicated, ascending.
     std::vector<std::uint64_t> apply(const std::vector<std::uint64_t>& run_sizes) const;

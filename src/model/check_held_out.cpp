@@ -63,8 +63,9 @@ void leave_one_member_out(const Model& m, const Graph* g, const std::vector<Name
         for (const std::string& k : keys)
             if (const auto it = by_key.find(k); it != by_key.end())
                 for (const LaneSpec& l : it->second->lanes) ++lanes, ++ends[l.src], ends[l.dst] += l.dst != l.src;
-        for (const auto& [member, uses] : ends) {
+        for (const auto& [end_name, uses] : ends) {
             if (uses == lanes) continue;  // the common end
+            const std::string& member = end_name;  // clang 14 cannot capture a structured binding
             std::set<std::string> held;
             for (const std::string& k : keys)
                 if (const auto it = by_key.find(k); it != by_key.end())

@@ -22,7 +22,7 @@ struct Bitmap {
 
 }  // namespace
 
-NumaBuffer::NumaBuffer(const HwlocTopology& topo, int numa_os_index, std::size_t bytes)
+NumaBuffer::NumaBuffer(const HwlocTopology& topo, int numa_os_index, std::size_t bytes, BufferOptions options)
     : topology_(topo.get()), bytes_(bytes) {
     placement_.requested_node = numa_os_index;
     if (!topo.numa_node(numa_os_index))
@@ -37,15 +37,27 @@ NumaBuffer::NumaBuffer(const HwlocTopology& topo, int numa_os_index, std::size_t
         throw MeasurementError("cannot allocate " + std::to_string(bytes) + " bytes bound to NUMA node " +
                                std::to_string(numa_os_index) + ": " + std::strerror(errno));
     data_ = static_cast<std::byte*>(p);
+    if (options.huge_pages) huge_pages_ = advise_huge_pages(data_, alloc_bytes);
+    if (options.touch_later) {
+        placement_.note = "pages not touched yet";
+        return;
+    }
     touch_pages(data_, alloc_bytes);  // places every page now, under the strict policy
-    placement_ = locate_pages(topo, data_, alloc_bytes, numa_os_index);
+    locate(topo);
+}
+
+void NumaBuffer::locate(const HwlocTopology& topo) {
+    const std::size_t alloc_bytes = std::max<std::size_t>(bytes_, 1);
+    placement_ = locate_pages(topo, data_, alloc_bytes, placement_.requested_node);
+    if (huge_pages_.requested) count_huge_pages(huge_pages_, data_, alloc_bytes);
 }
 
 NumaBuffer::~NumaBuffer() { release(); }
 
 NumaBuffer::NumaBuffer(NumaBuffer&& other) noexcept
     : topology_(other.topology_), data_(std::exchange(other.data_, nullptr)),
-      bytes_(std::exchange(other.bytes_, 0)), placement_(std::move(other.placement_)) {}
+      bytes_(std::exchange(other.bytes_, 0)), placement_(std::move(other.placement_)),
+      huge_pages_(std::move(other.huge_pages_)) {}
 
 NumaBuffer& NumaBuffer::operator=(NumaBuffer&& other) noexcept {
     if (this != &other) {
@@ -54,6 +66,7 @@ NumaBuffer& NumaBuffer::operator=(NumaBuffer&& other) noexcept {
         data_ = std::exchange(other.data_, nullptr);
         bytes_ = std::exchange(other.bytes_, 0);
         placement_ = std::move(other.placement_);
+        huge_pages_ = std::move(other.huge_pages_);
     }
     return *this;
 }

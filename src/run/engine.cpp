@@ -16,6 +16,7 @@
 #include "platform/clock.hpp"
 #include "run/device_loss.hpp"
 #include "run/progress.hpp"
+#include "run/variant_choice.hpp"
 
 namespace hwcomm {
 
@@ -162,6 +163,24 @@ std::optional<Point> measure_point(TransferSession& session, std::size_t bytes,
     return p;
 }
 
+// The session's variants, chosen once per record when it names probe sizes.
+std::optional<VariantChoice> choose_variants(TransferSession& session, const std::vector<std::string>& variants,
+                                             const std::vector<std::uint64_t>& sizes, const RunOptions& options,
+                                             const std::function<bool()>& should_stop) {
+    const auto probe_sizes = session.variant_probe_sizes();
+    if (probe_sizes.empty()) return VariantChoice(variants);
+    return VariantChoice::probe(variants, probe_sizes, sizes, session.max_bytes(),
+                                [&](std::uint64_t bytes, const std::string& v) -> std::optional<VariantProbe> {
+                                    const VariantOutcome o = measure_variant(session, bytes, v, options, should_stop);
+                                    if (o.interrupted) return std::nullopt;
+                                    const SampleStats& st = o.result.stats;
+                                    return VariantProbe{.gbps = o.result.bandwidth_gbps,
+                                                        .ci_half_width = st.median > 0 ? (st.ci95_high - st.ci95_low) / 2 / st.median : 0,
+                                                        .samples = st.n,
+                                                        .error = o.error};
+                                });
+}
+
 }  // namespace
 
 std::vector<std::string> pick_variants(const std::vector<std::string>& all, std::size_t max_variants) {
@@ -294,13 +313,17 @@ std::optional<Record> measure_record_noting_failure(const Graph& graph, const Pl
         if (progress) progress->skip_units(options.sizes.size());
         return r;
     }
-    const auto variants = pick_variants(session->variants(), options.max_variants);
     const std::vector<std::uint64_t> sizes = planned.method->size_policy().apply(options.sizes);
+    const std::optional<VariantChoice> variants =
+        choose_variants(*session, pick_variants(session->variants(), options.max_variants), sizes, options, should_stop);
+    if (!variants) return std::nullopt;  // interrupted while probing
+    if (variants->probed()) r.context["variant_choice"] = variants->to_json();
     const auto combos = axis_combinations(planned.method->axes());
     std::vector<std::uint64_t> skipped;
     const auto context_lost = [&failure] { return failure && failure->context_lost; };
     for (std::size_t c = 0; c < combos.size() && !context_lost(); ++c) {
         const bool count_progress = progress && c == 0;  // progress counts sizes once per record
+        if (c > 0 && !session->axes_apply(combos[c])) continue;  // e.g. more load workers than the node has cores
         try {
             session->set_axes(combos[c]);
         } catch (const std::exception& e) {
@@ -320,9 +343,11 @@ std::optional<Record> measure_record_noting_failure(const Graph& graph, const Pl
             if (count_progress) progress->start(r.method, r.src, r.dst, bytes);
             std::string error_type;
             std::optional<DeviceFailure> point_failure;
+            const std::vector<std::string> chosen = variants->for_size(bytes);
             std::optional<Point> point =
-                measure_point(*session, bytes, variants, options, should_stop, error_type, point_failure);
+                measure_point(*session, bytes, chosen, options, should_stop, error_type, point_failure);
             if (!point) return std::nullopt;  // interrupted: the record is measured again on --resume
+            if (variants->probed() && chosen.size() == 1 && point->best_variant.empty()) point->best_variant = chosen.front();
             point->axes = combos[c];
             r.points.push_back(std::move(*point));
             if (count_progress) progress->finish_unit();

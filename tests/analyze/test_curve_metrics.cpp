@@ -81,6 +81,9 @@ TEST(CurveMetrics, SuspectPointsAreFlaggedWithTheirReasons) {
     pts[0].gbps = 1 / pts[0].seconds / 1e9;
     pts[20].gbps *= 30;                    // a jump at 1 MiB
     pts[25].converged = false;
+    pts[25].ci_half_width = 0.04;  // +-4%: cannot decide a 5% difference
+    pts[26].converged = false;
+    pts[26].ci_half_width = 0.02;  // +-2%: short of the 1% target, yet decides 5%: not a suspect
     const LinkLimit limit{.gbps = 25, .what = "PCIe 4.0 x16"};
     const auto m = curve_metrics(pts, limit, std::nullopt, true);
     std::map<std::string, std::vector<std::uint64_t>> kinds;

@@ -75,7 +75,9 @@ TEST(CliResume, KilledRunResumesToTheSameRecords) {
     const auto full = keys_of(s / "full.json");
     EXPECT_EQ(keys_of(killed), full);
     EXPECT_EQ(records_in(killed), full.size());  // no duplicates
-    EXPECT_EQ(full.size(), 4u);  // one NUMA node: cpu-read, cpu-write, memcpy single and multi
+    // One NUMA node: cpu-read, cpu-write x2 (stores), memcpy x2 (threads), cpu-copy x2, cpu-triad x2,
+    // cpu-latency, cpu-loaded-latency, cpu-bandwidth-mix.
+    EXPECT_EQ(full.size(), 12u);
     EXPECT_TRUE(read_json(killed).at("meta").contains("resumed"));
 }
 
@@ -95,11 +97,11 @@ TEST(CliRunExit, InterruptedExits4AndResumeKeepsUnknownKeys) {
     const Result stopped = run_hwcomm(s, kQuick + "--stop-after-records 1 -o part.json");
     ASSERT_EQ(stopped.code, 4) << stopped.err;
     EXPECT_NE(stopped.out.find("--resume part.json"), std::string::npos) << stopped.out;
-    EXPECT_NE(stopped.err.find("[1/4] "), std::string::npos) << stopped.err;
+    EXPECT_NE(stopped.err.find("[1/12] "), std::string::npos) << stopped.err;
     auto doc = read_json(s / "part.json");
     ASSERT_EQ(doc.at("records").size(), 1u);
     const auto& run = doc.at("meta").at("run");
-    EXPECT_EQ(run.at("planned_records"), 4);
+    EXPECT_EQ(run.at("planned_records"), 12);
     EXPECT_EQ(run.at("completed_records"), 1);
     EXPECT_FALSE(run.at("finished").get<bool>());
     EXPECT_TRUE(run.at("ended_utc").is_string());
@@ -114,12 +116,12 @@ TEST(CliRunExit, InterruptedExits4AndResumeKeepsUnknownKeys) {
     write_json(s / "part.json", doc);
     const Result resumed = run_hwcomm(s, "run --resume part.json");
     ASSERT_EQ(resumed.code, 0) << resumed.err;
-    EXPECT_NE(resumed.err.find("[4/4] "), std::string::npos) << resumed.err;
-    EXPECT_EQ(resumed.err.find("[1/4] "), std::string::npos) << resumed.err;  // not measured again
+    EXPECT_NE(resumed.err.find("[12/12] "), std::string::npos) << resumed.err;
+    EXPECT_EQ(resumed.err.find("[1/12] "), std::string::npos) << resumed.err;  // not measured again
     const auto done = read_json(s / "part.json");
-    EXPECT_EQ(done.at("records").size(), 4u);
+    EXPECT_EQ(done.at("records").size(), 12u);
     EXPECT_TRUE(done.at("meta").at("run").at("finished").get<bool>());
-    EXPECT_EQ(done.at("meta").at("run").at("completed_records"), 4);
+    EXPECT_EQ(done.at("meta").at("run").at("completed_records"), 12);
     EXPECT_EQ(done.at("from_a_newer_build"), "kept");
     EXPECT_EQ(done.at("meta").at("site"), "kept");
     EXPECT_EQ(done.at("records")[0].at("energy_j"), 1.5);

@@ -3,6 +3,7 @@
 // (one physical core each, see core_slots_of_numa), and times `reps`
 // back-to-back executions between two clock reads taken after every worker
 // is bound and before any binding is restored.
+#include <algorithm>
 #include <cstddef>
 #include <functional>
 #include <span>
@@ -29,6 +30,15 @@ BoundRun run_bound_parallel(const HwlocTopology& topo, std::span<const CoreSlot>
 // Half-open element range [begin, end) of `rank` among `workers` for n items.
 inline std::pair<std::size_t, std::size_t> chunk_of(std::size_t n, unsigned rank, unsigned workers) {
     return {n * rank / workers, n * (rank + 1) / workers};
+}
+
+// Byte range [begin, end) of `rank` among `workers` over `bytes`, cut on
+// 64-byte lines so that no two workers share a cache line and every chunk
+// starts aligned in a page-aligned buffer.
+inline std::pair<std::size_t, std::size_t> line_chunk(std::size_t bytes, unsigned rank, unsigned workers) {
+    const std::size_t lines = (bytes + 63) / 64;
+    const auto [b, e] = chunk_of(lines, rank, workers);
+    return {std::min(bytes, b * 64), std::min(bytes, e * 64)};
 }
 
 // Keeps the compiler from merging or hoisting repeated passes over memory.

@@ -6,6 +6,7 @@
 #include <memory>
 #include <vector>
 
+#include "catalog/method_names.hpp"
 #include "core/error.hpp"
 #include "methods/cpu/bound_parallel.hpp"
 #include "methods/cpu/cpu_methods.hpp"
@@ -17,11 +18,12 @@ namespace hwcomm {
 
 MemcpySession::MemcpySession(int src, int dst, std::size_t max_bytes, bool multi, const MethodOptions& options)
     : CpuSession(max_bytes, src, options.values.flag("smt")), src_(topo_, src, max_bytes), dst_(topo_, dst, max_bytes), workers_(1) {
-    if (multi) workers_ = worker_counts(slot_count(), options.max_workers).back();
+    if (multi) workers_ = capped_workers(options.max_workers);
     write_pattern(max_bytes, seed());
     note_buffer("src_buffer", src_);
     note_buffer("dst_buffer", dst_);
     context_["workers"] = workers_;
+    note_byte_convention({"each byte copied once", "Copy", 2});
 }
 
 std::string MemcpySession::verify(std::size_t bytes, const std::string&) {
@@ -53,7 +55,7 @@ namespace {
 
 class Memcpy : public NumaPairMethod {
 public:
-    std::string name() const override { return "memcpy"; }
+    std::string name() const override { return method_name::kCpuMemcpy; }
     std::string description() const override {
         return "std::memcpy from a buffer on the source node to one on the destination node, "
                "threads bound to cores of the source node";

@@ -1,10 +1,12 @@
 // cpu-read: workers bound to cores of the destination node read an
-// allocation on the source node (8-byte words, every word), summing into a
-// sink kept in memory; verify() compares the timed batch's sum with the sum
-// of the pattern reset() wrote.
+// allocation on the source node with loads only (vector loads, eight
+// independent sums per worker so that many lines are in flight), each worker
+// its own contiguous chunk. verify() compares the timed batch's sum with the
+// sum of the pattern reset() wrote.
 #include <memory>
 #include <vector>
 
+#include "catalog/method_names.hpp"
 #include "core/error.hpp"
 #include "methods/cpu/bound_parallel.hpp"
 #include "methods/cpu/cpu_methods.hpp"
@@ -20,20 +22,16 @@ struct alignas(64) PaddedSum {
     std::uint64_t value = 0;
 };
 
-std::uint64_t sum_words(const std::uint64_t* p, std::size_t n) {
-    std::uint64_t s = 0;
-#pragma omp simd reduction(+ : s)
-    for (std::size_t i = 0; i < n; ++i) s += p[i];
-    return s;
-}
-
 class ReadSession : public CpuSession {
 public:
     ReadSession(int src, int dst, std::size_t max_bytes, const MethodOptions& options)
-        : CpuSession(max_bytes, dst, options.values.flag("smt")), buffer_(topo_, src, max_bytes) {
-        fill_pattern(buffer_.data(), buffer_.size(), seed());
+        : CpuSession(max_bytes, dst, options.values.flag("smt")),
+          buffer_(topo_, src, max_bytes, BufferOptions{.touch_later = true}) {
         sweep_worker_counts(options.max_workers);
+        first_touch(buffer_);
+        fill_pattern(buffer_.data(), buffer_.size(), seed());
         note_buffer("src_buffer", buffer_);
+        note_byte_convention({"each byte read once (loads only)", "", 0});
     }
     std::string verify(std::size_t bytes, const std::string&) override {
         // Without a reset at this size the buffer still holds the pattern of construction.
@@ -52,15 +50,15 @@ protected:
     double run_timed(std::size_t bytes, const std::string& variant, std::size_t reps) override {
         const unsigned workers = static_cast<unsigned>(std::stoul(variant));
         partial_.assign(workers, PaddedSum{});
-        const auto* words = reinterpret_cast<const std::uint64_t*>(buffer_.data());
-        const std::size_t n = bytes / 8;
-        const std::byte* tail = buffer_.data() + n * 8;
-        const std::size_t tail_bytes = bytes - n * 8;
+        const std::byte* data = buffer_.data();
+        const std::size_t whole = bytes / 8 * 8;
+        const auto read_sum = kernels().read_sum;
         const double seconds = run_workers(workers, reps, [&](unsigned rank, unsigned team) {
-            auto [b, e] = chunk_of(n, rank, team);
-            std::uint64_t s = sum_words(words + b, e - b);
-            if (rank == 0)
-                for (std::size_t i = 0; i < tail_bytes; ++i) s += static_cast<std::uint64_t>(tail[i]);
+            const auto [b, e] = line_chunk(bytes, rank, team);
+            const std::size_t words_end = std::min(e, whole);
+            std::uint64_t s = 0;
+            if (words_end > b) s = read_sum(reinterpret_cast<const std::uint64_t*>(data + b), (words_end - b) / 8);
+            for (std::size_t i = std::max(b, whole); i < e; ++i) s += static_cast<std::uint64_t>(data[i]);
             partial_[rank].value = s;
         });
         std::uint64_t total = 0;
@@ -81,9 +79,9 @@ private:
 
 std::unique_ptr<Characterizer> make_cpu_read() {
     return make_plain_numa_pair_method<ReadSession>(
-        "cpu-read",
-        "threads bound to cores of the destination node read a buffer on the source node (8-byte words); "
-        "worker count swept 1..cores (..PUs with --smt), best reported",
+        method_name::kCpuRead,
+        "threads bound to cores of the destination node read a buffer on the source node (vector loads only); "
+        "worker count chosen per record among 1..cores (..PUs with --smt)",
         NumaPairMethod::CpuEnd::Dst);
 }
 

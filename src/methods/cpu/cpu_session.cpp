@@ -1,10 +1,12 @@
 #include "methods/cpu/cpu_session.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 
 #include "core/error.hpp"
 #include "methods/cpu/bound_parallel.hpp"
+#include "platform/dmi_memory.hpp"
 
 namespace hwcomm {
 
@@ -17,8 +19,16 @@ std::vector<unsigned> worker_counts(unsigned cores, unsigned max_workers) {
     return counts;
 }
 
+nlohmann::json byte_convention_to_json(const ByteConvention& c) {
+    nlohmann::json j{{"counted", c.counted}};
+    j["stream_kernel"] = c.stream_kernel.empty() ? nlohmann::json(nullptr) : nlohmann::json(c.stream_kernel);
+    j["stream_factor"] = c.stream_factor > 0 ? nlohmann::json(c.stream_factor) : nlohmann::json(nullptr);
+    return j;
+}
+
 CpuSession::CpuSession(std::size_t max_bytes, int workers_node, bool smt)
-    : max_bytes_(max_bytes), slots_(core_slots_of_numa(topo_, workers_node, smt)) {
+    : max_bytes_(max_bytes), slots_(core_slots_of_numa(topo_, workers_node, smt)),
+      caches_(caches_of_numa(topo_, workers_node)), kernels_(&best_kernels()) {
     nlohmann::json workers = nlohmann::json::array();
     for (std::size_t i = 0; i < slots_.size(); ++i)
         workers.push_back({{"worker", i}, {"core", slots_[i].core}, {"pu", slots_[i].pu}});
@@ -26,6 +36,41 @@ CpuSession::CpuSession(std::size_t max_bytes, int workers_node, bool smt)
     context_["binding"] = {{"node", workers_node}, {"smt", smt}, {"unit", smt ? "pu" : "core"}, {"workers", workers}};
     context_["workers_node"] = workers_node;
     context_["node_cores"] = topo_.cores_of_numa(workers_node);
+    context_["caches"] = cache_sizes_to_json(caches_);
+    context_["kernels"] = {{"isa", to_string(kernels_->isa)}, {"nt_stores", kernels_->nt_stores}};
+    context_["dram"] = dram_facts_to_json(read_dram_facts());
+}
+
+std::vector<std::size_t> CpuSession::variant_probe_sizes() const {
+    if (counts_.size() < 2) return {};
+    // Small (one worker's share of the fork and barrier shows), cache-resident
+    // (two buffers of this size fit the last level), and the largest.
+    const std::uint64_t llc = caches_.llc ? caches_.llc : std::uint64_t{32} << 20;
+    return {std::size_t{4} << 10, static_cast<std::size_t>(std::bit_floor(std::max<std::uint64_t>(llc / 4, 4096))),
+            max_bytes_};
+}
+
+unsigned CpuSession::capped_workers(unsigned max_workers) {
+    const unsigned places = slot_count();
+    if (max_workers > places)
+        context_["max_workers_adapted"] = "--max-workers " + std::to_string(max_workers) + " is above the " +
+                                          std::to_string(places) + " places for workers on node " +
+                                          std::to_string(context_.value("workers_node", -1)) + ": " +
+                                          std::to_string(places) + " used";
+    return max_workers ? std::min(max_workers, std::max(places, 1u)) : std::max(places, 1u);
+}
+
+void CpuSession::first_touch(NumaBuffer& buffer) {
+    std::byte* data = buffer.data();
+    const std::size_t bytes = std::max<std::size_t>(buffer.size(), 1);
+    const std::size_t page = page_size();
+    run_workers(slot_count(), 1, [&](unsigned rank, unsigned team) {
+        const auto [begin, end] = line_chunk(bytes, rank, team);
+        if (end <= begin) return;
+        for (std::size_t off = begin; off < end; off += page) data[off] = std::byte{0};
+        data[end - 1] = std::byte{0};
+    });
+    buffer.locate(topo_);
 }
 
 std::vector<std::string> CpuSession::variants() const {
@@ -91,6 +136,7 @@ void CpuSession::note_buffer(const std::string& role, const NumaBuffer& buffer) 
     const Placement& p = buffer.placement();
     context_[role] = placement_to_json(p);
     context_[role]["bytes"] = buffer.size();
+    if (buffer.huge_pages().requested) context_[role]["huge_pages"] = huge_pages_to_json(buffer.huge_pages());
     const bool all = context_.value("placement_verified", true) && p.verified;
     context_["placement_verified"] = all;
 }

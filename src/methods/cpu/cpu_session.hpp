@@ -12,6 +12,8 @@
 #include <vector>
 
 #include "methods/characterizer.hpp"
+#include "methods/cpu/stream_kernels.hpp"
+#include "platform/cache_sizes.hpp"
 #include "platform/hwloc_topology.hpp"
 #include "platform/numa_buffer.hpp"
 #include "platform/thread_binding.hpp"
@@ -24,6 +26,16 @@ inline constexpr double kMinSampleSeconds = 20e-6;
 // 1, 2, 4, ... below n, then n; capped at max_workers when non-zero.
 std::vector<unsigned> worker_counts(unsigned cores, unsigned max_workers);
 
+// How a record counts its bytes, beside STREAM's count of the same kernel:
+// hwcomm counts each byte of the transfer once (the size of one array);
+// STREAM counts every array the kernel touches (Copy 2x, Triad 3x).
+struct ByteConvention {
+    std::string counted;       // what bytes_per_rep is, in words
+    std::string stream_kernel;  // "Copy", "Triad", "" when STREAM has no such kernel
+    int stream_factor = 0;      // STREAM's bytes per hwcomm byte; 0 when none
+};
+nlohmann::json byte_convention_to_json(const ByteConvention& c);
+
 class CpuSession : public TransferSession {
 public:
     // Worker counts ("1", "2", ...) after sweep_worker_counts(), else {""}.
@@ -34,6 +46,8 @@ public:
     Sample measure(std::size_t bytes, const std::string& variant) override;
     nlohmann::json context() const override;
     std::size_t max_bytes() const override { return max_bytes_; }
+    // With several worker counts: 4 KiB, a quarter of the last-level cache and the largest size.
+    std::vector<std::size_t> variant_probe_sizes() const override;
 
 protected:
     // Plans the workers on `workers_node`: one per physical core, SMT
@@ -49,11 +63,21 @@ protected:
     // Places for workers on the workers' node (cores, or PUs with smt).
     unsigned slot_count() const { return static_cast<unsigned>(slots_.size()); }
     // Variants 1, 2, 4, ... up to every slot (capped by max_workers when non-zero).
-    void sweep_worker_counts(unsigned max_workers) { counts_ = worker_counts(slot_count(), max_workers); }
+    void sweep_worker_counts(unsigned max_workers) { counts_ = worker_counts(capped_workers(max_workers), 0); }
+    // Every place for workers, or max_workers when non-zero and fewer; a cap
+    // above the node's places is noted in the context (context.max_workers_adapted).
+    unsigned capped_workers(unsigned max_workers);
     // The seed of the current sample's pattern (0 until the first reset).
     std::uint64_t seed() const { return seed_; }
-    // Adds a buffer's placement to the context.
+    // Adds a buffer's placement (and huge pages, when asked for) to the context.
     void note_buffer(const std::string& role, const NumaBuffer& buffer);
+    // Every worker of the largest count touches its own chunk of a buffer made
+    // with BufferOptions::touch_later, then the placement is checked.
+    void first_touch(NumaBuffer& buffer);
+    // The loops of the running CPU (context.kernels names them).
+    const StreamKernels& kernels() const { return *kernels_; }
+    void note_byte_convention(const ByteConvention& c) { context_["byte_convention"] = byte_convention_to_json(c); }
+    const CacheSizes& caches() const { return caches_; }
 
     HwlocTopology topo_;
     std::size_t max_bytes_;
@@ -63,6 +87,8 @@ private:
     void note_binding_failure(const std::string& what);
 
     std::vector<CoreSlot> slots_;
+    CacheSizes caches_;
+    const StreamKernels* kernels_;
     std::vector<unsigned> counts_;
     std::uint64_t seed_ = 0;
     std::map<std::pair<std::size_t, std::string>, std::size_t> reps_;

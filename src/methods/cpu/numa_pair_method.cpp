@@ -1,5 +1,6 @@
 #include "methods/cpu/numa_pair_method.hpp"
 
+#include "catalog/method_params.hpp"
 #include "core/error.hpp"
 
 namespace hwcomm {
@@ -17,6 +18,13 @@ int numa_index_of(const Vertex& v) {
     if (v.kind != VertexKind::NumaNode || v.os_index < 0)
         throw MeasurementError(v.id + " is not a NUMA node with an OS index");
     return v.os_index;
+}
+
+Stores stores_of(const ParamSet& params) {
+    const auto it = params.find(StoresParam::key);
+    if (it == params.end() || it->second == StoresParam::Plain) return Stores::Plain;
+    if (it->second == StoresParam::Nt) return Stores::NonTemporal;
+    throw MeasurementError("stores=" + it->second + " is not plain or nt");
 }
 
 Applicability NumaPairMethod::applicable(const Graph&, const Vertex& src, const Vertex& dst) const {

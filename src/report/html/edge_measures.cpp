@@ -2,6 +2,7 @@
 
 #include <stdexcept>
 
+#include "analyze/cpu_facts.hpp"
 #include "core/paths.hpp"
 #include "report/html/curve_facts.hpp"
 #include "catalog/row_json.hpp"
@@ -25,7 +26,9 @@ std::map<std::size_t, EdgeMeasure> measured_edges(const Graph& graph, const Resu
     for (const Record& record : results.records) {
         const MethodRow* row = catalog.find(record.method);
         // gpumem records load a few bytes at a time or stay inside one GPU: no measure of a link.
-        if (record.status != "ok" || is_multi_stream(record, row) || in_family(row, MethodFamily::GpuMemory)) continue;
+        if (record.status != "ok" || is_multi_stream(record, row) || in_family(row, MethodFamily::GpuMemory) ||
+            analyze::in_cpu_section(row))
+            continue;
         const CurveFacts facts = curve_facts(record, row, graph);
         if (!facts.large_gbps) continue;
         std::optional<Path> path;

@@ -5,7 +5,7 @@
 
 namespace hwcomm::report_html {
 
-// "echarts.min.js", "report.js", "report_analysis.js", "report_gpumem.js", "report.css"; empty when the name is unknown.
+// "echarts.min.js", "report.js", "report_analysis.js", "report_gpumem.js", "report_cpu.js", "report.css"; empty when the name is unknown.
 std::string_view embedded_asset(std::string_view name);
 
 }  // namespace hwcomm::report_html

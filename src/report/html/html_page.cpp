@@ -34,6 +34,13 @@ constexpr const char* kGpumemSection =
     "sectors, and the latency of one dependent load by working set and by where the memory is.</p>"
     "<div id=\"gpumem-charts\" class=\"grid\"></div></section>\n";
 
+// Present only when a file has CPU memory records (docs/cpu-methods.md).
+constexpr const char* kCpuSection =
+    "<section id=\"cpu\"><h2>CPU memory</h2><p class=\"caption\">The NUMA nodes' memory as STREAM and Intel MLC "
+    "see it: read, write, copy and triad bandwidth with both byte counts, the idle latency between every pair of "
+    "nodes, the latency ladder from L1 to DRAM, latency under load, and bandwidth at read/write mixes.</p>"
+    "<div id=\"cpu-charts\" class=\"grid\"></div></section>\n";
+
 }  // namespace
 
 std::string script_safe_json(const nlohmann::json& value) {
@@ -90,6 +97,7 @@ std::string render_report_html(const std::vector<ReportInput>& inputs, const Rep
             "bandwidth tools print them: look for pairs that differ from their peers.</p>"
             "<div id=\"heatmaps\" class=\"grid\"></div></section>\n"
          << (has_gpumem ? kGpumemSection : "")
+         << (model["cpu"].empty() ? "" : kCpuSection)
          << "<section id=\"analysis\"><h2>Analysis</h2><p class=\"caption\">The study's questions answered "
             "from these curves by an explicit rule (as <code>hwcomm analyze</code> prints them): each cell's "
             "verdict and effect, with links to the charts that decided it; then each path's efficiency against its "
@@ -100,6 +108,7 @@ std::string render_report_html(const std::vector<ReportInput>& inputs, const Rep
          << "</script>\n<script>" << embedded_asset("echarts.min.js") << "</script>\n<script>"
          << embedded_asset("report_analysis.js") << "</script>\n<script>"
          << embedded_asset("report_gpumem.js") << "</script>\n<script>"
+         << embedded_asset("report_cpu.js") << "</script>\n<script>"
          << embedded_asset("report.js") << "</script>\n</body></html>\n";
     return page.str();
 }

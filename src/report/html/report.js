@@ -359,10 +359,12 @@
                  timeline: gpumemExpected.timeline || 0, occupancy: gpumemExpected.occupancy || 0,
                  stride: gpumemExpected.stride || 0, latency: gpumemExpected.latency || 0,
                  timeline_lines: gpumemExpected.timeline_lines || 0,
+                 cpu_ladder: cpuExpected.cpu_ladder || 0, cpu_loaded: cpuExpected.cpu_loaded || 0,
                  vertices: model.files.map(function (f) { return f.vertices; })},
       drawn: {bandwidth: count('bandwidth'), small: count('small'), heatmap: count('heatmap'),
               timeline: count('timeline'), occupancy: count('occupancy'), stride: count('stride'),
               latency: count('latency'), timeline_lines: timelineLines(),
+              cpu_ladder: count('cpu_ladder'), cpu_loaded: count('cpu_loaded'),
               nodes: Array.prototype.map.call(document.querySelectorAll('.topology-figure svg'),
                                               function (s) { return s.querySelectorAll('g.node').length; })},
       first_screen_ms: firstScreenMs, all_drawn_ms: Math.round(performance.now() - started),
@@ -371,7 +373,7 @@
     document.body.appendChild(el('pre', {id: 'hwcomm-test', textContent: JSON.stringify(result)}));
   }
 
-  var firstScreenMs = 0, gpumemExpected = {};
+  var firstScreenMs = 0, gpumemExpected = {}, cpuExpected = {};
   try {
     drawToc();
     drawRun();
@@ -381,6 +383,8 @@
     drawHeatmaps();
     gpumemExpected = window.hwcommDrawGpumem(model, {el: el, addChart: addChart, drawEntry: drawEntry, palette: palette,
                                                      fmtBytes: fmtBytes, fmtRate: fmtRate});
+    cpuExpected = window.hwcommDrawCpu(model, {el: el, addChart: addChart, palette: palette, fmtBytes: fmtBytes,
+                                               fmtRate: fmtRate});
     window.hwcommDrawAnalysis(model, {el: el, fmtRate: fmtRate});
     drawFirstScreen();
     firstScreenMs = Math.round(performance.now() - started);

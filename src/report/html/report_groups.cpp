@@ -6,6 +6,8 @@
 #include <set>
 #include <string>
 
+#include "analyze/cpu_facts.hpp"
+#include "report/html/report_cpu.hpp"
 #include "report/html/report_gpumem.hpp"
 #include "report/html/report_model.hpp"
 #include "catalog/row_json.hpp"
@@ -225,8 +227,9 @@ json report_model(const std::vector<ReportInput>& inputs, const ReportOptions& o
                                   {"errors", errors}});
         for (const Record& r : inputs[f].results.records) {
             // Their points lie along other axes: the GPU memory section draws them.
+            // So do the CPU latency and mix records: the CPU memory section draws them.
             const MethodRow* row = catalogs[f].find(r.method);
-            if (in_family(row, MethodFamily::GpuMemory)) continue;
+            if (in_family(row, MethodFamily::GpuMemory) || analyze::in_cpu_section(row)) continue;
             json c = curve_json(r, row, inputs[f].graph, options.raw);
             c["file"] = f;
             model["curves"].push_back(std::move(c));
@@ -245,6 +248,7 @@ json report_model(const std::vector<ReportInput>& inputs, const ReportOptions& o
     model["heatmaps"] = heatmaps(model["curves"], inputs);
     model["analysis"] = analysis_json(inputs, model["curves"]);
     model["gpumem"] = gpumem_model(inputs);
+    model["cpu"] = cpu_model(inputs);
     model["raw"] = options.raw;
     return model;
 }

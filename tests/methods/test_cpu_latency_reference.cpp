@@ -1,0 +1,90 @@
+// cpu-latency's DRAM latency against a second pointer chase written here
+// independently (no lmbench package exists for lat_mem_rd): Sattolo's
+// single-cycle permutation of 64-byte slots holding the next slot's index,
+// over the same working set with huge pages asked for, timed by
+// std::chrono. Both run in this process in turns, in short samples, and the
+// fastest of each is compared. The ratio is asserted only with
+// HWCOMM_LATENCY_TOLERANCE=0.05 (the 5%) on a quiet host.
+#include <gtest/gtest.h>
+#include <sys/mman.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdlib>
+#include <random>
+#include <vector>
+
+#include "cpu_session_test.hpp"
+#include "measure/statistics.hpp"
+#include "platform/thread_binding.hpp"
+
+using namespace hwcomm;
+using hwcomm::test::CpuSessionTest;
+
+namespace {
+
+class IndexChase {
+public:
+    explicit IndexChase(std::size_t bytes) : slots_(bytes / 64) {
+        memory_ = static_cast<std::uint32_t*>(std::aligned_alloc(std::size_t{2} << 20, bytes));
+        madvise(memory_, bytes, MADV_HUGEPAGE);
+        std::vector<std::uint32_t> perm(slots_);
+        for (std::size_t i = 0; i < slots_; ++i) perm[i] = static_cast<std::uint32_t>(i);
+        std::mt19937_64 rng(12345);
+        for (std::size_t i = slots_ - 1; i > 0; --i) {  // Sattolo: one cycle through every slot
+            std::uniform_int_distribution<std::size_t> pick(0, i - 1);
+            std::swap(perm[i], perm[pick(rng)]);
+        }
+        for (std::size_t i = 0; i < slots_; ++i) memory_[i * 16] = perm[i];
+    }
+    ~IndexChase() { std::free(memory_); }
+    double ns_per_load(std::size_t steps) {
+        std::uint32_t at = position_;
+        const auto t0 = std::chrono::steady_clock::now();
+        for (std::size_t i = 0; i < steps; ++i) {
+            at = memory_[static_cast<std::size_t>(at) * 16];
+            asm volatile("" : "+r"(at) : : "memory");  // every load, in order, between the clock reads
+        }
+        const auto t1 = std::chrono::steady_clock::now();
+        position_ = at;
+        return std::chrono::duration<double, std::nano>(t1 - t0).count() / static_cast<double>(steps);
+    }
+
+private:
+    std::size_t slots_;
+    std::uint32_t* memory_ = nullptr;
+    std::uint32_t position_ = 0;
+};
+
+}  // namespace
+
+TEST_F(CpuSessionTest, DramLatencyAgreesWithAnIndependentChase) {
+    const std::size_t bytes = std::size_t{256} << 20;  // >= 4x a 32-64 MiB last-level cache
+    auto s = prepare("cpu-latency", {}, bytes);
+    IndexChase reference(bytes);
+    const HwlocTopology topo;
+    ScopedThreadBinding on_first_core(topo, core_slots_of_numa(topo, node_, false).front());  // where cpu-latency chases
+    reference.ns_per_load(1 << 18);  // warm the TLB and the page tables
+    s->warmup(bytes, "");
+    std::vector<double> ours, theirs;
+    // Interleaved, so both see the same host, and in short samples (cpu-latency's
+    // are ~5 ms): a long one is preempted on a busy host and counts the wait.
+    for (int round = 0; round < 15; ++round) {
+        s->reset(bytes, "");
+        ours.push_back(s->measure(bytes, "").metrics.at("latency_ns").value);
+        ASSERT_EQ(s->verify(bytes, ""), "");
+        theirs.push_back(reference.ns_per_load(1 << 14));
+    }
+    // The fastest sample of each: a busy host only ever adds time to a chase.
+    const double mine = *std::min_element(ours.begin(), ours.end());
+    const double reference_ns = *std::min_element(theirs.begin(), theirs.end());
+    const double ratio = mine / reference_ns;
+    std::printf("cpu-latency %.1f ns (median %.1f), independent chase %.1f ns (median %.1f), ratio %.3f\n", mine,
+                median_value(ours), reference_ns, median_value(theirs), ratio);
+    // On a shared host the two chases' best samples differ by up to 2.5x from
+    // one run to the next (measured on the 2-core dev VM at load 10-15): no
+    // bound holds there, so the comparison is asserted only where asked for.
+    const char* tolerance = std::getenv("HWCOMM_LATENCY_TOLERANCE");
+    if (!tolerance) GTEST_SKIP() << "set HWCOMM_LATENCY_TOLERANCE (e.g. 0.05) on a quiet host to assert the ratio";
+    EXPECT_NEAR(ratio, 1.0, std::atof(tolerance));
+}

@@ -1,0 +1,126 @@
+// Variants (CPU worker counts) chosen once per record at probe sizes, then
+// one variant per size (run/variant_choice.hpp), alone and through the engine.
+#include <gtest/gtest.h>
+
+#include <map>
+#include <memory>
+
+#include "fake_method.hpp"
+#include "run/engine.hpp"
+#include "run/variant_choice.hpp"
+
+using namespace hwcomm;
+
+namespace {
+
+constexpr std::uint64_t KiB = 1024, MiB = 1024 * KiB;
+
+// Variant "1" wins below 64 KiB (no fork), "4" wins above: a worker sweep's shape.
+class ProbedSession : public TransferSession {
+public:
+    explicit ProbedSession(std::map<std::pair<std::uint64_t, std::string>, int>& count) : count_(count) {}
+    std::vector<std::string> variants() const override { return {"1", "2", "4"}; }
+    std::vector<std::size_t> variant_probe_sizes() const override { return {4 * KiB, 8 * MiB, 1ull << 40}; }
+    void warmup(std::size_t, const std::string&) override {}
+    Sample measure(std::size_t bytes, const std::string& variant) override {
+        ++count_[{bytes, variant}];
+        const double workers = std::stod(variant);
+        const double rate = bytes < 64 * KiB ? 1e9 / workers : 1e9 * workers;
+        return Sample{.seconds = static_cast<double>(bytes) / rate, .repetitions = 1, .bytes_per_rep = static_cast<double>(bytes)};
+    }
+    std::string verify(std::size_t, const std::string&) override { return {}; }
+    std::size_t max_bytes() const override { return 16 * MiB; }
+
+private:
+    std::map<std::pair<std::uint64_t, std::string>, int>& count_;
+};
+
+class ProbedMethod : public test::FakeMethod {
+public:
+    explicit ProbedMethod(std::map<std::pair<std::uint64_t, std::string>, int>& count) : FakeMethod("probed"), count_(count) {}
+    std::unique_ptr<TransferSession> prepare(const Graph&, const Vertex&, const Vertex&, const ParamSet&, std::size_t,
+                                             const MethodOptions&) const override {
+        return std::make_unique<ProbedSession>(count_);
+    }
+
+private:
+    std::map<std::pair<std::uint64_t, std::string>, int>& count_;
+};
+
+}  // namespace
+
+TEST(VariantChoice, ProbeSizesSnapToTheLadderBelowTheSessionsLargest) {
+    const std::vector<std::uint64_t> ladder{1 * KiB, 4 * KiB, 16 * KiB, 1 * MiB, 4 * MiB, 16 * MiB, 64 * MiB};
+    EXPECT_EQ(snap_probe_sizes({3 * KiB, 6 * MiB, 1ull << 40}, ladder, 16 * MiB),
+              (std::vector<std::uint64_t>{4 * KiB, 4 * MiB, 16 * MiB}));
+    EXPECT_EQ(snap_probe_sizes({5 * KiB, 4 * KiB}, ladder, 64 * MiB), (std::vector<std::uint64_t>{4 * KiB}));
+    EXPECT_TRUE(snap_probe_sizes({4 * KiB}, ladder, 512).empty());
+}
+
+TEST(VariantChoice, EachSizeTakesTheWinnerOfTheNearestProbe) {
+    const std::vector<std::uint64_t> ladder{4 * KiB, 64 * KiB, 1 * MiB, 16 * MiB};
+    int calls = 0;
+    const auto choice = VariantChoice::probe({"1", "8"}, {4 * KiB, 16 * MiB}, ladder, 16 * MiB,
+                                             [&](std::uint64_t bytes, const std::string& v) -> std::optional<VariantProbe> {
+                                                 ++calls;
+                                                 const bool small = bytes < 64 * KiB;
+                                                 return VariantProbe{.gbps = (v == "1") == small ? 10.0 : 5.0};
+                                             });
+    ASSERT_TRUE(choice);
+    EXPECT_EQ(calls, 4);  // 2 variants x 2 probes
+    EXPECT_EQ(choice->for_size(1), std::vector<std::string>{"1"});
+    EXPECT_EQ(choice->for_size(64 * KiB), std::vector<std::string>{"1"});  // 4 octaves from 4 KiB, 8 from 16 MiB
+    EXPECT_EQ(choice->for_size(1 * MiB), std::vector<std::string>{"8"});
+    EXPECT_EQ(choice->for_size(1ull << 30), std::vector<std::string>{"8"});
+    const auto j = choice->to_json();
+    EXPECT_EQ(j.at("probes").size(), 4u);
+    EXPECT_EQ(j.at("winners").size(), 2u);
+}
+
+TEST(VariantChoice, AProbeWhoseVariantsAllFailKeepsEveryVariantAndAnInterruptStops) {
+    const std::vector<std::uint64_t> ladder{4 * KiB, 16 * MiB};
+    const auto failing = VariantChoice::probe({"1", "2"}, {16 * MiB}, ladder, 16 * MiB,
+                                              [](std::uint64_t, const std::string&) -> std::optional<VariantProbe> {
+                                                  return VariantProbe{.error = "verification failed"};
+                                              });
+    ASSERT_TRUE(failing);
+    EXPECT_EQ(failing->for_size(16 * MiB), (std::vector<std::string>{"1", "2"}));
+    const auto cut = VariantChoice::probe({"1", "2"}, {16 * MiB}, ladder, 16 * MiB,
+                                          [](std::uint64_t, const std::string&) -> std::optional<VariantProbe> { return std::nullopt; });
+    EXPECT_FALSE(cut);
+    // One variant: nothing to choose, nothing measured.
+    const auto one = VariantChoice::probe({"4"}, {16 * MiB}, ladder, 16 * MiB,
+                                          [](std::uint64_t, const std::string&) -> std::optional<VariantProbe> {
+                                              ADD_FAILURE() << "measured";
+                                              return std::nullopt;
+                                          });
+    ASSERT_TRUE(one);
+    EXPECT_FALSE(one->probed());
+}
+
+TEST(VariantChoice, TheEngineMeasuresOneVariantPerSizeAfterTheProbes) {
+    std::map<std::pair<std::uint64_t, std::string>, int> count;
+    ProbedMethod m(count);
+    const Graph g = test::three_nodes();
+    PlannedRecord p{&m, g.find("numa0"), g.find("numa0"), {}, "probed|numa0|numa0|"};
+    RunOptions o;
+    o.sizes = {1 * KiB, 4 * KiB, 16 * KiB, 256 * KiB, 1 * MiB, 8 * MiB, 16 * MiB};
+    o.stopping.min_samples = 3;
+    o.stopping.max_samples = 3;
+    const Record r = *measure_record(g, p, o);
+    ASSERT_EQ(r.points.size(), o.sizes.size());
+    for (const Point& pt : r.points) {
+        EXPECT_TRUE(pt.variants.empty()) << pt.bytes;  // no list of others: one variant measured
+        EXPECT_EQ(pt.best_variant, pt.bytes < 64 * KiB ? "1" : "4") << pt.bytes;
+    }
+    const auto& winners = r.context.at("variant_choice").at("winners");
+    ASSERT_EQ(winners.size(), 3u);  // 4 KiB, 8 MiB and the session's 16 MiB
+    EXPECT_EQ(winners[0].at("variant"), "1");
+    EXPECT_EQ(winners[2].at("variant"), "4");
+    // A size that is no probe was measured with its chosen variant only.
+    const auto measured = [&](std::uint64_t bytes, const char* v) { return count[std::make_pair(bytes, std::string(v))]; };
+    EXPECT_EQ(measured(256 * KiB, "1"), 0);
+    EXPECT_EQ(measured(256 * KiB, "2"), 0);
+    EXPECT_GT(measured(256 * KiB, "4"), 0);
+    EXPECT_GT(measured(8 * MiB, "2"), 0);  // a probe size: every variant
+}
