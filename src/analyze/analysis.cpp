@@ -4,6 +4,7 @@
 #include "analyze/gpumem_facts.hpp"
 #include "analyze/record_classes.hpp"
 #include "analyze/study.hpp"
+#include "catalog/row_json.hpp"
 
 namespace hwcomm::analyze {
 
@@ -18,11 +19,13 @@ Analysis analyze_results(const std::vector<NamedResults>& files, const VerdictRu
     for (const NamedResults& f : files) {
         const auto topology = topology_of(f.file);
         if (!topology) continue;
+        const MethodCatalog catalog = catalog_for(f.file.meta);
         for (const Record& r : f.file.records) {
+            const MethodRow* row = catalog.find(r.method);
             // A pointer chase's 8 bytes per load over a link is not the link's use (docs/gpumem.md).
             // Nor are CPU latency and read/write-mix records (their own section).
-            if (is_gpumem_method(r.method) || is_cpu_section_method(r.method)) continue;
-            const CurveMetrics m = curve_metrics(r, &*topology);
+            if (in_family(row, MethodFamily::GpuMemory) || in_cpu_section(row)) continue;
+            const CurveMetrics m = curve_metrics(r, row, &*topology);
             if (!m.fraction_of_limit) continue;
             a.efficiency.push_back({r.key, m.large->gbps, m.limit->gbps, *m.fraction_of_limit, m.limit->what});
         }

@@ -8,6 +8,7 @@
 #include "analyze/curve_metrics.hpp"
 #include "analyze/record_classes.hpp"
 #include "analyze/summary.hpp"
+#include "measure/byte_size.hpp"
 
 namespace hwcomm::analyze {
 
@@ -101,8 +102,8 @@ std::vector<ClassOutlier> class_outliers(const ResultsFile& file, const ClassMap
 }
 
 Anomaly outlier_anomaly(const ClassOutlier& o) {
-    std::string sizes = format_bytes(o.sizes.front());
-    if (o.sizes.size() > 1) sizes += "-" + format_bytes(o.sizes.back());
+    std::string sizes = format_size(o.sizes.front());
+    if (o.sizes.size() > 1) sizes += "-" + format_size(o.sizes.back());
     std::string text = o.key + " is " + percent(o.difference) + " from its class representative " + o.representative +
                        " at " + sizes + (o.in_window ? "" : " (below the size window: the largest size both measured)") +
                        ", beyond " + percent(o.tolerance).substr(1) + "; class " + o.class_id + ": " +

@@ -13,8 +13,7 @@
 
 namespace hwcomm::analyze {
 
-// gpumem-timeline, -occupancy, -stride, -latency: summarised by this file, not as size curves.
-bool is_gpumem_method(const std::string& method);
+// Records of the GPU memory family (catalog rows, view Gpumem*): summarised here, not as size curves.
 
 // A point's metric / numeric axis value; nullopt when absent or not a number.
 std::optional<double> metric_of(const Point& point, const std::string& name);

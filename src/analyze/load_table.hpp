@@ -10,6 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "catalog/method_catalog.hpp"
 #include "core/results.hpp"
 
 namespace hwcomm::analyze {
@@ -29,7 +30,8 @@ struct LoadTable {
     std::vector<LoadRow> rows;  // by load count
 };
 
-std::vector<LoadTable> load_tables(const std::vector<Record>& records);
+// `catalog` tells which records are under-load and priority records (their rows' view).
+std::vector<LoadTable> load_tables(const std::vector<Record>& records, const MethodCatalog& catalog);
 
 struct PriorityRow {
     std::string priority;           // alone | equal | high
@@ -44,7 +46,7 @@ struct PriorityTable {
     std::string engine;  // "sm" (copy kernels) or "ce" (copy engines; files before issue 22 name none: ce)
     std::vector<PriorityRow> rows;
 };
-std::vector<PriorityTable> priority_tables(const std::vector<Record>& records);
+std::vector<PriorityTable> priority_tables(const std::vector<Record>& records, const MethodCatalog& catalog);
 
 std::string format_load_tables(const std::vector<LoadTable>& load, const std::vector<PriorityTable>& priority);
 nlohmann::json load_tables_to_json(const std::vector<LoadTable>& load, const std::vector<PriorityTable>& priority);

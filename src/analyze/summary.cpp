@@ -11,6 +11,7 @@
 #include "analyze/cluster.hpp"
 #include "analyze/record_facts.hpp"
 #include "catalog/method_catalog.hpp"
+#include "catalog/row_json.hpp"
 #include "core/error.hpp"
 #include "io/cluster_section.hpp"
 #include "measure/byte_size.hpp"
@@ -27,7 +28,8 @@ std::string params_text(const std::map<std::string, std::string>& params) {
     return text;
 }
 
-SummaryRow summarize(const Record& record, const Graph* topology, const CurveOptions& options) {
+SummaryRow summarize(const Record& record, const MethodRow* row_of_method, const Graph* topology,
+                     const CurveOptions& options) {
     SummaryRow row;
     row.key = record.key;
     row.method = record.method;
@@ -40,7 +42,7 @@ SummaryRow summarize(const Record& record, const Graph* topology, const CurveOpt
     if (record.context.is_object() && record.context.contains("timing_mode") &&
         record.context["timing_mode"].is_string())
         row.timing = record.context["timing_mode"].get<std::string>();
-    row.metrics = curve_metrics(record, topology, options);
+    row.metrics = curve_metrics(record, row_of_method, topology, options);
     if (!points_are_path_bandwidth(record)) {
         // Never a queueing delay printed as the link's rate: times only.
         row.metrics.large.reset();
@@ -52,8 +54,8 @@ SummaryRow summarize(const Record& record, const Graph* topology, const CurveOpt
     }
     row.measured_as = record.measured_as;
 
-    if (const MethodRow* method = builtin_catalog().find(record.method); method && is_duplex(*method, record.params))
-        row.duplex = to_string(method->duplex.convention);
+    if (row_of_method && is_duplex(*row_of_method, record.params))
+        row.duplex = to_string(row_of_method->duplex.convention);
     std::set<std::string> measured;  // labels of the lanes that make the record's numbers
     for (const LaneSpec& l : record.lanes)
         if (l.role != "load") measured.insert(l.label);
@@ -111,13 +113,14 @@ namespace {
 
 // A cluster file's node-local record against its node's graph (% of link per
 // node), shown with its qualified ids; nullopt for any other record.
-std::optional<SummaryRow> summarize_on_node(const Record& r, const std::vector<std::string>& names,
+std::optional<SummaryRow> summarize_on_node(const Record& r, const MethodRow* row_of_method,
+                                            const std::vector<std::string>& names,
                                             const std::map<std::string, Graph>& graphs, const CurveOptions& options) {
     const auto local = node_local_record(r, names);
     if (!local) return std::nullopt;
     const auto g = graphs.find(local->node);
     if (g == graphs.end()) return std::nullopt;
-    SummaryRow row = summarize(local->record, &g->second, options);
+    SummaryRow row = summarize(local->record, row_of_method, &g->second, options);
     row.key = r.key;
     row.src = r.src;
     row.dst = r.dst;
@@ -128,6 +131,7 @@ std::optional<SummaryRow> summarize_on_node(const Record& r, const std::vector<s
 
 std::vector<SummaryRow> summarize(const ResultsFile& file, const std::string& source, const CurveOptions& options) {
     const auto topology = topology_of(file);
+    const MethodCatalog catalog = catalog_for(file.meta);
     std::vector<std::string> names;
     std::map<std::string, Graph> node_graphs;  // a cluster file: each node's own graph
     try {
@@ -140,24 +144,12 @@ std::vector<SummaryRow> summarize(const ResultsFile& file, const std::string& so
     std::vector<SummaryRow> rows;
     rows.reserve(file.records.size());
     for (const Record& r : file.records) {
-        auto on_node = node_graphs.empty() ? std::nullopt : summarize_on_node(r, names, node_graphs, options);
-        rows.push_back(on_node ? std::move(*on_node) : summarize(r, topology ? &*topology : nullptr, options));
+        const MethodRow* row = catalog.find(r.method);
+        auto on_node = node_graphs.empty() ? std::nullopt : summarize_on_node(r, row, names, node_graphs, options);
+        rows.push_back(on_node ? std::move(*on_node) : summarize(r, row, topology ? &*topology : nullptr, options));
         rows.back().source = source;
     }
     return rows;
-}
-
-std::string format_bytes(std::uint64_t bytes) { return format_size(bytes); }
-
-std::string short_bytes(std::uint64_t bytes) {
-    static const char* units[] = {"", "K", "M", "G", "T"};
-    int u = 0;
-    std::uint64_t v = bytes;
-    while (u < 4 && v >= 1024 && v % 1024 == 0) {
-        v /= 1024;
-        ++u;
-    }
-    return std::to_string(v) + units[u];
 }
 
 std::string format_time(double seconds) {
@@ -244,12 +236,12 @@ std::string format_summary_table(const std::vector<SummaryRow>& rows) {
         const CurveMetrics& m = r.metrics;
         std::string large = m.large ? fixed(m.large->gbps, 1) + (m.large->last_octave ? "^" : "") : "-";
         std::string best = "-";
-        if (m.best) best = fixed(m.best->gbps, 1) + " @" + short_bytes(m.best->bytes) + (m.best->cache_resident ? " c" : "");
+        if (m.best) best = fixed(m.best->gbps, 1) + " @" + short_size(m.best->bytes) + (m.best->cache_resident ? " c" : "");
         std::string link = "-";
         if (m.fraction_of_limit) link = fixed(*m.fraction_of_limit * 100, 0) + "% " + compact_link(m.limit->what);
         std::string small = "-";
         if (m.small) {
-            small = format_time(m.small->seconds) + "@" + format_bytes(m.small->bytes);
+            small = format_time(m.small->seconds) + "@" + format_size(m.small->bytes);
             small.erase(std::remove(small.begin(), small.end(), ' '), small.end());
             if (const auto ib = small.find("iB"); ib != std::string::npos) small.erase(ib, 2);  // "64K" as in best
         }
@@ -290,7 +282,7 @@ std::string format_summary_table(const std::vector<SummaryRow>& rows) {
         for (const SuspectPoint& p : r.metrics.suspects) by_kind[p.kind].push_back(&p);
         for (const auto& [kind, list] : by_kind) {
             std::string sizes;
-            for (const SuspectPoint* p : list) sizes += (sizes.empty() ? "@" : ", ") + format_bytes(p->bytes);
+            for (const SuspectPoint* p : list) sizes += (sizes.empty() ? "@" : ", ") + format_size(p->bytes);
             const bool same_reason = kind == "not-converged" || list.size() == 1;
             notes.push_back(who + " " + sizes + " " + kind + ": " +
                             (same_reason ? list.front()->reason : list.front()->reason + " (first of " +
@@ -299,7 +291,7 @@ std::string format_summary_table(const std::vector<SummaryRow>& rows) {
         if (r.status.rfind("error:", 0) == 0 || r.status.rfind("skipped:", 0) == 0) notes.push_back(who + ": " + r.status);
         if (!r.headline_note.empty()) notes.push_back(who + ": " + r.headline_note);
         if (r.max_cv && *r.max_cv >= kNotedCv)
-            notes.push_back(who + ": samples spread most at " + short_bytes(r.max_cv_bytes) + " (cv " +
+            notes.push_back(who + ": samples spread most at " + short_size(r.max_cv_bytes) + " (cv " +
                             fixed(*r.max_cv * 100, 0) + "%)");
         if (!r.duplex.empty()) notes.push_back(who + ": " + duplex_note(r));
         else if (r.lanes > 1 && r.lane_min_gbps)

@@ -43,7 +43,9 @@ struct SummaryRow {
     std::string headline_note;
 };
 
-SummaryRow summarize(const Record& record, const Graph* topology = nullptr, const CurveOptions& options = {});
+// `row`: the record's method row (catalog_for(file.meta).find(record.method)).
+SummaryRow summarize(const Record& record, const MethodRow* row, const Graph* topology = nullptr,
+                     const CurveOptions& options = {});
 std::vector<SummaryRow> summarize(const ResultsFile& file, const std::string& source = "",
                                   const CurveOptions& options = {});
 
@@ -53,10 +55,7 @@ std::string params_text(const std::map<std::string, std::string>& params);
 // The one-screen table (fits 120 columns) and, below it, the suspect points.
 std::string format_summary_table(const std::vector<SummaryRow>& rows);
 
-// "4 KiB", "1 GiB", "3 B".
-std::string format_bytes(std::uint64_t bytes);
-// "64K", "1G", "3" for narrow columns.
-std::string short_bytes(std::uint64_t bytes);
+// Byte sizes: format_size ("4 KiB") and short_size ("64K"), measure/byte_size.hpp.
 // "2.22 us", "14.1 us", "1.53 ms".
 std::string format_time(double seconds);
 

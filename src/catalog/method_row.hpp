@@ -187,4 +187,7 @@ const char* to_string(StudySeries series);
 // The row's own duplex rule applied to one record's params.
 bool is_duplex(const MethodRow& row, const RowParams& record_params);
 
+// A row that may be absent (a method no catalog knows) and its family.
+inline bool in_family(const MethodRow* row, MethodFamily family) { return row && row->family == family; }
+
 }  // namespace hwcomm

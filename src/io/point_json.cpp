@@ -2,9 +2,28 @@
 
 #include "io/json_fields.hpp"
 
+#include <cstdint>
+#include <stdexcept>
+
 namespace hwcomm {
 
 using nlohmann::json;
+
+namespace {
+
+// A count or size: nlohmann would turn -1 into 2^64-1 (and 2.5 into 2), which a
+// rewrite (run --resume) would then store; refused, naming the field.
+std::uint64_t count_field(const json& j, const char* name) {
+    const json& v = j.at(name);
+    const bool non_negative_integer =
+        v.is_number_unsigned() || (v.is_number_integer() && v.get<std::int64_t>() >= 0);
+    if (!non_negative_integer)
+        throw std::runtime_error("malformed results file: " + std::string(name) +
+                                 " must be a non-negative integer, not " + v.dump());
+    return v.get<std::uint64_t>();
+}
+
+}  // namespace
 using namespace io_detail;
 
 namespace {
@@ -38,7 +57,7 @@ json stats_to_json(const SampleStats& s) {
 
 SampleStats stats_from_json(const json& j) {
     SampleStats s;
-    s.n = j.value("n", std::size_t{0});
+    s.n = j.contains("n") ? count_field(j, "n") : 0;
     for (const auto& f : kStatFields) s.*f.field = number_or_nan(j, f.name);
     return s;
 }
@@ -150,7 +169,7 @@ json point_to_json(const Point& p) {
 
 Point point_from_json(const json& j) {
     Point p;
-    p.bytes = j.at("bytes").get<std::uint64_t>();
+    p.bytes = count_field(j, "bytes");
     p.status = j.at("status").get<std::string>();
     p.error = j.value("error", "");
     p.verified = j.value("verified", false);

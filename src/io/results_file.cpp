@@ -12,6 +12,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "catalog/row_json.hpp"
 #include "io/results_json.hpp"
 #include "platform/atomic_file.hpp"
 
@@ -50,7 +51,9 @@ ResultsFile load_results_file(const std::string& path) {
         text = read_gzip(path);
     const nlohmann::json doc = parse_json_text(text, path);
     try {
-        return results_from_json(doc);
+        ResultsFile file = results_from_json(doc);
+        (void)catalog_for(file.meta);  // a row of meta.methods every reader can take
+        return file;
     } catch (const std::exception& e) {
         throw std::runtime_error(path + ": " + e.what());
     }

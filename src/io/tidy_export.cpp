@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "catalog/method_catalog.hpp"
+#include "catalog/row_json.hpp"
 #include "core/error.hpp"
 #include "io/cluster_section.hpp"
 
@@ -86,7 +87,7 @@ Row record_row(const ExportSource& src, const NodeHosts& hosts, const Record& r)
     return row;
 }
 
-Row point_row(Row row, const Record& r, const Point& p) {
+Row point_row(Row row, const Record& r, const MethodRow* method, const Point& p) {
     row["row_kind"] = "point";
     row["bytes"] = p.bytes;
     row["bytes_per_rep"] = p.bytes_per_rep;
@@ -105,7 +106,6 @@ Row point_row(Row row, const Record& r, const Point& p) {
     // Both conventions of a duplex figure: each direction under opposite traffic
     // (fwd, rev: nvbandwidth's) and both directions' bytes over the time of
     // both (total: nvloom's); duplex_convention says which bandwidth_gbps is.
-    const MethodRow* method = builtin_catalog().find(r.method);
     if (method && is_duplex(*method, r.params) && p.status == "ok") {
         row["duplex_convention"] = to_string(method->duplex.convention);
         // Never a sum of two rates: the total only where the point itself is both directions' bytes over time.
@@ -115,10 +115,11 @@ Row point_row(Row row, const Record& r, const Point& p) {
     return row;
 }
 
-void add_record_rows(const ExportSource& src, const NodeHosts& hosts, const Record& r, std::vector<Row>& rows) {
+void add_record_rows(const ExportSource& src, const NodeHosts& hosts, const Record& r, const MethodRow* method,
+                     std::vector<Row>& rows) {
     const Row shared = record_row(src, hosts, r);
     for (const auto& p : r.points) {
-        Row point = point_row(shared, r, p);
+        Row point = point_row(shared, r, method, p);
         rows.push_back(point);
         // Variants and lanes repeat the point's coordinates (bytes, axes), not its figures.
         Row base = shared;
@@ -177,7 +178,8 @@ std::string export_tidy(const std::vector<ExportSource>& sources, ExportFormat f
     std::vector<Row> rows;
     for (const auto& src : sources) {
         const NodeHosts hosts = node_hosts(*src.file);
-        for (const auto& r : src.file->records) add_record_rows(src, hosts, r, rows);
+        const MethodCatalog catalog = catalog_for(src.file->meta);
+        for (const auto& r : src.file->records) add_record_rows(src, hosts, r, catalog.find(r.method), rows);
     }
     const auto cols = columns_of(rows);
     std::ostringstream out;

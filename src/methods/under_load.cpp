@@ -147,10 +147,10 @@ std::vector<LoadRoute> resolve_load_spec(const Graph& graph, const LoadSpec& spe
     return out;
 }
 
-std::vector<LoadRoute> resolve_load_specs(const Graph& graph, const std::vector<std::string>& specs) {
+std::vector<LoadRoute> resolve_load_specs(const Graph& graph, const std::vector<LoadSpec>& specs) {
     std::vector<LoadRoute> out;
-    for (const std::string& text : specs) {
-        auto routes = resolve_load_spec(graph, parse_load_spec(text));
+    for (const LoadSpec& spec : specs) {
+        auto routes = resolve_load_spec(graph, spec);
         out.insert(out.end(), routes.begin(), routes.end());
     }
     return out;

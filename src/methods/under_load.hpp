@@ -20,6 +20,7 @@ struct LoadSpec {
     std::string method;
     std::string src, dst;  // a fan names its one endpoint in src (host fans: "" = the first host node)
     std::string text;      // as given, for the record
+    bool operator==(const LoadSpec&) const = default;
 };
 
 // Throws UsageError with a one-line message when malformed.
@@ -46,8 +47,8 @@ std::vector<const Vertex*> load_host_nodes(const Graph& graph);
 // The routes of one spec on `graph`. Throws UsageError when an endpoint is
 // unknown, of the wrong kind, or a fan has no lane.
 std::vector<LoadRoute> resolve_load_spec(const Graph& graph, const LoadSpec& spec);
-// Every spec parsed and resolved (the CLI's check before a run).
-std::vector<LoadRoute> resolve_load_specs(const Graph& graph, const std::vector<std::string>& specs);
+// Every spec's routes, in order (run/run_options.cpp resolves a run's once).
+std::vector<LoadRoute> resolve_load_specs(const Graph& graph, const std::vector<LoadSpec>& specs);
 
 // A resource that several routes of one direction cross: an edge crossed the
 // same way, the host side of a NUMA node (its memory and root complex, which

@@ -28,7 +28,7 @@ void print_path(const Graph& graph, const std::string& from, const std::string& 
     if (path->nvlinks > 0) out << "    (" << path->nvlinks << " bonded NVLinks used at once; one route shown)\n";
     for (std::size_t i = 0; i < path->edges.size(); ++i)
         out << "    " << path->vertices[i] << " -- " << path->vertices[i + 1] << "  "
-            << describe_edge(graph.edges()[path->edges[i]]) << "\n";
+            << describe_edge(graph.edges()[path->edges[i]], EdgeText::State) << "\n";
 }
 
 void print_device(const Graph& graph, const Vertex& v, std::ostream& out) {
@@ -36,7 +36,7 @@ void print_device(const Graph& graph, const Vertex& v, std::ostream& out) {
     for (const auto& [key, value] : v.attrs) out << "  " << key << ": " << value << "\n";
     out << "Links:\n";
     for (const Edge* e : graph.edges_of(v.id))
-        out << "  " << (e->a == v.id ? e->b : e->a) << "  " << describe_edge(*e) << "\n";
+        out << "  " << (e->a == v.id ? e->b : e->a) << "  " << describe_edge(*e, EdgeText::State) << "\n";
     out << "Paths:\n";
     for (VertexKind kind : {VertexKind::Gpu, VertexKind::NumaNode, VertexKind::NetworkInterface})
         for (const Vertex* other : graph.of_kind(kind))

@@ -50,9 +50,11 @@ std::unique_ptr<TransferSession> prepare_session(const Graph& graph, const Plann
 void attach_under_load(const Graph& graph, const MethodOptions& options, TransferSession& session,
                        nlohmann::json& context) {
     if (options.under_load.empty()) return;
-    const std::vector<LoadRoute> routes = resolve_load_specs(graph, options.under_load);
-    context["under_load"] = {{"specs", options.under_load}, {"lanes", routes.size()}};
-    session.attach_load(graph, routes, options);
+    if (options.load_routes.empty()) throw MeasurementError("internal: --under-load not resolved against the graph");
+    std::vector<std::string> specs;
+    for (const LoadSpec& spec : options.under_load) specs.push_back(spec.text);
+    context["under_load"] = {{"specs", specs}, {"lanes", options.load_routes.size()}};
+    session.attach_load(graph, options.load_routes, options);
 }
 
 // The record's lanes: the session's, or its own pair as the one lane.

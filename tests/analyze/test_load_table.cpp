@@ -9,6 +9,7 @@
 
 #include "analyze/load_table.hpp"
 #include "io/results_file.hpp"
+#include "catalog/method_catalog.hpp"
 
 using namespace hwcomm;
 using namespace hwcomm::analyze;
@@ -94,7 +95,7 @@ TEST(LoadTable, BandwidthAgainstLoadCountAsFractionOfAlone) {
     const ResultsFile f = load_results_file(path);
     std::filesystem::remove_all(dir);
 
-    const auto tables = load_tables(f.records);
+    const auto tables = load_tables(f.records, builtin_catalog());
     ASSERT_EQ(tables.size(), 2u);
     const LoadTable& t = tables[0];
     EXPECT_EQ(t.dst, "gpu0");
@@ -108,7 +109,7 @@ TEST(LoadTable, BandwidthAgainstLoadCountAsFractionOfAlone) {
     EXPECT_FALSE(t.rows[2].load_covered);
     EXPECT_EQ(tables[1].bytes, 1u << 30);
 
-    const auto prio = priority_tables(f.records);
+    const auto prio = priority_tables(f.records, builtin_catalog());
     ASSERT_EQ(prio.size(), 2u);
     ASSERT_EQ(prio[0].rows.size(), 3u);
     EXPECT_EQ(prio[0].engine, "ce");  // a file from before engines were named: the copy engines
@@ -142,6 +143,6 @@ TEST(LoadTable, NoUnderLoadRecordsNoTable) {
     Record r = under_load("gpu0", 0, "none", {point(1 << 20, 10)});
     r.method = "memcpy-h2d";
     f.records.push_back(r);
-    EXPECT_TRUE(load_tables(f.records).empty());
+    EXPECT_TRUE(load_tables(f.records, builtin_catalog()).empty());
     EXPECT_EQ(format_load_tables({}, {}), "");
 }

@@ -5,12 +5,15 @@
 
 #include "analyze/not_measured.hpp"
 #include "analyze/summary.hpp"
+#include "catalog/method_catalog.hpp"
 #include "io/tidy_export.hpp"
 
 namespace hwcomm {
 namespace {
 
 using analyze::SummaryRow;
+
+SummaryRow summarize_one(const Record& r) { return analyze::summarize(r, builtin_catalog().find(r.method)); }
 
 Point point(std::uint64_t bytes, double median_s, double cv, std::size_t n = 5) {
     Point p;
@@ -38,7 +41,7 @@ TEST(SummaryConventions, CvIsTheLargestOverPointsWithEnoughSamplesAndItsSize) {
     // 4 KiB spreads 15%, 1 GiB 2%; a point of one sample has no spread to speak of.
     const Record r = record("memcpy-peer", {{"peer", "on"}},
                             {point(4096, 2e-6, 0.15), point(1ull << 30, 2.7e-3, 0.02), point(8, 2e-6, 0.9, 1)});
-    const SummaryRow row = analyze::summarize(r);
+    const SummaryRow row = summarize_one(r);
     ASSERT_TRUE(row.max_cv);
     EXPECT_DOUBLE_EQ(*row.max_cv, 0.15);
     EXPECT_EQ(row.max_cv_bytes, 4096u);
@@ -46,7 +49,7 @@ TEST(SummaryConventions, CvIsTheLargestOverPointsWithEnoughSamplesAndItsSize) {
     EXPECT_NE(table.find(" 15%  "), std::string::npos) << table;
     EXPECT_NE(table.find("samples spread most at 4K (cv 15%)"), std::string::npos) << table;
     // Below 10%: one decimal, and no note.
-    const SummaryRow quiet = analyze::summarize(record("memcpy-peer", {{"peer", "on"}}, {point(1ull << 30, 2.7e-3, 0.021)}));
+    const SummaryRow quiet = summarize_one(record("memcpy-peer", {{"peer", "on"}}, {point(1ull << 30, 2.7e-3, 0.021)}));
     const std::string quiet_table = analyze::format_summary_table({quiet});
     EXPECT_NE(quiet_table.find(" 2.1%  "), std::string::npos) << quiet_table;
     EXPECT_EQ(quiet_table.find("samples spread most"), std::string::npos) << quiet_table;
@@ -58,7 +61,7 @@ TEST(SummaryConventions, DuplexFiguresSayTheirConventionInSummaryAndExport) {
     p.bandwidth_gbps = p.bytes_per_rep / 1.37e-3 / 1e9;
     p.extras = {{"fwd_gbps", 391.0}, {"rev_gbps", 390.0}};
     const Record duplex = record("duplex-d2d", {{"peer", "on"}}, {p});
-    const SummaryRow row = analyze::summarize(duplex);
+    const SummaryRow row = summarize_one(duplex);
     EXPECT_EQ(row.duplex, "sum");
     const std::string table = analyze::format_summary_table({row});
     EXPECT_NE(table.find("both directions' bytes over the time of both (the sum, nvloom's convention)"),
@@ -68,7 +71,7 @@ TEST(SummaryConventions, DuplexFiguresSayTheirConventionInSummaryAndExport) {
               std::string::npos)
         << table;
     // A single direction says nothing of duplex.
-    EXPECT_EQ(analyze::summarize(record("memcpy-peer", {{"peer", "on"}}, {p})).duplex, "");
+    EXPECT_EQ(summarize_one(record("memcpy-peer", {{"peer", "on"}}, {p})).duplex, "");
 
     ResultsFile f;
     f.records.push_back(duplex);
@@ -90,7 +93,7 @@ TEST(SummaryConventions, LanesStartedTogetherSayTheAggregateIsTheirSumOverTheCom
     Record r = record("transfer-set", {{"set", "ring"}}, {p});
     r.lanes = {{"gpu0->gpu1", "transfer-set", "gpu0", "gpu1", {{"executor", "ce"}}, "measured", {}},
                {"gpu1->gpu0", "transfer-set", "gpu1", "gpu0", {{"executor", "sm"}}, "measured", {}}};
-    const SummaryRow row = analyze::summarize(r);
+    const SummaryRow row = summarize_one(r);
     EXPECT_EQ(row.lanes, 2u);
     EXPECT_DOUBLE_EQ(*row.lane_min_gbps, 67.5);
     EXPECT_DOUBLE_EQ(*row.lane_max_gbps, 70.0);

@@ -104,7 +104,7 @@ TEST(CudaGpu, EveryMethodMeasuresAndVerifiesOnEveryPair) {
                     if (!m->applicable(g, src, dst).ok) continue;
                     for (const std::string mode : {"event", "wall"}) {
                         MethodOptions opt;
-                        opt.timing_mode = mode;
+                        opt.timing = *timing_mode_from(mode);
                         for (const auto& params : m->parameter_sets(g, src, dst, opt)) {
                             SCOPED_TRACE(m->name() + " " + src.id + "->" + dst.id + " " + mode +
                                          (params.count("host_mem") ? " " + params.at("host_mem") : "") +

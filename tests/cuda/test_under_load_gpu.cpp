@@ -51,7 +51,8 @@ TEST(UnderLoadGpu, ALoadOnTheSameLinkLowersPinnedH2dAndIsRecordedAsU) {
     RunOptions o = options_at({n});
     const Record alone = *measure_record(g, p, o);
     ASSERT_EQ(alone.status, "ok") << alone.error;
-    o.method.under_load = {"memcpy-h2d numa0->gpu0"};
+    o.method.under_load = {parse_load_spec("memcpy-h2d numa0->gpu0")};
+    o.method.load_routes = resolve_load_specs(g, o.method.under_load);
     const Record loaded = *measure_record(g, p, o);
     ASSERT_EQ(loaded.status, "ok") << loaded.error;
 

@@ -233,7 +233,7 @@ TEST(GpumemGpu, EveryMethodMeasuresAndVerifiesInBothTimingModes) {
             const Vertex& a = *g.find("gpu0");
             const Vertex& b = *g.find(c.dst);
             MethodOptions opt;
-            opt.timing_mode = mode;
+            opt.timing = *timing_mode_from(mode);
             auto s = c.method->prepare(g, a, b, c.method->parameter_sets(g, a, b, opt).front(), c.bytes, opt);
             EXPECT_EQ(s->context().value("timing_mode", ""), mode);
             ASSERT_GE(s->max_bytes(), c.bytes);

@@ -92,7 +92,7 @@ TEST(LoadSpec, ResolvesAgainstTheGraph) {
     ASSERT_EQ(routes.size(), 4u);  // every CUDA GPU to the first host node
     EXPECT_EQ(routes[3].label(), "gpu3->numa0");
     EXPECT_EQ(resolve_load_spec(g, parse_load_spec("one-to-all gpu1")).size(), 3u);
-    EXPECT_EQ(resolve_load_specs(g, {"host-to-all numa0", "memcpy-peer gpu0->gpu2"}).size(), 5u);
+    EXPECT_EQ(resolve_load_specs(g, {parse_load_spec("host-to-all numa0"), parse_load_spec("memcpy-peer gpu0->gpu2")}).size(), 5u);
     for (const char* bad : {"memcpy-h2d numa9->gpu1", "memcpy-h2d gpu0->gpu1", "memcpy-d2h gpu0->hb0",
                             "all-to-host gpu0", "all-to-one numa0"})
         EXPECT_THROW(resolve_load_spec(g, parse_load_spec(bad)), UsageError) << bad;

@@ -61,7 +61,7 @@ TEST(ReportClasses, AConfirmedCurveCarriesItsRepresentativesShapeBetweenItsSizes
     ASSERT_GE(confirmed->points.size(), 10u);
     const std::vector<Point> all = confirmed->points;
     confirmed->points = {all[2], all[all.size() / 2], all.back()};
-    confirmed->unknown["measured_as"] = "confirmed";
+    confirmed->measured_as = "confirmed";
     const auto model = report_model({input}, {});
     const nlohmann::json* curve = nullptr;
     for (const auto& c : model["curves"])

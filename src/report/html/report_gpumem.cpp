@@ -8,6 +8,7 @@
 #include <string>
 
 #include "analyze/gpumem_facts.hpp"
+#include "catalog/row_json.hpp"
 
 namespace hwcomm::report_html {
 
@@ -108,31 +109,33 @@ json gpumem_model(const std::vector<ReportInput>& inputs) {
     for (std::size_t f = 0; f < inputs.size(); ++f) {
         std::map<std::string, json> ladders;  // source GPU -> its latency chart
         std::vector<std::string> ladder_order;
+        const MethodCatalog catalog = catalog_for(inputs[f].results.meta);
         for (const Record& r : inputs[f].results.records) {
-            if (r.status != "ok" || !analyze::is_gpumem_method(r.method)) continue;
-            if (r.method == "gpumem-timeline") {
+            const MethodRow* row = catalog.find(r.method);
+            if (r.status != "ok" || !in_family(row, MethodFamily::GpuMemory)) continue;
+            if (row->view == MethodView::GpumemTimeline) {
                 json charts = timeline_charts(r);
                 if (!charts.empty())
                     out["timelines"].push_back({{"title", titled("per-warp load latency, " + r.src, inputs, f)},
                                                 {"file", f}, {"key", r.key}, {"charts", std::move(charts)}});
-            } else if (r.method == "gpumem-occupancy") {
+            } else if (row->view == MethodView::GpumemOccupancy) {
                 json chart = occupancy_chart(r);
                 chart["title"] = titled("occupancy against read bandwidth, " + r.src, inputs, f);
                 chart["file"] = f, chart["key"] = r.key;
                 if (!chart["series"].empty()) out["occupancy"].push_back(std::move(chart));
-            } else if (r.method == "gpumem-stride") {
+            } else if (row->view == MethodView::GpumemStride) {
                 json chart = stride_chart(r);
                 chart["title"] = titled("strided reads, " + r.src, inputs, f);
                 chart["file"] = f, chart["key"] = r.key;
                 if (!chart["series"].empty()) out["stride"].push_back(std::move(chart));
-            } else if (r.method == "gpumem-loaded-latency") {
+            } else if (row->view == MethodView::GpumemLoadedLatency) {
                 if (!ladders.count(r.src)) {
                     ladder_order.push_back(r.src);
                     ladders[r.src] = {{"title", titled("load latency from " + r.src, inputs, f)}, {"file", f},
                                       {"series", json::array()}, {"plateaus", json::array()}};
                 }
                 for (json& s : loaded_series(r)) ladders[r.src]["series"].push_back(std::move(s));
-            } else if (r.method == "gpumem-latency" || r.method == "gpumem-tma-latency") {
+            } else if (row->view == MethodView::GpumemLatency) {
                 const analyze::LatencyLadder l = analyze::latency_ladder(r);
                 if (l.ns_by_working_set.empty()) continue;
                 if (!ladders.count(r.src)) {

@@ -8,6 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "catalog/method_catalog.hpp"
 #include "core/graph.hpp"
 #include "core/results.hpp"
 
@@ -31,9 +32,10 @@ nlohmann::json report_model(const std::vector<ReportInput>& inputs, const Report
 
 // Parts, for tests.
 nlohmann::json run_rows(const ResultsFile& results, const Graph& graph);
-nlohmann::json curve_json(const Record& record, const Graph& graph, bool raw);
-// curves: the "curves" array (each with "file", "method", "src", "dst", "params").
-nlohmann::json comparison_groups(const nlohmann::json& curves, std::size_t file_count);
+nlohmann::json curve_json(const Record& record, const MethodRow* row, const Graph& graph, bool raw);
+// curves: the "curves" array (each with "file", "method", "src", "dst", "params");
+// catalogs: each file's (catalog_for its meta), by the curves' "file".
+nlohmann::json comparison_groups(const nlohmann::json& curves, const std::vector<MethodCatalog>& catalogs);
 nlohmann::json small_transfer_charts(const nlohmann::json& curves);
 nlohmann::json heatmaps(const nlohmann::json& curves, const std::vector<ReportInput>& inputs);
 // The study's tables, efficiencies and anomalies (src/analyze), with curve ids.

@@ -54,7 +54,7 @@ public:
             unsigned host_buffers = 0;
             count_buffers(set, device_buffers, host_buffers);
             const SizeCap cap = plan_buffers(options, max_bytes, device_buffers, host_buffers);
-            auto session = std::make_unique<ConcurrentCopySession>(timing_mode_from_string(options.timing_mode), cap,
+            auto session = std::make_unique<ConcurrentCopySession>(options.timing, cap,
                                                                    engine, name());
             add_lanes(graph, set, *session);
             std::vector<const Vertex*> gpus;

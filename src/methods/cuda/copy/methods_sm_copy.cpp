@@ -48,7 +48,7 @@ public:
     // GPU to GPU (or within one GPU).
     SmCopySession(const Graph& graph, const Vertex& src, const Vertex& dst, Engine engine, SmKind kind,
                   const SizeCap& cap, const MethodOptions& options)
-        : OneWaySession(exec_for(kind, src, dst), timing_mode_from_string(options.timing_mode), cap.max_bytes),
+        : OneWaySession(exec_for(kind, src, dst), options.timing, cap.max_bytes),
           exec_(exec_for(kind, src, dst)),
           sm_count_(sm_count_of(exec_)),
           engine_(engine) {
@@ -71,7 +71,7 @@ public:
     // Host to GPU or GPU to host, through mapped registered memory.
     SmCopySession(const Graph& graph, const Vertex& numa, const Vertex& gpu, Engine engine, SmKind kind,
                   const SizeCap& cap, const MethodOptions& options, HostSide)
-        : OneWaySession(cuda_ordinal(gpu), timing_mode_from_string(options.timing_mode), cap.max_bytes),
+        : OneWaySession(cuda_ordinal(gpu), options.timing, cap.max_bytes),
           exec_(cuda_ordinal(gpu)),
           sm_count_(sm_count_of(exec_)),
           engine_(engine) {

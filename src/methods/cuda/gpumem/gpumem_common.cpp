@@ -38,8 +38,8 @@ nlohmann::json to_json(const GpuMemFacts& f) {
             {"theoretical_dram_gbps", f.theoretical_gbps}};
 }
 
-KernelTimer::KernelTimer(int device, const std::string& timing_mode)
-    : device_(device), wall_(timing_mode == "wall"), stream_(device), start_(device), stop_(device) {}
+KernelTimer::KernelTimer(int device, TimingMode mode)
+    : device_(device), wall_(mode == TimingMode::Wall), stream_(device), start_(device), stop_(device) {}
 
 double KernelTimer::time(const std::function<void(cudaStream_t)>& launch) {
     ScopedDevice on(device_);

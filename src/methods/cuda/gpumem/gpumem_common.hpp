@@ -38,7 +38,7 @@ nlohmann::json to_json(const GpuMemFacts& facts);
 // events (--timing event) or by the host's clock around launch and wait (wall).
 class KernelTimer {
 public:
-    KernelTimer(int device, const std::string& timing_mode);
+    KernelTimer(int device, TimingMode mode);
     // Enqueues `launch` between the events, waits, returns the seconds between them.
     double time(const std::function<void(cudaStream_t)>& launch);
     cudaStream_t stream() const { return stream_.get(); }

@@ -49,13 +49,13 @@ class LatencySession final : public TransferSession {
 public:
     LatencySession(const Graph& graph, const Vertex& src, const Vertex& dst, const SizeCap& cap,
                    const MethodOptions& options, Variant variant)
-        : exec_(cuda_ordinal(src)), timer_(exec_, options.timing_mode),
+        : exec_(cuda_ordinal(src)), timer_(exec_, options.timing),
           steps_(variant.loaded ? kLoadedSteps : kSteps) {
         const ChaseUnit unit = variant.unit;
         // The graph may not know the GPU's compute capability: the device does.
         if (unit == ChaseUnit::Tma)
             if (const std::string why = why_no_tma(exec_); !why.empty()) throw Unavailable(why);
-        context_["timing_mode"] = options.timing_mode == "wall" ? "wall" : "event";
+        context_["timing_mode"] = to_string(options.timing);
         context_.update(base_context(graph, {&src}, cap, options));
         context_["gpumem"] = to_json(gpu_mem_facts(exec_));
         unsigned long long* memory = nullptr;

@@ -35,10 +35,7 @@
 
 namespace hwcomm::cuda {
 
-enum class TimingMode { Event, Wall };
-// "event" | "wall"; throws UsageError otherwise.
-TimingMode timing_mode_from_string(const std::string& text);
-const char* to_string(TimingMode mode);
+// TimingMode (event | wall): methods/method_options.hpp, the run's --timing.
 
 struct CudaLaneDef {
     LaneSpec spec;      // label, method, endpoints; role "measured" or "load"

@@ -70,8 +70,8 @@ public:
                 else ++host_buffers;
             }
             const SizeCap cap = plan_buffers(options, max_bytes, device_buffers, host_buffers);
-            auto session = std::make_unique<ConcurrentCopySession>(timing_mode_from_string(options.timing_mode), cap,
-                                                                   CopyEngine::CopyEngine, name());
+            auto session = std::make_unique<ConcurrentCopySession>(options.timing, cap,
+                                                                   Executor::CopyEngine, name());
             std::vector<const Vertex*> gpus;
             for (std::size_t i = 0; i + 1 < set.vertices.size(); i += 2) {
                 const Vertex& src = *set.vertices[i];

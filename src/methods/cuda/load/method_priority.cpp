@@ -151,7 +151,7 @@ public:
             const SizeCap cap = plan_route_buffers(options, std::min(max_bytes, size_policy().max_bytes), src, dst, 1);
             auto session = std::make_unique<PrioritySession>(src, dst, cap, engine, name());
             session->context_ = route_context(graph, src, dst, cap, options);
-            if (timing_mode_from_string(options.timing_mode) == TimingMode::Wall)
+            if (options.timing == TimingMode::Wall)
                 session->context_["timing_note"] = "wall asked: a transfer's wait behind the load begins at the "
                                                    "gate's release, which only GPU events see";
             return session;

@@ -76,7 +76,7 @@ public:
             const Vertex& src = *set.vertices.at(0);
             const Vertex& dst = *set.vertices.at(1);
             const SizeCap cap = plan_route_buffers(options, max_bytes, src, dst, 1);
-            auto session = std::make_unique<ConcurrentCopySession>(timing_mode_from_string(options.timing_mode), cap,
+            auto session = std::make_unique<ConcurrentCopySession>(options.timing, cap,
                                                                    Executor::CopyEngine, name());
             switch (direction_of(src, dst)) {
                 case LoadDirection::HostToGpu: session->add_host_to_gpu(src, dst); break;

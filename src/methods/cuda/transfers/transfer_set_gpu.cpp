@@ -16,7 +16,7 @@ std::unique_ptr<TransferSession> make_session(const Graph& graph, const Resolved
         unsigned host = 0;
         TransferSetSession::count_buffers(set, device, host);
         const SizeCap cap = plan_buffers(options, max_bytes, device, host);
-        auto session = std::make_unique<TransferSetSession>(timing_mode_from_string(options.timing_mode), cap, set,
+        auto session = std::make_unique<TransferSetSession>(options.timing, cap, set,
                                                             options.values.flag("smt"));
         std::vector<const Vertex*> gpus;
         for (const Vertex* v : set.vertices)
