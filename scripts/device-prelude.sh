@@ -5,10 +5,18 @@
 # (SIGINT after LIMIT seconds: a run saves its file and exits 4).
 out=${OUT:?set OUT}
 exec > >(tee "$out/session.log") 2>&1
-# The test binaries name /work/main/... (their build tree here) in their paths.
-mkdir -p /work build && { [ -e /work/main ] || ln -s "$PWD" /work/main; }
+# The test binaries and CTest files name the source and build trees they were
+# built in (/work/main/build, or an engineer's /work/wt/NAME/build): both are
+# made to point here, read from the packed top CTestTestfile.cmake.
+mkdir -p build
 tar xzf .devcarry/build.tar.gz -C build
-B=/work/main/build
+src_dir=$(sed -n 's/^# Source directory: //p' build/CTestTestfile.cmake 2>/dev/null)
+B=$(sed -n 's/^# Build directory: //p' build/CTestTestfile.cmake 2>/dev/null)
+src_dir=${src_dir:-/work/main}
+B=${B:-$src_dir/build}
+mkdir -p "$(dirname "$src_dir")" && { [ -e "$src_dir" ] || ln -s "$PWD" "$src_dir"; }
+[ -e "$B" ] || { mkdir -p "$(dirname "$B")" && ln -s "$PWD/build" "$B"; }
+echo "build tree $B, source tree $src_dir -> $PWD"
 hw=$B/src/cli/hwcomm
 step() {
   local name=$1 limit=$2 t=$SECONDS

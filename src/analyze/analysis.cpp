@@ -1,7 +1,10 @@
 // analyze_results: series, cells, efficiency and anomalies of several files.
+#include "analyze/class_outliers.hpp"
 #include "analyze/cpu_facts.hpp"
 #include "analyze/gpumem_facts.hpp"
+#include "analyze/record_classes.hpp"
 #include "analyze/study.hpp"
+#include "catalog/row_json.hpp"
 
 namespace hwcomm::analyze {
 
@@ -16,16 +19,24 @@ Analysis analyze_results(const std::vector<NamedResults>& files, const VerdictRu
     for (const NamedResults& f : files) {
         const auto topology = topology_of(f.file);
         if (!topology) continue;
+        const MethodCatalog catalog = catalog_for(f.file.meta);
         for (const Record& r : f.file.records) {
+            const MethodRow* row = catalog.find(r.method);
             // A pointer chase's 8 bytes per load over a link is not the link's use (docs/gpumem.md).
             // Nor are CPU latency and read/write-mix records (their own section).
-            if (is_gpumem_method(r.method) || is_cpu_section_method(r.method)) continue;
-            const CurveMetrics m = curve_metrics(r, &*topology);
+            if (in_family(row, MethodFamily::GpuMemory) || in_cpu_section(row)) continue;
+            const CurveMetrics m = curve_metrics(r, row, &*topology);
             if (!m.fraction_of_limit) continue;
             a.efficiency.push_back({r.key, m.large->gbps, m.limit->gbps, *m.fraction_of_limit, m.limit->what});
         }
     }
     a.anomalies = find_anomalies(a.series, a.cells, rule);
+    // Records outside their link class's spread, every method (the cells above cover the study's copies only).
+    for (const NamedResults& f : files) {
+        const auto topology = topology_of(f.file);
+        const ClassMap classes = record_classes(f.file, topology ? &*topology : nullptr, f.name);
+        for (const ClassOutlier& o : class_outliers(f.file, classes, rule)) a.anomalies.push_back(outlier_anomaly(o));
+    }
     return a;
 }
 

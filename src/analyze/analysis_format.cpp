@@ -5,6 +5,7 @@
 
 #include "analyze/study.hpp"
 #include "analyze/summary.hpp"
+#include "measure/byte_size.hpp"
 
 namespace hwcomm::analyze {
 
@@ -41,8 +42,8 @@ std::string md(std::string s) {
 
 std::string rule_text(const VerdictRule& r) {
     std::ostringstream out;
-    out << "series compared size by size at sizes >= " << format_bytes(r.min_bytes);
-    if (r.max_bytes) out << " and <= " << format_bytes(r.max_bytes);
+    out << "series compared size by size at sizes >= " << format_size(r.min_bytes);
+    if (r.max_bytes) out << " and <= " << format_size(r.max_bytes);
     out << ", relative difference reduced by its " << r.statistic << " over sizes; an effect is above "
         << r.threshold * 100 << "%";
     return out.str();

@@ -9,6 +9,7 @@
 #include "analyze/curve_metrics.hpp"
 #include "core/graph_json.hpp"
 #include "measure/statistics.hpp"
+#include "catalog/row_json.hpp"
 
 namespace hwcomm::analyze {
 
@@ -26,12 +27,13 @@ struct Placed {
 
 std::vector<Placed> place_records(const ResultsFile& file, const std::vector<std::string>& names) {
     std::vector<Placed> out;
+    const MethodCatalog catalog = catalog_for(file.meta);
     for (const Record& r : file.records) {
         const EndpointId s = split_endpoint_id(r.src, names), d = split_endpoint_id(r.dst, names);
         if (s.node.empty() || d.node.empty()) continue;  // not of a listed node: nothing to compare it with
         Placed p{&r, s.node, d.node, {r.method, s.local, d.local, r.params}, std::nullopt};
         if (r.status == "ok") {
-            const CurveMetrics m = curve_metrics(r, nullptr);
+            const CurveMetrics m = curve_metrics(r, catalog.find(r.method), nullptr);
             if (m.large && m.large->gbps > 0) p.large_gbps = m.large->gbps;
         }
         out.push_back(std::move(p));

@@ -11,6 +11,7 @@
 #include "analyze/summary.hpp"
 #include "core/error.hpp"
 #include "io/cluster_section.hpp"
+#include "catalog/row_json.hpp"
 
 namespace hwcomm::analyze {
 
@@ -103,6 +104,7 @@ RecordsComparison compare_results(const ResultsFile& a, const ResultsFile& b, do
     RecordsComparison c;
     c.threshold = threshold;
     const auto ta = topology_of(a), tb = topology_of(b);
+    const MethodCatalog ca = catalog_for(a.meta), cb = catalog_for(b.meta);
     std::set<std::string> keys_b;
     for (const Record& r : b.records) keys_b.insert(r.key);
     for (const Record& ra : a.records) {
@@ -113,7 +115,8 @@ RecordsComparison compare_results(const ResultsFile& a, const ResultsFile& b, do
         }
         RecordChange rc;
         rc.key = ra.key;
-        const CurveMetrics ma = curve_metrics(ra, ta ? &*ta : nullptr), mb = curve_metrics(*rb, tb ? &*tb : nullptr);
+        const CurveMetrics ma = curve_metrics(ra, ca.find(ra.method), ta ? &*ta : nullptr),
+                           mb = curve_metrics(*rb, cb.find(rb->method), tb ? &*tb : nullptr);
         if (ma.large && mb.large && ma.large->gbps > 0) {
             MetricChange m{ma.large->gbps, mb.large->gbps, mb.large->gbps / ma.large->gbps - 1.0};
             m.bytes = std::min(ma.large->to_bytes, mb.large->to_bytes);

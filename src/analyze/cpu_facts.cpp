@@ -65,11 +65,12 @@ void sort_axes(NodeMatrix& m) {
 
 }  // namespace
 
-bool is_cpu_section_method(const std::string& m) {
-    const MethodRow* row = builtin_catalog().find(m);
+bool in_cpu_section(const MethodRow* row) {
     return row && (row->view == MethodView::CpuLatency || row->view == MethodView::CpuLoadedLatency ||
                    row->view == MethodView::CpuMix);
 }
+
+bool is_cpu_section_method(const std::string& m) { return in_cpu_section(builtin_catalog().find(m)); }
 
 bool is_cpu_bandwidth_method(const std::string& m) {
     const MethodRow* row = builtin_catalog().find(m);

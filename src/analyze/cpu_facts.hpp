@@ -14,12 +14,15 @@
 
 #include <nlohmann/json.hpp>
 
+#include "catalog/method_row.hpp"
 #include "core/results.hpp"
 
 namespace hwcomm::analyze {
 
 // cpu-latency, cpu-loaded-latency, cpu-bandwidth-mix: their points are not a size curve of bandwidth.
 bool is_cpu_section_method(const std::string& method);
+// The same from the record's row (a file's own rows included); false without one.
+bool in_cpu_section(const MethodRow* row);
 // The bandwidth kernels whose largest point the CPU section lists.
 bool is_cpu_bandwidth_method(const std::string& method);
 

@@ -7,6 +7,7 @@
 #include "analyze/curve_metrics.hpp"
 #include "analyze/summary.hpp"
 #include "catalog/method_names.hpp"
+#include "measure/byte_size.hpp"
 
 namespace hwcomm::analyze {
 
@@ -60,7 +61,7 @@ std::string bandwidth_text(const std::vector<CpuBandwidthRow>& rows) {
                                                              num(r.median_gbps * r.stream_factor) + " / " +
                                                              num(r.best_gbps * r.stream_factor)
                                                        : "-";
-        t.push_back({r.method, r.src + "->" + r.dst, r.params.empty() ? "-" : r.params, short_bytes(r.bytes),
+        t.push_back({r.method, r.src + "->" + r.dst, r.params.empty() ? "-" : r.params, short_size(r.bytes),
                      num(r.median_gbps), num(r.best_gbps), stream, r.variant.empty() ? "-" : r.variant,
                      std::to_string(r.samples), num(r.ci_half_width * 100, "%.1f%%"), r.stop_reason});
     }
@@ -69,19 +70,19 @@ std::string bandwidth_text(const std::vector<CpuBandwidthRow>& rows) {
 
 std::string ladder_text(const CpuLatencyLadder& l) {
     auto level = [](const char* name, std::uint64_t bytes, const std::optional<double>& ns) {
-        return std::string(name) + (bytes ? " (" + format_bytes(bytes) + ")" : "") + " " + num(ns) + " ns";
+        return std::string(name) + (bytes ? " (" + format_size(bytes) + ")" : "") + " " + num(ns) + " ns";
     };
     std::string out = "    " + l.src + "->" + l.dst + ": " + level("L1d", l.l1d, l.l1_ns) + ", " + level("L2", l.l2, l.l2_ns) +
                       ", " + level("LLC", l.llc, l.llc_ns) + ", DRAM (>= 4x LLC) " + num(l.dram_ns) + " ns\n";
     auto step = [](const char* name, const std::optional<std::uint64_t>& at) {
-        return std::string(name) + " " + (at ? format_bytes(*at) : std::string("-"));
+        return std::string(name) + " " + (at ? format_size(*at) : std::string("-"));
     };
     out += "      latency reaches 1.5x the level below at: " + step("past L1d", l.l2_step) + ", " +
            step("past L2", l.llc_step) + ", " + step("past LLC", l.dram_step);
     if (l.huge_page_share) out += "; huge pages " + num(*l.huge_page_share * 100, "%.0f") + "% of the buffer";
     out += "\n      ";
     std::string rungs;
-    for (const auto& [bytes, ns] : l.ns_by_working_set) rungs += (rungs.empty() ? "" : " ") + short_bytes(bytes) + ":" + num(ns);
+    for (const auto& [bytes, ns] : l.ns_by_working_set) rungs += (rungs.empty() ? "" : " ") + short_size(bytes) + ":" + num(ns);
     return out + rungs + "\n";
 }
 
@@ -106,7 +107,7 @@ std::string format_cpu_section(const std::vector<Record>& records, const std::st
         out += bandwidth_text(bw);
     }
     if (!latency.cells.empty()) {
-        out += "  idle latency (ns, cpu-latency at " + (latency.bytes ? format_bytes(latency.bytes) : std::string("the largest size")) +
+        out += "  idle latency (ns, cpu-latency at " + (latency.bytes ? format_size(latency.bytes) : std::string("the largest size")) +
                "; rows: the chasing core's node, columns: the memory's node):\n";
         out += matrix_text(latency, "%.1f");
     }
@@ -116,7 +117,7 @@ std::string format_cpu_section(const std::vector<Record>& records, const std::st
             if (r.method == method_name::kCpuLatency) out += ladder_text(cpu_latency_ladder(r));
     }
     for (const auto& c : loaded) {
-        out += "  loaded latency " + c.src + "->" + c.dst + " (" + format_bytes(c.bytes) +
+        out += "  loaded latency " + c.src + "->" + c.dst + " (" + format_size(c.bytes) +
                " working set; load workers: latency ns @ the bandwidth they drew GB/s):\n    ";
         std::string line;
         for (const auto& p : c.points)

@@ -89,9 +89,14 @@ void add_suspects(CurveMetrics& m, const std::vector<CurvePoint>& pts, const std
         const CurvePoint& p = pts[i];
         if (i > 0 && pts[i - 1].gbps > 0 && p.gbps > 0) {
             const double r = p.gbps / pts[i - 1].gbps;
-            if (r > o.jump_factor || r < 1.0 / o.jump_factor)
+            // Sizes far apart (a confirmation measured at a few sizes): while
+            // latency-bound, bandwidth may rise with the size itself.
+            const double apart = static_cast<double>(p.bytes) / static_cast<double>(std::max<std::uint64_t>(pts[i - 1].bytes, 1));
+            if (r > o.jump_factor * std::max(1.0, apart / 2) || r < 1.0 / o.jump_factor)
+                // A drop reads as the factor it falls by ("drops 106x"), not "0.0x".
                 m.suspects.push_back({p.bytes, "jump",
-                                      "bandwidth changes " + number(r, "%.1fx") + " from " +
+                                      std::string("bandwidth ") + (r > 1 ? "rises " : "drops ") +
+                                          number(r > 1 ? r : 1 / r, "%.1fx") + " from " +
                                           number(pts[i - 1].gbps) + " GB/s at the previous size to " +
                                           number(p.gbps) + " GB/s"});
         }
@@ -170,10 +175,25 @@ CurveMetrics curve_metrics(const std::vector<CurvePoint>& pts, const std::option
     return m;
 }
 
-CurveMetrics curve_metrics(const Record& record, const Graph* topology, const CurveOptions& options) {
+bool points_are_path_bandwidth(const Record& record) {
+    if (!record.context.is_object()) return true;
+    const auto h = record.context.find("headline");
+    if (h == record.context.end() || !h->is_object()) return true;
+    const auto m = h->find("metric");
+    return m == h->end() || !m->is_string() || m->get<std::string>() == "bandwidth";
+}
+
+std::string headline_why(const Record& record) {
+    if (!record.context.is_object() || !record.context.contains("headline")) return "";
+    const auto& h = record.context["headline"];
+    return h.is_object() && h.contains("why") && h["why"].is_string() ? h["why"].get<std::string>() : "";
+}
+
+CurveMetrics curve_metrics(const Record& record, const MethodRow* row, const Graph* topology,
+                           const CurveOptions& options) {
     std::optional<LinkLimit> limit;
-    if (topology) limit = path_limit(record, *topology);
-    CurveMetrics m = curve_metrics(curve_points(record), limit, relevant_cache(record, topology),
+    if (topology && points_are_path_bandwidth(record)) limit = path_limit(record, row, *topology);
+    CurveMetrics m = curve_metrics(curve_points(record), limit, relevant_cache(record, row, topology),
                                    small_transfer_meaningful(record), options);
     if (m.best && reads_from_disk(record)) {
         // The bytes come from the file, not from the CPU cache the destination

@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include "analyze/record_facts.hpp"
+#include "catalog/method_row.hpp"
 #include "core/graph.hpp"
 #include "core/results.hpp"
 
@@ -17,10 +19,6 @@ namespace hwcomm::analyze {
 
 // v printed with a printf format ("%.1f"), for the text reports.
 std::string format_number(double v, const char* format);
-
-inline constexpr std::uint64_t kMiB = 1024ull * 1024ull;
-// The CPU cache size assumed when the topology does not state one.
-inline constexpr std::uint64_t kDefaultLlcBytes = 64 * kMiB;
 
 // Knobs of the metrics; the defaults are the documented rule (docs/analysis.md).
 struct CurveOptions {
@@ -31,7 +29,9 @@ struct CurveOptions {
     // cache larger than 64 MiB) is judged by the sizes past the fall.
     std::uint64_t large_min_bytes = 64 * kMiB;
     double plateau_tolerance = 0.10;
-    // Suspect when neighbouring sizes differ by more than this factor in bandwidth.
+    // Suspect when neighbouring sizes differ by more than this factor in
+    // bandwidth (a rise: times half the sizes' ratio where they are more than
+    // an octave apart, as a few confirmation sizes are).
     double jump_factor = 10.0;
     // Suspect when the 1-byte time exceeds the 4-byte time by this factor.
     double one_byte_factor = 4.0;
@@ -77,13 +77,6 @@ struct BestPoint {
     std::string cache;                     // "CPU last-level cache", "GPU L2", "" when none applies
 };
 
-// The theoretical bottleneck of the record's path, from the topology.
-struct LinkLimit {
-    double gbps = 0;                        // per direction (x2 for duplex records)
-    std::string what;                       // "NVLink 4.0 x18", "PCIe 5.0 x16", "2x PCIe 3.0 x16 (staged)"
-    std::vector<std::string> vertices;      // the route
-};
-
 // t(n) = a + n / b, least squares on the time of every point, weighted by 1/t
 // so that small and large sizes count alike; rel_rms_error is the root mean
 // square of (t_fit - t) / t.
@@ -118,26 +111,21 @@ struct CurveMetrics {
     std::size_t n_points = 0;
 };
 
+// False when the record says its points are not a path's bandwidth
+// (context.headline.metric, e.g. priority's "completion time": a wait behind
+// a load is part of every point): no link share, no large-transfer rate.
+bool points_are_path_bandwidth(const Record& record);
+// The record's own statement of what its points are (context.headline.why), "" when none.
+std::string headline_why(const Record& record);
+
 // The usable points of a record, sorted by size.
 std::vector<CurvePoint> curve_points(const Record& record);
 
-// The theoretical limit of a record's path in `topology` (nullopt when the
-// topology does not state one: memory-bound paths, unknown links).
-std::optional<LinkLimit> path_limit(const Record& record, const Graph& topology);
-
-// The cache that could hold a record's working set and its size: CPU LLC for
-// cpu-* methods and host buffers, GPU L2 for on-GPU copies. Sizes come from
-// the topology's vertex attributes "llc_bytes"/"l2_bytes" when present, else
-// from a small table of GPU models, else documented defaults.
-struct CacheInfo {
-    std::uint64_t bytes = 0;
-    std::string name;
-    int buffers = 1;  // buffers of the record's size that live in that cache
-};
-std::optional<CacheInfo> relevant_cache(const Record& record, const Graph* topology);
-
-// Everything at once. `topology` may be null (no limit, default cache sizes).
-CurveMetrics curve_metrics(const Record& record, const Graph* topology, const CurveOptions& options = {});
+// Everything at once. `row` is the record's method row (null: a method no
+// catalog knows, read as one direction with one buffer); `topology` may be
+// null (no limit, default cache sizes).
+CurveMetrics curve_metrics(const Record& record, const MethodRow* row, const Graph* topology,
+                           const CurveOptions& options = {});
 
 // The pure computation on points, for tests and for curves built elsewhere.
 CurveMetrics curve_metrics(const std::vector<CurvePoint>& points, const std::optional<LinkLimit>& limit,

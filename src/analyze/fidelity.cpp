@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "analyze/summary.hpp"
+#include "catalog/row_json.hpp"
 #include "core/error.hpp"
 #include "core/json_parse.hpp"
 
@@ -133,10 +134,10 @@ bool params_match(const Record& r, const Target& t) {
     return true;
 }
 
-std::optional<double> metric_of(const Record& r, const Target& t) {
+std::optional<double> metric_of(const Record& r, const MethodRow* row, const Target& t) {
     if (r.status != "ok") return std::nullopt;
-    if (t.metric == "peak_gbps") return summarize(r).peak_gbps;
-    if (t.metric == "small_latency_us") return summarize(r).small_latency_us;
+    if (t.metric == "peak_gbps") return summarize(r, row).peak_gbps;
+    if (t.metric == "small_latency_us") return summarize(r, row).small_latency_us;
     std::optional<double> best;
     for (const Point& p : r.points) {
         if (p.status != "ok" || p.stats.n == 0) continue;
@@ -160,6 +161,7 @@ std::string timing_of(const Record& r) {
 
 std::vector<Comparison> compare(const ResultsFile& results, const TargetsFile& targets) {
     std::vector<Comparison> out;
+    const MethodCatalog catalog = catalog_for(results.meta);
     for (const Target& t : targets.targets) {
         Comparison c;
         c.target = t;
@@ -169,7 +171,7 @@ std::vector<Comparison> compare(const ResultsFile& results, const TargetsFile& t
             for (const Record& r : results.records) {
                 if (r.method != t.method || !params_match(r, t)) continue;
                 if (pass == 0 && !t.timing.empty() && timing_of(r) != t.timing) continue;
-                const auto m = metric_of(r, t);
+                const auto m = metric_of(r, catalog.find(r.method), t);
                 if (!m) continue;
                 if (!c.measured || (lower ? *m < *c.measured : *m > *c.measured)) {
                     c.measured = m;

@@ -1,4 +1,5 @@
 #include "analyze/gpumem_facts.hpp"
+#include "measure/statistics.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -14,19 +15,13 @@ int int_axis(const Point& p, const std::string& name) {
     return v ? static_cast<int>(std::lround(*v)) : 0;
 }
 
-double median_of(std::vector<double> values) {
-    std::sort(values.begin(), values.end());
-    const std::size_t n = values.size();
-    return n % 2 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
-}
-
 std::optional<double> median_between(const std::vector<std::pair<std::uint64_t, double>>& points, std::uint64_t lo,
                                      std::uint64_t hi) {
     std::vector<double> in;
     for (const auto& [bytes, ns] : points)
         if (bytes >= lo && bytes <= hi) in.push_back(ns);
     if (in.empty()) return std::nullopt;
-    return median_of(std::move(in));
+    return median_value(std::move(in));
 }
 
 constexpr std::uint64_t kKiB = 1024, kMiB = 1024 * kKiB;
@@ -35,7 +30,6 @@ constexpr std::uint64_t kAssumedL2Bytes = 50 * kMiB;
 
 }  // namespace
 
-bool is_gpumem_method(const std::string& method) { return method.rfind("gpumem-", 0) == 0; }
 
 std::optional<double> metric_of(const Point& point, const std::string& name) {
     const auto it = point.metrics.find(name);
@@ -122,6 +116,27 @@ std::vector<TimelineRow> timeline_facts(const Record& record) {
         return std::pair(a.element_bytes, a.warps_per_block) < std::pair(b.element_bytes, b.warps_per_block);
     });
     return rows;
+}
+
+std::vector<LoadedLatency> loaded_latency(const Record& record) {
+    std::vector<LoadedLatency> out;
+    for (const Point& p : record.points) {
+        const auto axis = p.axes.find("load");
+        if (p.status != "ok" || axis == p.axes.end() || !axis->second.is_string()) continue;
+        const auto ns = metric_of(p, "latency_ns");
+        if (!ns) continue;
+        const std::string level = axis->second.get<std::string>();
+        auto it = std::find_if(out.begin(), out.end(), [&](const LoadedLatency& l) { return l.load == level; });
+        if (it == out.end()) it = out.insert(out.end(), LoadedLatency{level, {}, {}});
+        it->ns_by_working_set.emplace_back(p.bytes, *ns);
+        if (const auto u = p.extras.find("load_gbps"); u != p.extras.end())
+            it->load_gbps_by_working_set.emplace_back(p.bytes, u->second);
+    }
+    for (LoadedLatency& l : out) {
+        std::sort(l.ns_by_working_set.begin(), l.ns_by_working_set.end());
+        std::sort(l.load_gbps_by_working_set.begin(), l.load_gbps_by_working_set.end());
+    }
+    return out;
 }
 
 LatencyLadder latency_ladder(const Record& record) {

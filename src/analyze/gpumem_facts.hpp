@@ -13,8 +13,7 @@
 
 namespace hwcomm::analyze {
 
-// gpumem-timeline, -occupancy, -stride, -latency: summarised by this file, not as size curves.
-bool is_gpumem_method(const std::string& method);
+// Records of the GPU memory family (catalog rows, view Gpumem*): summarised here, not as size curves.
 
 // A point's metric / numeric axis value; nullopt when absent or not a number.
 std::optional<double> metric_of(const Point& point, const std::string& name);
@@ -77,5 +76,14 @@ struct LatencyLadder {
     std::optional<double> beyond_l2_ns;         // median over >= 4 x L2: DRAM (TLB misses grow it further)
 };
 LatencyLadder latency_ladder(const Record& record);
+
+// gpumem-loaded-latency: per load level (axis "load": none, same, both), the
+// latency at each working set and what the loads moved meanwhile (U).
+struct LoadedLatency {
+    std::string load;
+    std::vector<std::pair<std::uint64_t, double>> ns_by_working_set;         // sorted by size
+    std::vector<std::pair<std::uint64_t, double>> load_gbps_by_working_set;  // extras.load_gbps, where measured
+};
+std::vector<LoadedLatency> loaded_latency(const Record& record);
 
 }  // namespace hwcomm::analyze

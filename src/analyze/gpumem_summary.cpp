@@ -1,11 +1,13 @@
 #include "analyze/gpumem_summary.hpp"
 
 #include <cstdio>
+#include <map>
 #include <sstream>
 
 #include "analyze/curve_metrics.hpp"
 #include "analyze/gpumem_facts.hpp"
 #include "analyze/summary.hpp"
+#include "catalog/method_params.hpp"
 #include "measure/byte_size.hpp"
 
 namespace hwcomm::analyze {
@@ -109,27 +111,58 @@ std::string latency(const Record& r) {
                       (local ? "DRAM " : ">= " + four + " ") + num(l.beyond_l2_ns) + " ns" +
                       (local ? " (>= " + four + ")" : "") + "\n";
     std::string sizes = "  ns by working set:";
-    for (const auto& [bytes, ns] : l.ns_by_working_set) sizes += " " + short_bytes(bytes) + " " + num(ns, "%.0f");
+    for (const auto& [bytes, ns] : l.ns_by_working_set) sizes += " " + short_size(bytes) + " " + num(ns, "%.0f");
     return out + sizes + "\n";
+}
+
+// Each working set: the unloaded latency, then each load level's, as a ratio, with what the loads moved.
+std::string loaded(const Record& r) {
+    const std::vector<LoadedLatency> levels = loaded_latency(r);
+    std::map<std::uint64_t, std::string> lines;
+    std::map<std::uint64_t, double> unloaded;
+    for (const LoadedLatency& l : levels)
+        if (l.load == "none")
+            for (const auto& [bytes, ns] : l.ns_by_working_set) unloaded[bytes] = ns;
+    for (const LoadedLatency& l : levels)
+        for (const auto& [bytes, ns] : l.ns_by_working_set) {
+            std::string& line = lines[bytes];
+            line += (line.empty() ? "" : "; ") + l.load + " " + num(ns, "%.0f") + " ns";
+            if (l.load != "none" && unloaded.count(bytes) && unloaded[bytes] > 0) {
+                line += " (" + num(ns / unloaded[bytes], "%.2f") + "x";
+                for (const auto& [b, u] : l.load_gbps_by_working_set)
+                    if (b == bytes) line += ", U " + num(u, "%.0f") + " GB/s";
+                line += ")";
+            }
+        }
+    std::string out;
+    for (const auto& [bytes, line] : lines) out += "  at " + format_size(bytes) + ": " + line + "\n";
+    return out + "  (load same: copies moving data the way the chase's loads do; both: and the other way too)\n";
 }
 
 }  // namespace
 
-std::string format_gpumem_summary(const std::vector<Record>& records, const std::string& source) {
+std::string format_gpumem_summary(const std::vector<Record>& records, const MethodCatalog& catalog,
+                                  const std::string& source) {
     std::ostringstream out;
     for (const Record& r : records) {
-        if (!is_gpumem_method(r.method)) continue;
+        const MethodRow* row = catalog.find(r.method);
+        if (!in_family(row, MethodFamily::GpuMemory)) continue;
         std::string head = (source.empty() ? "" : source + " ") + r.method + " " + r.src + "->" + r.dst;
-        if (auto m = r.params.find("memory"); m != r.params.end()) head += " (" + m->second + ")";
+        if (auto m = r.params.find(MemoryParam::key); m != r.params.end()) head += " (" + m->second + ")";
+        if (auto l = r.params.find("layout"); l != r.params.end()) head += " layout " + l->second;
         out << head << ":\n";
         if (r.status != "ok") {
             out << "  error: " << r.error << "\n";
             continue;
         }
-        if (r.method == "gpumem-occupancy") out << occupancy(r);
-        else if (r.method == "gpumem-stride") out << stride(r);
-        else if (r.method == "gpumem-timeline") out << timeline(r);
-        else if (r.method == "gpumem-latency") out << latency(r);
+        switch (row->view) {
+        case MethodView::GpumemOccupancy: out << occupancy(r); break;
+        case MethodView::GpumemStride: out << stride(r); break;
+        case MethodView::GpumemTimeline: out << timeline(r); break;
+        case MethodView::GpumemLatency: out << latency(r); break;
+        case MethodView::GpumemLoadedLatency: out << loaded(r); break;
+        default: break;  // a gpumem method without a section of its own: its point counts only
+        }
         std::size_t failed = 0;
         for (const Point& p : r.points) failed += p.status != "ok";
         if (failed) out << "  " << failed << " point(s) failed\n";

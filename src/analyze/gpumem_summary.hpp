@@ -7,12 +7,14 @@
 #include <string>
 #include <vector>
 
+#include "catalog/method_catalog.hpp"
 #include "core/results.hpp"
 
 namespace hwcomm::analyze {
 
 // One block per gpumem record of `records`, "" when there is none. `source`
 // ("#2") prefixes each record's line when several files are summarised.
-std::string format_gpumem_summary(const std::vector<Record>& records, const std::string& source = "");
+std::string format_gpumem_summary(const std::vector<Record>& records, const MethodCatalog& catalog,
+                                  const std::string& source = "");
 
 }  // namespace hwcomm::analyze

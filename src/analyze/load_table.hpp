@@ -10,6 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "catalog/method_catalog.hpp"
 #include "core/results.hpp"
 
 namespace hwcomm::analyze {
@@ -29,20 +30,23 @@ struct LoadTable {
     std::vector<LoadRow> rows;  // by load count
 };
 
-std::vector<LoadTable> load_tables(const std::vector<Record>& records);
+// `catalog` tells which records are under-load and priority records (their rows' view).
+std::vector<LoadTable> load_tables(const std::vector<Record>& records, const MethodCatalog& catalog);
 
 struct PriorityRow {
     std::string priority;           // alone | equal | high
     std::uint64_t small_bytes = 0;  // latency: time of one transfer at the smallest size
     double small_seconds = 0;
+    double small_wait_seconds = 0;  // small_seconds - alone's at the same size (0 for alone): the wait behind the load
     std::uint64_t large_bytes = 0;  // bandwidth at the largest size
     double large_gbps = 0;
 };
 struct PriorityTable {
     std::string src, dst;
+    std::string engine;  // "sm" (copy kernels) or "ce" (copy engines; files before issue 22 name none: ce)
     std::vector<PriorityRow> rows;
 };
-std::vector<PriorityTable> priority_tables(const std::vector<Record>& records);
+std::vector<PriorityTable> priority_tables(const std::vector<Record>& records, const MethodCatalog& catalog);
 
 std::string format_load_tables(const std::vector<LoadTable>& load, const std::vector<PriorityTable>& priority);
 nlohmann::json load_tables_to_json(const std::vector<LoadTable>& load, const std::vector<PriorityTable>& priority);

@@ -10,6 +10,8 @@
 #include "analyze/curve_metrics.hpp"
 #include "analyze/record_facts.hpp"
 #include "analyze/summary.hpp"
+#include "catalog/row_json.hpp"
+#include "measure/byte_size.hpp"
 
 namespace hwcomm::analyze {
 
@@ -45,6 +47,7 @@ std::string format_matrix(const ResultsFile& file, const MatrixSpec& spec) {
     std::map<std::pair<std::string, std::string>, double> cell;
     std::map<std::pair<std::string, std::string>, int> count;
     std::set<std::string, decltype(&natural_less)> srcs(&natural_less), dsts(&natural_less);
+    const MethodCatalog catalog = catalog_for(file.meta);
     for (const Record& r : file.records) {
         if (r.method != spec.method) continue;
         bool match = true;
@@ -58,7 +61,7 @@ std::string format_matrix(const ResultsFile& file, const MatrixSpec& spec) {
             for (const CurvePoint& p : curve_points(r))
                 if (p.bytes == *spec.at_bytes) value = p.gbps;
         } else {
-            const CurveMetrics m = curve_metrics(r, nullptr);
+            const CurveMetrics m = curve_metrics(r, catalog.find(r.method), nullptr);
             if (m.large) value = m.large->gbps;
         }
         srcs.insert(r.src);
@@ -73,7 +76,7 @@ std::string format_matrix(const ResultsFile& file, const MatrixSpec& spec) {
     std::string title = spec.method;
     for (const auto& [k, v] : spec.params) title += " " + k + "=" + v;
     out << title << ", GB/s "
-        << (spec.at_bytes ? "at " + format_bytes(*spec.at_bytes) : std::string("large-transfer (>= 64 MiB)"))
+        << (spec.at_bytes ? "at " + format_size(*spec.at_bytes) : std::string("large-transfer (>= 64 MiB)"))
         << " (rows: source, columns: destination)\n";
     char buf[32];
     std::snprintf(buf, sizeof buf, "%8s", "src\\dst");

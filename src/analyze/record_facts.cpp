@@ -1,10 +1,11 @@
 #include "analyze/record_facts.hpp"
 
+#include <algorithm>
 #include <cctype>
 #include <cstdio>
 
-#include "analyze/curve_metrics.hpp"
 #include "core/paths.hpp"
+#include "measure/link_text.hpp"
 
 namespace hwcomm::analyze {
 
@@ -30,7 +31,7 @@ std::optional<LinkLimit> route_limit(const Graph& g, const std::string& a, const
     LinkLimit limit{.gbps = path->bottleneck_gbps, .vertices = path->vertices};
     for (std::size_t i : path->edges)
         if (g.edges()[i].gbps_per_direction == path->bottleneck_gbps) {
-            limit.what = describe_edge(g.edges()[i]);
+            limit.what = describe_edge(g.edges()[i], EdgeText::Link);
             break;
         }
     return limit;
@@ -78,27 +79,11 @@ int id_index(const std::string& id) {
 
 std::string peer_of(const Record& r) { return param(r, "peer"); }
 std::string host_alloc_of(const Record& r) { return param(r, "host_mem"); }
-bool is_duplex(const Record& r) { return r.method.rfind("duplex-", 0) == 0; }
+bool is_duplex(const Record& r, const MethodRow* row) { return row && hwcomm::is_duplex(*row, r.params); }
 
 bool small_transfer_meaningful(const Record& r) { return is_gpu_id(r.src) || is_gpu_id(r.dst); }
 
-std::string describe_edge(const Edge& e) {
-    char buf[64];
-    if (e.kind == EdgeKind::Pcie && e.pcie) {
-        std::snprintf(buf, sizeof buf, "PCIe %d.0 x%d", e.pcie->generation, e.pcie->width);
-        return buf;
-    }
-    if (e.kind == EdgeKind::NvLink && e.nvlink) {
-        std::snprintf(buf, sizeof buf, "NVLink %s x%d", e.nvlink->version.empty() ? "?" : e.nvlink->version.c_str(),
-                      e.nvlink->links);
-        return buf;
-    }
-    if (e.kind == EdgeKind::Pcie) return "PCIe link";
-    if (e.kind == EdgeKind::NvLink) return "NVLink";
-    return std::string(to_string(e.kind)) + " link";
-}
-
-std::optional<LinkLimit> path_limit(const Record& r, const Graph& g) {
+std::optional<LinkLimit> path_limit(const Record& r, const MethodRow* row, const Graph& g) {
     if (r.src == r.dst) return std::nullopt;  // memory-bound: the graph states no rate
     std::optional<LinkLimit> limit;
     if (is_gpu_id(r.src) && is_gpu_id(r.dst) && peer_of(r) == "off") {
@@ -114,7 +99,7 @@ std::optional<LinkLimit> path_limit(const Record& r, const Graph& g) {
     } else {
         limit = route_limit(g, r.src, r.dst);
     }
-    if (limit && is_duplex(r)) {
+    if (limit && is_duplex(r, row)) {
         limit->gbps *= 2;  // both directions together
         limit->what = "2 x " + limit->what;
     }
@@ -123,7 +108,7 @@ std::optional<LinkLimit> path_limit(const Record& r, const Graph& g) {
 
 bool reads_from_disk(const Record& record) { return record.src.rfind("disk:", 0) == 0; }
 
-std::optional<CacheInfo> relevant_cache(const Record& r, const Graph* g) {
+std::optional<CacheInfo> relevant_cache(const Record& r, const MethodRow* row, const Graph* g) {
     const bool src_gpu = is_gpu_id(r.src), dst_gpu = is_gpu_id(r.dst);
     if (src_gpu && dst_gpu) {
         if (r.src != r.dst) return std::nullopt;  // the data crosses a link; no cache holds the path
@@ -144,7 +129,8 @@ std::optional<CacheInfo> relevant_cache(const Record& r, const Graph* g) {
         bytes = kDefaultLlcBytes;
         name += " (size unknown, assumed 64 MiB)";
     }
-    const int buffers = (!src_gpu && !dst_gpu && (r.method == "memcpy" || r.method == "memcpy-h2h")) ? 2 : 1;
+    // Host-only records keep the row's working set (a copy: source and destination).
+    const int buffers = (!src_gpu && !dst_gpu && row) ? static_cast<int>(row->working_set_buffers) : 1;
     return CacheInfo{bytes, name, buffers};
 }
 

@@ -6,10 +6,14 @@
 #include <set>
 #include <stdexcept>
 
+#include "analyze/record_classes.hpp"
 #include "analyze/record_facts.hpp"
 #include "analyze/study.hpp"
+#include "catalog/method_params.hpp"
+#include "catalog/row_json.hpp"
 #include "core/paths.hpp"
 #include "io/cluster_section.hpp"
+#include "measure/statistics.hpp"
 
 namespace hwcomm::analyze {
 
@@ -27,8 +31,7 @@ std::optional<double> window_statistic(const std::vector<CurvePoint>& pts, const
         for (double x : v) s += x;
         return s / static_cast<double>(v.size());
     }
-    const std::size_t n = v.size();
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+    return median_value(std::move(v));
 }
 
 // "cpu<socket rank>" of a NUMA node through the topology's package
@@ -95,7 +98,7 @@ std::optional<bool> peer_possible(const Graph& g, const std::string& a, const st
 }
 
 std::optional<int> numa_param(const Record& r) {
-    const auto it = r.params.find("numa");
+    const auto it = r.params.find(NumaParam::key);
     if (it == r.params.end()) return std::nullopt;
     try {
         return std::stoi(it->second);
@@ -131,14 +134,21 @@ std::vector<Series> build_series(const std::vector<NamedResults>& files, const V
                                       "possibility and link limits are unknown (import with --topology)");
         const bool nvlink_known = g && has_nvlink_data(*g);
         bool socket_locality_noted = false;
+        const ClassMap classes = record_classes(nf.file, g, nf.name);
+        const MethodCatalog catalog = catalog_for(nf.file.meta);
+        auto study_of = [&catalog](const Record& r) {
+            const MethodRow* row = catalog.find(r.method);
+            return row ? row->study : StudySeries::None;
+        };
         std::set<int> numa_seen;
         bool has_peer_method = false;
         for (const Record& r : nf.file.records) {
             for (const std::string& id : {r.src, r.dst})
                 if (is_numa_id(id)) numa_seen.insert(id_index(id));
-            has_peer_method = has_peer_method || r.method == "memcpy-peer";
+            has_peer_method = has_peer_method || study_of(r) == StudySeries::PeerCopy;
         }
         for (const Record& r : nf.file.records) {
+            const StudySeries study = study_of(r);
             Series s;
             s.key = r.key;
             s.source = nf.name;
@@ -146,13 +156,14 @@ std::vector<Series> build_series(const std::vector<NamedResults>& files, const V
             s.src_id = r.src;
             s.dst_id = r.dst;
             const std::string alloc = host_alloc_of(r);
-            const bool h2d = r.method == "memcpy-h2d" && is_gpu_id(r.dst);
-            const bool d2h = r.method == "memcpy-d2h" && is_gpu_id(r.src);
-            const bool gpu_pair = is_gpu_id(r.src) && is_gpu_id(r.dst) && r.src != r.dst &&
-                                  (r.method == "memcpy-peer" || (!has_peer_method && r.method == "memcpy-d2d"));
-            const bool staging = r.method == "memcpy-h2h" && r.params.count("src_mem") &&
-                                 r.params.at("src_mem") == "pageable";
-            if ((h2d || d2h) && (alloc == "pageable" || alloc == "pinned" || alloc == "wc")) {
+            const bool h2d = study == StudySeries::HostToDevice && is_gpu_id(r.dst);
+            const bool d2h = study == StudySeries::DeviceToHost && is_gpu_id(r.src);
+            const bool gpu_pair =
+                is_gpu_id(r.src) && is_gpu_id(r.dst) && r.src != r.dst &&
+                (study == StudySeries::PeerCopy || (!has_peer_method && study == StudySeries::DeviceCopy));
+            const bool staging = study == StudySeries::HostStaging && r.params.count(SrcMem::key) &&
+                                 r.params.at(SrcMem::key) == SrcMem::Pageable;
+            if ((h2d || d2h) && (alloc == HostMem::Pageable || alloc == HostMem::Pinned || alloc == HostMem::Wc)) {
                 s.link = "cpu-gpu";
                 s.host_alloc = alloc;
                 s.direction = h2d ? "h2d" : "d2h";
@@ -193,8 +204,12 @@ std::vector<Series> build_series(const std::vector<NamedResults>& files, const V
             } else {
                 continue;
             }
+            if (const LinkClass* c = classes.find(member_of(r))) {
+                s.link_class = c->id;
+                s.link_class_description = c->description;
+            }
             const auto pts = curve_points(r);
-            s.metrics = curve_metrics(r, g);
+            s.metrics = curve_metrics(r, catalog.find(r.method), g);
             s.n_sizes = pts.size();
             for (const CurvePoint& p : pts) {
                 s.peak_gbps = std::max(s.peak_gbps, p.gbps);

@@ -44,7 +44,9 @@ struct Series {
     std::string direction;            // h2d|d2h for cpu-gpu
     std::string locality;             // local|remote|"" (unknown)
     std::optional<bool> peer_possible;  // gpu-gpu: can the pair enable peer access
-    std::string path_class;           // gpu-gpu: nvidia-smi class ("NV1", "SYS"): identical links share it
+    std::string path_class;           // gpu-gpu: nvidia-smi class ("NV1", "SYS")
+    std::string link_class;           // identical-link class id ("c3", classes/); "" without a topology
+    std::string link_class_description;
     std::optional<int> src_gpu_numa;  // gpu-gpu: the NUMA node local to the source GPU
     double peak_gbps = 0;
     std::optional<double> at_1gib_gbps;
@@ -65,8 +67,8 @@ struct Cell {
 };
 
 struct Anomaly {
-    std::string kind;       // remote-faster-than-local | identical-links-differ | below-half-bottleneck |
-                            // pageable-far-below-pinned | peer-slower-than-staging
+    std::string kind;       // remote-faster-than-local | identical-links-differ | identical-link-outlier |
+                            // below-half-bottleneck | pageable-far-below-pinned | peer-slower-than-staging
     std::string text;
     std::vector<std::string> series;
 };

@@ -82,11 +82,12 @@ void cpu_gpu_cells(const std::vector<Series>& all, const VerdictRule& rule, std:
             aff.host_alloc = same.host_alloc = alloc;
             aff.direction = same.direction = dir;
             std::map<std::string, std::vector<const Series*>> by_gpu;                 // gpu -> series
-            std::map<std::string, std::vector<const Series*>> by_locality;
+            // Identical links: one link class (classes/; the locality where no topology names classes).
+            std::map<std::string, std::vector<const Series*>> by_class;
             for (const Series* s : mine)
                 if (s->direction == dir) {
                     by_gpu[s->direction == "h2d" ? s->dst : s->src].push_back(s);
-                    by_locality[s->locality].push_back(s);
+                    by_class[s->link_class.empty() ? s->locality : s->link_class].push_back(s);
                 }
             aff.evidence = same.evidence = {{"window", window_json(rule)}};
             if (by_gpu.empty() || !located) {
@@ -124,7 +125,7 @@ void cpu_gpu_cells(const std::vector<Series>& all, const VerdictRule& rule, std:
 
             std::vector<double> spreads;
             json groups = json::object();
-            for (const auto& [loc, list] : by_locality) {
+            for (const auto& [cls, list] : by_class) {
                 if (list.size() < 2) continue;
                 const auto [lo, hi] = std::minmax_element(list.begin(), list.end(), [](const Series* a, const Series* b) {
                     return *a->window_gbps < *b->window_gbps;
@@ -133,11 +134,13 @@ void cpu_gpu_cells(const std::vector<Series>& all, const VerdictRule& rule, std:
                 if (!measured) continue;
                 const double spread = *measured;
                 spreads.push_back(spread);
-                groups[loc] = {{"n", list.size()}, {"slowest", (*lo)->key}, {"slowest_gbps", *(*lo)->window_gbps},
-                               {"fastest", (*hi)->key}, {"fastest_gbps", *(*hi)->window_gbps}, {"spread", spread}};
+                groups[cls] = {{"n", list.size()}, {"slowest", (*lo)->key}, {"slowest_gbps", *(*lo)->window_gbps},
+                               {"fastest", (*hi)->key}, {"fastest_gbps", *(*hi)->window_gbps}, {"spread", spread},
+                               {"locality", list.front()->locality}, {"class", list.front()->link_class_description}};
             }
-            same.evidence["comparison"] = "transfers of one locality class (all local, all remote) are identical "
-                                          "links; spread = fastest / slowest - 1; effect = the largest spread";
+            same.evidence["comparison"] = "transfers of one link class (the same edges at the same stated rates, NUMA "
+                                          "relation and switch sharing: docs/classes.md) are identical links; spread "
+                                          "= fastest / slowest - 1; effect = the largest spread";
             same.evidence["groups"] = groups;
             if (spreads.empty()) no_data(same, "fewer than two identical links measured");
             decide(same, spreads, spreads.empty() ? 0 : *std::max_element(spreads.begin(), spreads.end()), rule);

@@ -115,16 +115,20 @@ void gpu_gpu_cells(const std::vector<Series>& all, const VerdictRule& rule, std:
             }
             cells.push_back(an);
 
-            // Identical links: pairs of one path class ("NV1", "SYS").
+            // Identical links: pairs of one link class (classes/; the nvidia-smi class without a topology).
             Cell same = new_cell("identical_links", "gpu-gpu", pk, loc);
             same.locality = loc;
             same.peer = peer;
             same.evidence = {{"window", verdict_window_json(rule)},
-                             {"comparison", "pairs of one nvidia-smi path class are identical links; spread = "
-                                            "fastest / slowest - 1; effect = the largest spread"}};
+                             {"comparison", "pairs of one link class (the same edges at the same stated rates: "
+                                            "docs/classes.md) are identical links; spread = fastest / slowest - 1; "
+                                            "effect = the largest spread"}};
             if (!settle_early(same, v, std::string(peer) == "on")) {
                 std::map<std::string, std::vector<const Series*>> by_class;
-                for (const auto& entry : v.pairs) by_class[entry.second->path_class].push_back(entry.second);
+                for (const auto& entry : v.pairs) {
+                    const Series& s = *entry.second;
+                    by_class[s.link_class.empty() ? s.path_class : s.link_class].push_back(&s);
+                }
                 std::vector<double> spreads;
                 json groups = json::object();
                 for (const auto& [cls, list] : by_class) {
@@ -139,7 +143,8 @@ void gpu_gpu_cells(const std::vector<Series>& all, const VerdictRule& rule, std:
                     groups[cls] = {{"n", list.size()}, {"slowest", (*lo)->key}, {"slowest_gbps", *(*lo)->window_gbps},
                                    {"fastest", (*hi)->key}, {"fastest_gbps", *(*hi)->window_gbps},
                                    {"binding", std::string(peer) == "off" ? series_binding(**lo) : "-"},
-                                   {"spread", spread}};
+                                   {"spread", spread}, {"path_class", list.front()->path_class},
+                                   {"class", list.front()->link_class_description}};
                 }
                 same.evidence["groups"] = groups;
                 if (spreads.empty()) no_data_cell(same, "fewer than two identical links measured");

@@ -28,9 +28,24 @@ struct SummaryRow {
     std::optional<double> latency_4b_us, latency_8b_us;
     // Duplex: each direction's rate at the best point (extras fwd_gbps/rev_gbps).
     std::optional<double> fwd_gbps, rev_gbps;
+    // What a duplex record's figures count (the catalog's convention: "sum" or
+    // "one-direction-under-opposite"); "" for a record of one direction.
+    std::string duplex;
+    // Several measured lanes (concurrency, transfer sets): how many, and the
+    // slowest and fastest lane at the best point, each under the others' traffic.
+    std::size_t lanes = 1;
+    std::optional<double> lane_min_gbps, lane_max_gbps;
+    // The largest coefficient of variation (stdev / mean of a point's samples) over the ok points, and where.
+    std::optional<double> max_cv;
+    std::uint64_t max_cv_bytes = 0;
+    // What the points are when they are not the path's bandwidth (context.headline):
+    // the row then shows no rate and no link share, and this note says why.
+    std::string headline_note;
 };
 
-SummaryRow summarize(const Record& record, const Graph* topology = nullptr, const CurveOptions& options = {});
+// `row`: the record's method row (catalog_for(file.meta).find(record.method)).
+SummaryRow summarize(const Record& record, const MethodRow* row, const Graph* topology = nullptr,
+                     const CurveOptions& options = {});
 std::vector<SummaryRow> summarize(const ResultsFile& file, const std::string& source = "",
                                   const CurveOptions& options = {});
 
@@ -40,10 +55,7 @@ std::string params_text(const std::map<std::string, std::string>& params);
 // The one-screen table (fits 120 columns) and, below it, the suspect points.
 std::string format_summary_table(const std::vector<SummaryRow>& rows);
 
-// "4 KiB", "1 GiB", "3 B".
-std::string format_bytes(std::uint64_t bytes);
-// "64K", "1G", "3" for narrow columns.
-std::string short_bytes(std::uint64_t bytes);
+// Byte sizes: format_size ("4 KiB") and short_size ("64K"), measure/byte_size.hpp.
 // "2.22 us", "14.1 us", "1.53 ms".
 std::string format_time(double seconds);
 

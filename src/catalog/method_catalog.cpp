@@ -10,6 +10,7 @@ const char* to_string(MethodFamily f) {
     case MethodFamily::Disk: return "disk";
     case MethodFamily::CopyEngine: return "copy-engine";
     case MethodFamily::SmCopy: return "sm-copy";
+    case MethodFamily::TmaCopy: return "tma-copy";
     case MethodFamily::Duplex: return "duplex";
     case MethodFamily::Concurrency: return "concurrency";
     case MethodFamily::ZeroCopy: return "zero-copy";
@@ -47,6 +48,7 @@ const char* to_string(HeadlineKind k) {
     case HeadlineKind::BestOverAxes: return "best-over-axes";
     case HeadlineKind::MetricAtLargest: return "metric-at-largest";
     case HeadlineKind::MetricMedian: return "metric-median";
+    case HeadlineKind::TimeAtSmallest: return "time-at-smallest";
     }
     return "?";
 }
@@ -60,6 +62,7 @@ const char* to_string(MethodView v) {
     case MethodView::GpumemStride: return "gpumem-stride";
     case MethodView::GpumemTimeline: return "gpumem-timeline";
     case MethodView::GpumemLatency: return "gpumem-latency";
+    case MethodView::GpumemLoadedLatency: return "gpumem-loaded-latency";
     case MethodView::CpuLatency: return "cpu-latency";
     case MethodView::CpuLoadedLatency: return "cpu-loaded-latency";
     case MethodView::CpuMix: return "cpu-mix";
@@ -112,7 +115,7 @@ const MethodCatalog& builtin_catalog() {
     static const MethodCatalog catalog = [] {
         std::vector<MethodRow> rows;
         for (auto family : {cpu_and_disk_rows, cuda_copy_rows, cuda_concurrency_and_load_rows, cuda_memory_rows,
-                            mpi_rows, test_fault_rows})
+                            transfer_set_rows, mpi_rows, test_fault_rows})
             for (MethodRow& r : family()) rows.push_back(std::move(r));
         return MethodCatalog(std::move(rows));
     }();

@@ -30,6 +30,7 @@ std::vector<MethodRow> cpu_and_disk_rows();
 std::vector<MethodRow> cuda_copy_rows();
 std::vector<MethodRow> cuda_concurrency_and_load_rows();
 std::vector<MethodRow> cuda_memory_rows();  // zero-copy, unified memory, gpumem
+std::vector<MethodRow> transfer_set_rows();  // hwcomm run --transfers
 std::vector<MethodRow> mpi_rows();
 std::vector<MethodRow> test_fault_rows();
 

@@ -27,12 +27,18 @@ inline constexpr const char* kSmCopyD2D = "sm-copy-d2d";
 inline constexpr const char* kSmCopyD2DPush = "sm-copy-d2d-push";
 inline constexpr const char* kSmCopyH2D = "sm-copy-h2d";
 inline constexpr const char* kSmCopyD2H = "sm-copy-d2h";
+// Bulk copies by the Hopper TMA unit, sm_90+ (methods/cuda/copy).
+inline constexpr const char* kTmaCopyD2D = "tma-copy-d2d";
+inline constexpr const char* kTmaCopyH2D = "tma-copy-h2d";
+inline constexpr const char* kTmaCopyD2H = "tma-copy-d2h";
 // Several transfers at once (methods/cuda/concurrency).
 inline constexpr const char* kAllToHost = "all-to-host";
 inline constexpr const char* kHostToAll = "host-to-all";
 inline constexpr const char* kAllToOne = "all-to-one";
 inline constexpr const char* kOneToAll = "one-to-all";
 inline constexpr const char* kPairsSharingALink = "pairs-sharing-a-link";
+// Transfers from a file, started together (methods/transfers; hwcomm run --transfers).
+inline constexpr const char* kTransferSet = "transfer-set";
 // Kernels on mapped memory (methods/cuda/zerocopy) and managed memory (methods/cuda/um).
 inline constexpr const char* kZeroCopyRead = "zero-copy-read";
 inline constexpr const char* kZeroCopyWrite = "zero-copy-write";
@@ -42,11 +48,14 @@ inline constexpr const char* kUmDemand = "um-demand";
 inline constexpr const char* kUnderLoad = "under-load";
 inline constexpr const char* kInFlight = "in-flight";
 inline constexpr const char* kPriority = "priority";
+inline constexpr const char* kLaneSweep = "lane-sweep";
 // GPU memory microbenchmarks (methods/cuda/gpumem, hwcomm gpumem).
 inline constexpr const char* kGpumemTimeline = "gpumem-timeline";
 inline constexpr const char* kGpumemOccupancy = "gpumem-occupancy";
 inline constexpr const char* kGpumemStride = "gpumem-stride";
 inline constexpr const char* kGpumemLatency = "gpumem-latency";
+inline constexpr const char* kGpumemTmaLatency = "gpumem-tma-latency";
+inline constexpr const char* kGpumemLoadedLatency = "gpumem-loaded-latency";
 // Between ranks of hwcomm run --mpi (methods/mpi).
 inline constexpr const char* kMpiHost = "mpi-host";
 inline constexpr const char* kMpiGpu = "mpi-gpu";

@@ -12,6 +12,7 @@ struct HostMem {
     static constexpr const char* Pinned = "pinned";          // cudaHostAlloc
     static constexpr const char* Registered = "registered";  // NUMA-bound, cudaHostRegister
     static constexpr const char* Wc = "wc";                  // write-combined cudaHostAlloc
+    static constexpr const char* Huge = "huge";              // registered, on transparent huge pages
 };
 
 struct Peer {
@@ -61,12 +62,41 @@ struct CopyMode {
     static constexpr const char* key = "mode";
     static constexpr const char* Ce = "ce";  // copy engines
     static constexpr const char* Sm = "sm";  // copy kernels
+    static constexpr const char* Tma = "tma";  // bulk copies by the TMA unit (sm_90+)
+};
+
+// priority: who moves the transfer and the load.
+struct EngineParam {
+    static constexpr const char* key = "engine";
+    static constexpr const char* Sm = "sm";  // copy kernels: stream priorities order their blocks
+    static constexpr const char* Ce = "ce";  // copy engines: served in queue order
 };
 
 struct Initiator {
     static constexpr const char* key = "initiator";
     static constexpr const char* Src = "src";
     static constexpr const char* Dst = "dst";
+};
+
+// transfer-set: the set's name in the --transfers file (the record's param),
+// and what each lane says of itself (lane params).
+struct TransferSetParam {
+    static constexpr const char* key = "set";
+};
+struct ExecutorParam {
+    static constexpr const char* key = "executor";
+    static constexpr const char* Ce = "ce";    // copy engines
+    static constexpr const char* Sm = "sm";    // copy kernels
+    static constexpr const char* Tma = "tma";  // bulk copies (sm_90 and newer)
+    static constexpr const char* Cpu = "cpu";  // CPU threads bound to one NUMA node
+};
+// SMs a kernel lane is sized for, threads of a CPU lane.
+struct UnitsParam {
+    static constexpr const char* key = "units";
+};
+// The NUMA node whose cores run a CPU lane (its OS index).
+struct WorkersNumaParam {
+    static constexpr const char* key = "workers_numa";
 };
 
 // gpumem-latency: whose memory the pointer chase walks.
@@ -77,6 +107,13 @@ struct MemoryParam {
     static constexpr const char* HostPinned = "host-pinned";
 };
 
+// gpumem-latency: the chase's order. Absent: a random single cycle (the headline);
+// ring128: nodes in address order, 128 bytes apart up to 512 MiB (nvbandwidth's layout).
+struct ChaseLayoutParam {
+    static constexpr const char* key = "layout";
+    static constexpr const char* Ring128 = "ring128";
+};
+
 // under-load: how many other routes load the resource, and which.
 struct LoadsParam {
     static constexpr const char* key = "loads";
@@ -84,6 +121,10 @@ struct LoadsParam {
 struct WithParam {
     static constexpr const char* key = "with";
     static constexpr const char* None = "none";
+};
+// lane-sweep: how many of a shared resource's routes run at once.
+struct LanesParam {
+    static constexpr const char* key = "lanes";
 };
 
 // mpi-host, mpi-gpu.

@@ -21,6 +21,7 @@ enum class MethodFamily {
     Disk,           // a file on a disk into host memory
     CopyEngine,     // one cudaMemcpy* between host and GPU or two GPUs
     SmCopy,         // one copy kernel through peer or mapped pointers
+    TmaCopy,        // bulk copies by the Hopper TMA unit (sm_90+), staged through shared memory
     Duplex,         // two copies at once, opposite ways over one route
     Concurrency,    // several copies at once (sets of endpoints)
     ZeroCopy,       // a kernel loading or storing mapped memory
@@ -83,6 +84,7 @@ enum class HeadlineKind {
     BestOverAxes,     // best bandwidth over the axis values, with the values that gave it
     MetricAtLargest,  // a metric at the largest size (latency beyond the caches)
     MetricMedian,     // the median of a metric over the points
+    TimeAtSmallest,   // one transfer's completion time at the smallest size (priority: a wait included)
 };
 struct Headline {
     HeadlineKind kind = HeadlineKind::PeakBandwidth;
@@ -100,6 +102,7 @@ enum class MethodView {
     GpumemStride,
     GpumemTimeline,
     GpumemLatency,
+    GpumemLoadedLatency,  // the chase under load beside the unloaded one
     CpuLatency,        // the ladder and the idle latency matrix (docs/cpu-methods.md)
     CpuLoadedLatency,  // latency against the bandwidth of other cores
     CpuMix,            // the read/write-mix bandwidth matrix
@@ -183,5 +186,8 @@ const char* to_string(StudySeries series);
 
 // The row's own duplex rule applied to one record's params.
 bool is_duplex(const MethodRow& row, const RowParams& record_params);
+
+// A row that may be absent (a method no catalog knows) and its family.
+inline bool in_family(const MethodRow* row, MethodFamily family) { return row && row->family == family; }
 
 }  // namespace hwcomm

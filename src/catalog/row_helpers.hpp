@@ -32,11 +32,15 @@ inline std::vector<SoloRule> solo_itself(bool default_pinned = false) {
 inline std::vector<SoloRule> solo_by_lane_direction() {
     using D = LaneDirection;
     const RowParams sm{{CopyMode::key, CopyMode::Sm}};
+    const RowParams tma{{CopyMode::key, CopyMode::Tma}};
     const RowParams sm_push{{CopyMode::key, CopyMode::Sm}, {Initiator::key, Initiator::Src}};
     const RowParams peer_on{{Peer::key, Peer::On}};
     const RowParams registered{{HostMem::key, HostMem::Registered}};
     const RowParams pinned{{HostMem::key, HostMem::Pinned}};
     return {
+        {D::DeviceToDevice, tma, method_name::kTmaCopyD2D, peer_on, {}, {}},
+        {D::DeviceToHost, tma, method_name::kTmaCopyD2H, registered, {}, {}},
+        {D::HostToDevice, tma, method_name::kTmaCopyH2D, registered, {}, {}},
         {D::DeviceToDevice, sm_push, method_name::kSmCopyD2DPush, peer_on, {}, {}},
         {D::DeviceToDevice, sm, method_name::kSmCopyD2D, peer_on, {}, {}},
         {D::DeviceToDevice, {}, method_name::kMemcpyPeer, peer_on, {}, {}},

@@ -14,7 +14,8 @@ std::vector<MethodRow> cuda_copy_rows() {
     using namespace rows;
     namespace n = method_name;
     using S = ImportShape;
-    const std::vector<std::string> all_host_mem{HostMem::Pageable, HostMem::Pinned, HostMem::Registered, HostMem::Wc};
+    const std::vector<std::string> all_host_mem{HostMem::Pageable, HostMem::Pinned, HostMem::Registered, HostMem::Wc,
+                                                HostMem::Huge};
     return {
         {.name = n::kMemcpyH2D,
          .family = MethodFamily::CopyEngine,
@@ -137,6 +138,31 @@ std::vector<MethodRow> cuda_copy_rows() {
          .solo = solo_itself(),
          .report_group = "d2h",
          .cost = {.point_s = 0.007111, .gib_s = 0.6786, .ladder_stop_bytes = std::uint64_t{256} << 20, .fitted_records = 2}},
+        // TMA: within one GPU (no peer param) or pulled from a peer; host memory registered, as sm-copy.
+        {.name = n::kTmaCopyD2D,
+         .family = MethodFamily::TmaCopy,
+         .build = MethodBuild::Cuda,
+         .src_kinds = kGpu,
+         .dst_kinds = kGpu,
+         .params = {peer_on_param()},
+         .solo = solo_itself(),
+         .report_group = "d2d"},
+        {.name = n::kTmaCopyH2D,
+         .family = MethodFamily::TmaCopy,
+         .build = MethodBuild::Cuda,
+         .src_kinds = kNuma,
+         .dst_kinds = kGpu,
+         .params = {host_mem({HostMem::Registered}), numa_param()},
+         .solo = solo_itself(),
+         .report_group = "h2d"},
+        {.name = n::kTmaCopyD2H,
+         .family = MethodFamily::TmaCopy,
+         .build = MethodBuild::Cuda,
+         .src_kinds = kGpu,
+         .dst_kinds = kNuma,
+         .params = {host_mem({HostMem::Registered}), numa_param()},
+         .solo = solo_itself(),
+         .report_group = "d2h"},
     };
 }
 

@@ -82,11 +82,31 @@ std::vector<MethodRow> cuda_memory_rows() {
          .build = MethodBuild::Cuda,
          .src_kinds = kGpu,
          .dst_kinds = kGpuOrNuma,
-         .params = {{MemoryParam::key, {MemoryParam::Local, MemoryParam::PeerGpu, MemoryParam::HostPinned}}},
+         .params = {{MemoryParam::key, {MemoryParam::Local, MemoryParam::PeerGpu, MemoryParam::HostPinned}},
+                    {ChaseLayoutParam::key, {ChaseLayoutParam::Ring128}}},
          .headline = {HeadlineKind::MetricAtLargest, "latency_ns", "ns"},
          .view = MethodView::GpumemLatency,
          .plan = {.ladder = false, .heavy = true},
          .cost = {.point_s = 0.00589, .gib_s = 1.023, .ladder_stop_bytes = 0, .fitted_records = 6}},
+        {.name = n::kGpumemTmaLatency,  // the same chase, each hop a bulk copy by the TMA unit (sm_90+)
+         .family = MethodFamily::GpuMemory,
+         .build = MethodBuild::Cuda,
+         .src_kinds = kGpu,
+         .dst_kinds = kGpuOrNuma,
+         .params = {{MemoryParam::key, {MemoryParam::Local, MemoryParam::PeerGpu, MemoryParam::HostPinned}}},
+         .headline = {HeadlineKind::MetricAtLargest, "latency_ns", "ns"},
+         .view = MethodView::GpumemLatency,
+         .plan = {.ladder = false, .heavy = true}},
+        {.name = n::kGpumemLoadedLatency,  // the chase while copies load its path, beside it unloaded
+         .family = MethodFamily::GpuMemory,
+         .build = MethodBuild::Cuda,
+         .src_kinds = kGpu,
+         .dst_kinds = kGpuOrNuma,
+         .params = {{MemoryParam::key, {MemoryParam::Local, MemoryParam::PeerGpu, MemoryParam::HostPinned}}},
+         .axes = {{"load", ""}},
+         .headline = {HeadlineKind::MetricAtLargest, "latency_ns", "ns"},
+         .view = MethodView::GpumemLoadedLatency,
+         .plan = {.ladder = false, .heavy = true}},
     };
 }
 

@@ -61,7 +61,7 @@ const LinkClass* ClassMap::find(const ClassMember& member) const {
 std::vector<ClassMember> topology_members(const Graph& graph) {
     std::vector<const Vertex*> hosts;
     for (const Vertex* n : graph.of_kind(VertexKind::NumaNode))
-        if (n->numa && !n->numa->pus.empty() && n->numa->memory_bytes != 0) hosts.push_back(n);
+        if (n->numa && (n->numa->cores > 0 || !n->numa->pus.empty()) && n->numa->memory_bytes != 0) hosts.push_back(n);
     const std::vector<const Vertex*> gpus = graph.of_kind(VertexKind::Gpu);
     std::vector<ClassMember> out;
     for (const auto* side : std::array<const std::vector<const Vertex*>*, 2>{&gpus, &hosts})

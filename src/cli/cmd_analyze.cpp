@@ -20,6 +20,7 @@
 #include "core/results.hpp"
 #include "core/utf8.hpp"
 #include "platform/atomic_file.hpp"
+#include "catalog/row_json.hpp"
 
 namespace hwcomm::cli {
 
@@ -105,8 +106,11 @@ int run_analyze(const AnalyzeArgs& a) {
     // Bandwidth against load (under-load, priority records): docs/under-load.md.
     std::vector<Record> all_records;
     for (const auto& in : inputs) all_records.insert(all_records.end(), in.file.records.begin(), in.file.records.end());
-    const auto load = analyze::load_tables(all_records);
-    const auto priority = analyze::priority_tables(all_records);
+    std::vector<const nlohmann::json*> metas;
+    for (const auto& in : inputs) metas.push_back(&in.file.meta);
+    const MethodCatalog catalog = catalog_for(metas);
+    const auto load = analyze::load_tables(all_records, catalog);
+    const auto priority = analyze::priority_tables(all_records, catalog);
     const auto clusters = cluster_views(inputs, a.cluster_threshold);
     nlohmann::json json_out;
     std::string cluster_text;

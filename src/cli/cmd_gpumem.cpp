@@ -3,11 +3,14 @@
 // other argument passed on; with --quick it keeps 1 GiB in the sweep (the
 // fixed-footprint methods measure at 64 MiB and 1 GiB, which --quick's
 // 64 MiB limit would drop) unless --max-size is given.
+#include <fnmatch.h>
+
 #include <algorithm>
 #include <memory>
 #include <string>
 #include <vector>
 
+#include "catalog/method_catalog.hpp"
 #include "cli/commands.hpp"
 #include "core/error.hpp"
 #ifdef HWCOMM_HAVE_CUDA
@@ -24,9 +27,15 @@ bool given(const std::vector<std::string>& args, const std::string& option) {
     });
 }
 
+// Whether a --filter method=PATTERN of the user's names a method of the GPU memory family.
 bool names_gpumem_methods(const std::vector<std::string>& args) {
-    for (std::size_t i = 0; i + 1 < args.size(); ++i)
-        if (args[i] == "--filter" && args[i + 1].rfind("method=gpumem-", 0) == 0) return true;
+    const std::string key = "method=";
+    for (std::size_t i = 0; i + 1 < args.size(); ++i) {
+        if (args[i] != "--filter" || args[i + 1].rfind(key, 0) != 0) continue;
+        const std::string pattern = args[i + 1].substr(key.size());
+        for (const MethodRow& row : builtin_catalog().rows())
+            if (row.family == MethodFamily::GpuMemory && fnmatch(pattern.c_str(), row.name.c_str(), 0) == 0) return true;
+    }
     return false;
 }
 
@@ -66,7 +75,7 @@ int gpumem_command(std::vector<std::string> passed) {
     // After parsing, so an unknown option is named first whatever the build.
     const Registry registry = build_registry();
     if (std::none_of(registry.all().begin(), registry.all().end(),
-                     [](const auto& m) { return m->name().rfind("gpumem-", 0) == 0; }))
+                     [&](const auto& m) { return registry.row(*m).family == MethodFamily::GpuMemory; }))
         throw UsageError("gpumem: this build has no CUDA methods (configured without CUDA)");
     const int code = run ? run() : 0;
 #ifdef HWCOMM_HAVE_CUDA

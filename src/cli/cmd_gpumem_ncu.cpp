@@ -10,6 +10,8 @@
 #include <map>
 #include <sstream>
 
+#include "catalog/method_names.hpp"
+#include "catalog/row_json.hpp"
 #include "cli/gpumem_ncu.hpp"
 #include "core/error.hpp"
 #include "discover/discover.hpp"
@@ -134,11 +136,13 @@ void print_record(const Record& r) {
 
 void add_ncu_sectors(const std::string& results_path) {
     ResultsFile results = load_results_file(results_path);
+    const MethodCatalog catalog = catalog_for(results.meta);
     const Graph graph = discover_machine(DiscoverOptions{});
     const std::string ncu = find_ncu();
     bool changed = false;
     for (Record& r : results.records) {
-        if (r.method != "gpumem-stride" || r.status != "ok") continue;
+        const MethodRow* row = catalog.find(r.method);
+        if (!row || row->view != MethodView::GpumemStride || r.status != "ok") continue;
         nlohmann::json said = "not measured: Nsight Compute (ncu) is not in PATH nor /usr/local/cuda/bin (HWCOMM_NCU names it)";
         const Vertex* gpu = graph.find(r.src);
         if (!gpu || cuda::cuda_ordinal(*gpu) < 0) said = "not measured: " + r.src + " is not a CUDA GPU of this machine";
@@ -154,7 +158,8 @@ void add_ncu_sectors(const std::string& results_path) {
         if (said.is_string()) std::cerr << "hwcomm gpumem --ncu: " << r.src << ": " << said.get<std::string>() << "\n";
         else print_record(r);
     }
-    if (!changed) std::cerr << "hwcomm gpumem --ncu: no gpumem-stride record in " << results_path << "\n";
+    if (!changed)
+        std::cerr << "hwcomm gpumem --ncu: no " << method_name::kGpumemStride << " record in " << results_path << "\n";
     else save_results(results_path, results);
 }
 

@@ -10,7 +10,10 @@
 #include <memory>
 
 #include "cli/commands.hpp"
+#include "core/error.hpp"
 #include "cli/list_json.hpp"
+#include "cli/transfer_sets_cli.hpp"
+#include "methods/transfers/transfer_set_method.hpp"
 #include "discover/discover.hpp"
 #include "methods/group_characterizer.hpp"
 #include "run/plan.hpp"
@@ -23,6 +26,7 @@ struct ListArgs {
     std::string input;
     bool all = false;
     bool json = false;
+    std::string transfers;  // --transfers FILE|preset: the sets resolved on the machine, instead of the methods
 };
 
 // The terminal's width when standard output is one, else 0.
@@ -126,6 +130,18 @@ int list_command(const ListArgs& a) {
     DiscoverOptions dopts;
     dopts.input_xml = a.input;
     const Graph graph = discover_machine(dopts);
+    if (!a.transfers.empty()) {
+        const Registry registry = build_registry();
+        const TransferSetMethod* method = find_transfer_set_method(registry);
+        if (!method) throw UsageError("--transfers: this build has no transfer-set method");
+        const TransferSetFile file = load_transfer_sets(a.transfers, graph);
+        // A machine described by a file: the memory it states; this one: the memory free now.
+        const auto sets = resolve_transfer_sets(graph, file, a.input.empty() ? method->live_machine()
+                                                                             : method->described_machine());
+        if (a.json) std::cout << resolved_sets_json(file, sets).dump(1) << "\n";
+        else std::cout << resolved_sets_text(file, sets);
+        return 0;
+    }
     if (a.json) {
         std::cout << list_as_json(graph, build_registry(), a.all).dump(1) << "\n";
         return 0;
@@ -155,6 +171,9 @@ void add_list_command(CLI::App& app, Action& action) {
     sub->add_option("--input", args->input, "hwloc XML export of a machine instead of this one");
     sub->add_flag("--all,--verbose", args->all, "also list the pairs each method does not apply to, with the reason");
     sub->add_flag("--json", args->json, "the same as JSON for programs (schema hwcomm-list: methods, their pairs, parameter sets)");
+    sub->add_option("--transfers", args->transfers,
+                    "check a transfer-set FILE (or preset:NAME) against the machine and show its sets and lanes, as "
+                    "hwcomm run --transfers would measure them (docs/transfers.md)");
     sub->callback([&action, args] { action = [args] { return list_command(*args); }; });
 }
 

@@ -1,5 +1,6 @@
 // hwcomm predict (--model M.json | RESULTS...) --method M[:k=v,...] --src A
-// --dst B --size S [--while 'M2 C->D S2']... [--json]: predicted time and
+// --dst B --size S [--while 'M2 C->D S2']... [--json], or --transfers FILE
+// [--size S] (predict_transfers.hpp): predicted time and
 // bandwidth with an interval, the regime, the bottleneck edge and the records
 // the answer rests on; pairs never measured are extrapolated from the graph;
 // under load, every shared edge with its curve, counts and records.
@@ -12,8 +13,9 @@
 
 #include "cli/commands.hpp"
 #include "cli/model_inputs.hpp"
-#include "core/error.hpp"
+#include "cli/predict_transfers.hpp"
 #include "measure/byte_size.hpp"
+#include "core/error.hpp"
 #include "core/graph_json.hpp"
 #include "model/predict.hpp"
 
@@ -26,6 +28,7 @@ struct PredictArgs {
     std::vector<std::string> files;
     std::string method, src, dst, size;
     std::vector<std::string> whiles;
+    std::string transfers;  // --transfers FILE|preset: every set of the file instead of one transfer
     bool json = false;
 };
 
@@ -110,13 +113,19 @@ std::string answer_text(const model::Answer& a, bool first) {
 int run_predict(const PredictArgs& a) {
     if (a.model_file.empty() == a.files.empty())
         throw UsageError("predict: give either --model FILE or results files, not both or neither");
-    try {  // named here, before any file is read; the transfer's parser repeats the check
-        if (parse_size(a.size) == 0) throw UsageError("'" + a.size + "' is 0 bytes; give a size above 0");
-    } catch (const UsageError& e) {
-        throw UsageError(std::string("predict: --size: ") + e.what());
+    if (!a.transfers.empty() && (!a.method.empty() || !a.src.empty() || !a.dst.empty() || !a.whiles.empty()))
+        throw UsageError("predict: --transfers predicts the sets of its file; drop --method, --src, --dst and --while");
+    if (a.transfers.empty() && (a.method.empty() || a.src.empty() || a.dst.empty() || a.size.empty()))
+        throw UsageError("predict: give --method, --src, --dst and --size (or --transfers FILE)");
+    if (!a.size.empty()) {
+        try {  // named here, before any file is read; the transfer's parser repeats the check
+            if (parse_size(a.size) == 0) throw UsageError("'" + a.size + "' is 0 bytes; give a size above 0");
+        } catch (const UsageError& e) {
+            throw UsageError(std::string("predict: --size: ") + e.what());
+        }
     }
-    const model::Model m = a.model_file.empty() ? model::fit_model(load_model_inputs(a.files, "predict"))
-                                                : model::load_model(a.model_file);
+    const auto inputs = a.files.empty() ? std::vector<model::NamedResults>{} : load_model_inputs(a.files, "predict");
+    const model::Model m = a.model_file.empty() ? model::fit_model(inputs) : model::load_model(a.model_file);
     std::optional<Graph> graph;
     if (!m.topology.empty()) {
         try {
@@ -124,6 +133,12 @@ int run_predict(const PredictArgs& a) {
         } catch (const std::exception& e) {
             throw UsageError(std::string("predict: the model's topology does not parse: ") + e.what());
         }
+    }
+    if (!a.transfers.empty()) {
+        if (!graph) throw UsageError("predict --transfers: the model has no topology to resolve the file's endpoints on");
+        PredictSetsArgs sets{a.transfers, std::nullopt, a.json};
+        if (!a.size.empty()) sets.bytes = parse_size(a.size);
+        return predict_transfer_sets(m, *graph, inputs, sets);
     }
     std::vector<model::Query> qs{model::parse_transfer(a.method + " " + a.src + "->" + a.dst + " " + a.size)};
     for (const auto& w : a.whiles) qs.push_back(model::parse_transfer(w));
@@ -146,11 +161,13 @@ void add_predict_command(CLI::App& app, Action& action) {
     auto* sub = app.add_subcommand("predict", "How long a transfer takes here, alone or while others run");
     sub->add_option("files", args->files, "results files to fit on the fly (instead of --model)");
     sub->add_option("--model", args->model_file, "a model file from `hwcomm model fit`");
-    sub->add_option("--method", args->method, "method, optionally with parameters: memcpy-h2d:host_mem=pinned")
-        ->required();
-    sub->add_option("--src", args->src, "source vertex id (numa0, gpu1)")->required();
-    sub->add_option("--dst", args->dst, "destination vertex id")->required();
-    sub->add_option("--size", args->size, "bytes per transfer (64M, 1G)")->required();
+    sub->add_option("--method", args->method, "method, optionally with parameters: memcpy-h2d:host_mem=pinned");
+    sub->add_option("--src", args->src, "source vertex id (numa0, gpu1)");
+    sub->add_option("--dst", args->dst, "destination vertex id");
+    sub->add_option("--size", args->size, "bytes per transfer (64M, 1G); with --transfers, for sets without a size");
+    sub->add_option("--transfers", args->transfers,
+                    "every set of a transfer-set FILE (or preset:NAME), beside its measured record when the results "
+                    "files hold it (docs/transfers.md)");
     sub->add_option("--while", args->whiles, "a concurrent transfer 'METHOD[:k=v] SRC->DST SIZE' (repeatable)");
     sub->add_flag("--json", args->json, "JSON for programs (schema hwcomm.predict/v2)");
     sub->callback([&action, args] { action = [args] { return run_predict(*args); }; });

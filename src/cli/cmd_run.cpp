@@ -10,9 +10,11 @@
 #include <map>
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <set>
 #include <thread>
 
+#include "classes/link_classes.hpp"
 #include "cli/cmd_run_cluster.hpp"
 #include "cli/cmd_run_plan.hpp"
 #include "cli/commands.hpp"
@@ -24,11 +26,20 @@
 #include "platform/interrupt.hpp"
 #include "run/device_state.hpp"
 #include "run/engine.hpp"
+#include "catalog/row_json.hpp"
 #include "io/results_file.hpp"
 #include "io/results_meta.hpp"
 #include "io/run_state.hpp"
+#include "report/text/record_line.hpp"
 #include "run/progress.hpp"
 #include "methods/under_load.hpp"
+#include "methods/transfers/transfer_presets.hpp"
+#include "methods/transfers/transfer_set_method.hpp"
+#include "core/input_file.hpp"
+#include "run/transfer_plan.hpp"
+#include "run/not_planned.hpp"
+#include "run/cost_model.hpp"
+#include "run/plan_estimate.hpp"
 
 namespace hwcomm::cli {
 
@@ -50,12 +61,16 @@ struct RunArgs {
     bool pool_half_gpu_memory = false;
     std::vector<std::string> filters;
     std::vector<std::string> under_load;  // --under-load SPECs
+    std::string transfers;                // --transfers FILE | preset:NAME[:OPT...]
     std::size_t stop_after_records = 0;  // hidden test hook: stop as an interrupt would
     // Options the methods declare (Characterizer::options), as given.
     std::map<std::string, std::string> declared;
     std::map<std::string, bool> declared_flags;
     std::vector<OptionSpec> declared_specs;
     ClusterCliArgs cluster;  // --mpi, --plan, --node-name (cmd_run_cluster.hpp)
+    // Every option that decides what or how a run measures, as registered
+    // (measured() below): --resume takes them from the file and refuses them here.
+    std::vector<const CLI::Option*> measurement;
 };
 
 // Every declared option gets its value (given or default), checked against its spec.
@@ -97,14 +112,15 @@ RunOptions options_from_args(const RunArgs& a) {
     if (a.time_budget > 0) o.stopping.time_budget_s = a.time_budget;
     if (a.max_workers) o.method.max_workers = a.max_workers;
     if (!a.timing.empty()) {
-        if (a.timing != "wall" && a.timing != "event") throw UsageError("--timing must be wall or event");
-        o.method.timing_mode = a.timing;
+        const auto mode = timing_mode_from(a.timing);
+        if (!mode) throw UsageError("--timing must be wall or event");
+        o.method.timing = *mode;
     }
     o.method.pool_half_gpu_memory = a.pool_half_gpu_memory;
     set_declared_options(a, o);
     o.filters = a.filters;
-    for (const auto& spec : a.under_load) (void)parse_load_spec(spec);  // syntax now; endpoints once the graph is known
-    o.method.under_load = a.under_load;
+    // Syntax now; endpoints once the graph is known (resolve_run_options).
+    for (const auto& spec : a.under_load) o.method.under_load.push_back(parse_load_spec(spec));
     o.plan.exhaustive = a.exhaustive;
     // Room for two buffers of the largest size (memcpy) and the rest of the system;
     // a plan for another machine (--input) does not know its memory.
@@ -115,11 +131,11 @@ RunOptions options_from_args(const RunArgs& a) {
     return o;
 }
 
-bool measurement_options_given(const RunArgs& a) {
-    return a.quick || a.exhaustive || !a.min_size.empty() || !a.max_size.empty() || a.points_per_octave || a.min_samples ||
-           !a.max_noise.empty() || a.time_budget != 0 || a.max_workers || !a.timing.empty() || a.pool_half_gpu_memory || !a.filters.empty() || !a.under_load.empty() ||
-           std::any_of(a.declared.begin(), a.declared.end(), [](const auto& kv) { return !kv.second.empty(); }) ||
-           std::any_of(a.declared_flags.begin(), a.declared_flags.end(), [](const auto& kv) { return kv.second; });
+// The first measurement option given on the command line, or "".
+std::string measurement_option_given(const RunArgs& a) {
+    for (const CLI::Option* o : a.measurement)
+        if (o->count() > 0) return o->get_name();
+    return "";
 }
 
 void check_output(const std::string& path, bool force) {
@@ -163,6 +179,44 @@ RunOptions options_of(const ResultsFile& results, const std::string& path) {
     }
 }
 
+void set_transfer_sets(const TransferSetFile& file, RunOptions& options) {
+    options.method.transfer_sets = format_transfer_sets(file);
+    options.method.transfer_sets_source = file.source;
+}
+
+// Every set resolved against this machine (endpoints, executors, duplicates,
+// memory free now) before anything is written; one full record per set, none
+// deferred, estimated by the built-in cost model.
+RunPlan transfer_run_plan(const Graph& graph, const Registry& registry, const TransferSetFile& file,
+                          const RunOptions& options) {
+    const TransferSetMethod* method = find_transfer_set_method(registry);
+    if (!method) throw UsageError("--transfers: this build has no transfer-set method");
+    RunPlan plan;
+    plan.records = build_transfer_plan(registry, resolve_transfer_sets(graph, file, method->live_machine()));
+    plan.options = options;
+    plan.costs = builtin_cost_model();
+    plan.deferred.assign(plan.records.size(), false);
+    plan.estimate = estimate_plan(plan.records, options, plan.costs);
+    plan.notes.push_back("--transfers " + file.source + ": the file's sets only, one record each");
+    return plan;
+}
+
+// A resumed file holds only records this run plans, once each: a record of
+// an endpoint this machine lacks or of a method the options leave out is a
+// tampered or foreign file, not progress (refused, the file untouched).
+void check_resumed_records(const ResultsFile& results, const std::vector<PlannedRecord>& plan,
+                           const std::string& path) {
+    std::set<std::string> planned, seen;
+    for (const auto& p : plan) planned.insert(p.key);
+    for (const auto& r : results.records) {
+        if (!planned.count(r.key))
+            throw UsageError("--resume: " + path + ": record " + r.key +
+                             " is not one this run plans on this machine with the file's options (file untouched)");
+        if (!seen.insert(r.key).second)
+            throw UsageError("--resume: " + path + ": record " + r.key + " is in the file twice (file untouched)");
+    }
+}
+
 bool every_planned_record_present(const std::vector<PlannedRecord>& plan, const ResultsFile& results) {
     std::set<std::string> keys;
     for (const auto& r : results.records) keys.insert(r.key);
@@ -183,6 +237,9 @@ int run_command(const RunArgs& a) {
     if (a.cluster.plan && resuming)
         throw UsageError("--plan prints what a new run would measure; --resume completes a file: use one of them");
     (void)budget_seconds(a.plan);  // a malformed --budget: exit 2 before anything else
+    if (!a.transfers.empty() && (cluster || a.cluster.plan || !a.plan.budget.empty() || !a.plan.calibrate.empty()))
+        throw UsageError("--transfers measures the sets of its file on this machine; --mpi, --nodes, --plan, --budget "
+                         "and --calibrate plan the methods' own records: give one or the other");
     if (cluster) {
         if (resuming) throw UsageError("--resume completes a single-node file; it does not apply to --mpi or --plan");
         if (!a.plan.budget.empty() || !a.plan.calibrate.empty() || a.exhaustive)
@@ -192,11 +249,19 @@ int run_command(const RunArgs& a) {
                                    [&a](const std::string& p) { check_output(p, a.force); });
     }
     if (plan_only) return print_run_plan(a.plan, options_from_args(a));
-    if (resuming && measurement_options_given(a))
-        throw UsageError("--resume takes the sweep, sampling and filter options from the file; drop the others");
+    if (const std::string given = measurement_option_given(a); resuming && !given.empty())
+        throw UsageError("--resume takes the sweep, sampling, method and filter options from the file; drop " + given);
     if (resuming && !a.output.empty())
         throw UsageError("--resume writes back to " + a.resume + "; drop -o (copy the file first to keep the original)");
     const std::string path = resuming ? a.resume : (a.output.empty() ? "hwcomm-results.json" : a.output);
+    if (!a.transfers.empty() && !a.filters.empty())
+        throw UsageError("--transfers measures the sets of its file; --filter selects from the methods' own plan: "
+                         "give one or the other");
+    // A file's syntax is checked before anything else; a preset needs the machine's graph.
+    std::optional<TransferSetFile> transfer_file;
+    if (!a.transfers.empty() && !is_transfer_preset(a.transfers))
+        transfer_file = parse_transfer_sets(
+            read_regular_input_file(a.transfers, "transfer-set file", kMaxTransferSetFileBytes), a.transfers);
     RunOptions options;
     if (!resuming) {
         options = options_from_args(a);
@@ -211,9 +276,26 @@ int run_command(const RunArgs& a) {
         if (!directory_writable_for(path, &why)) throw UsageError("cannot write " + path + ": " + why);
     }
     const Registry registry = build_registry();
-    const RunPlan run_plan_ = plan_for_run(graph, registry, options, a.plan, true);
+    try {  // a resumed file's options as strictly as the command line's
+        resolve_run_options(options, graph, registry);
+    } catch (const UsageError& e) {
+        throw UsageError((resuming ? "--resume: " + path + ": meta.options: " : std::string()) + e.what());
+    }
+    if (!resuming && transfer_file) set_transfer_sets(*transfer_file, options);
+    if (!transfer_file && !options.method.transfer_sets.empty())  // a resumed --transfers run
+        transfer_file = parse_transfer_sets(options.method.transfer_sets,
+                                            options.method.transfer_sets_source + " (as kept in " + path + ")");
+    if (!resuming && !a.transfers.empty() && is_transfer_preset(a.transfers)) {
+        transfer_file = preset_transfer_sets(graph, a.transfers);
+        set_transfer_sets(*transfer_file, options);
+    }
+    const Filters filters(options.filters, registry, graph);
+    // A --transfers run measures its file's sets in file order, each in full; otherwise the planner's records.
+    const RunPlan run_plan_ = transfer_file ? transfer_run_plan(graph, registry, *transfer_file, options)
+                                            : plan_for_run(graph, registry, options, a.plan, true);
     options = run_plan_.options;  // with the budget's steps
     const auto& plan = run_plan_.records;
+    if (resuming) check_resumed_records(results, plan, path);
 
     // Nothing is written before this point: bad input leaves every file as it was.
     if (resuming)
@@ -222,6 +304,10 @@ int run_command(const RunArgs& a) {
                                            {"plan", run_plan_summary_json(run_plan_)}});
     else results = new_results(graph, process_command_line(), run_options_to_json(options));
     if (!resuming) results.meta["plan"] = run_plan_summary_json(run_plan_);
+    // The identical-link classes of what this run measures (docs/classes.md), for analyze and the report.
+    std::vector<ClassMember> members;
+    for (const auto& p : plan) members.push_back({p.src_id, p.dst_id});
+    results.link_classes = class_map_to_json(classify(graph, members));
     const unsigned cpus = std::thread::hardware_concurrency();  // logical CPUs, as the load average counts
     const LoadAverage load = read_load_average();
     begin_run_state(results.meta, plan.size(), load, cpus, utc_now_iso8601());
@@ -231,6 +317,10 @@ int run_command(const RunArgs& a) {
         results.meta["run"]["cuda_skipped"] = why;
     }
     if (const std::string w = load_warning(load, cpus, other_running_commands()); !w.empty()) warn(w);
+    // Each method without a record and why, for summary (recomputed on a resume).
+    results.meta["run"]["not_measured"] = methods_without_records_json(
+        methods_without_records(graph, registry, filters, plan, transfer_file.has_value()));
+    keep_method_rows(results, registry.catalog());
     save_results(path, results);  // a valid file from the start
 
     const bool tty = isatty(STDERR_FILENO) == 1;
@@ -264,9 +354,12 @@ int run_command(const RunArgs& a) {
         stamp_measured_provenance(results.records.back());  // run_plan appended `record` there
         absorb_record_meta(results, record);
         set_completed_records(results.meta, results.records.size());
+        keep_method_rows(results, registry.catalog());  // readers of any build know what the records mean
         save_results(path, results);
         // A log line even into a file or pipe; on a terminal it replaces the progress line.
-        std::cerr << (tty ? "\r\033[K" : "") << record_line(record, results.records.size(), plan.size()) << std::endl;
+        std::cerr << (tty ? "\r\033[K" : "") << text::record_line(record, registry.catalog().find(record.method), &graph,
+                                                                results.records.size(), plan.size())
+                  << std::endl;
     };
     // A sticky device error: one line, the reason kept in the file, which is saved at once.
     if (results.meta["run"].is_object()) results.meta["run"].erase("device_lost");  // a resume measures those again
@@ -280,8 +373,11 @@ int run_command(const RunArgs& a) {
     end_run_state(results.meta, every_planned_record_present(plan, results), utc_now_iso8601());
     save_results(path, results);
 
-    std::size_t errors = 0;
-    for (const auto& r : results.records) errors += r.status != "ok";
+    std::size_t errors = 0, skipped = 0;
+    for (const auto& r : results.records) {
+        errors += r.status == "error";
+        skipped += r.status == "skipped";
+    }
     int code = run_exit_code(results);
     // Cut by its budget, not interrupted: the run did what was asked.
     const bool budget_cut = code == kExitInterrupted && (out_of_time || left_by_budget) && !interrupt_requested() &&
@@ -298,6 +394,7 @@ int run_command(const RunArgs& a) {
         std::cerr << "hwcomm: interrupted; complete the file with: hwcomm run --resume " << path << "\n";
     std::cout << "hwcomm run: " << measured_now << " record(s) measured, " << results.records.size() << " of "
               << plan.size() << " in " << path << (errors ? ", " + std::to_string(errors) + " with errors" : std::string())
+              << (skipped ? ", " + std::to_string(skipped) + " skipped (the machine lacks what they need)" : std::string())
               << (code == kExitInterrupted ? "; interrupted: complete it with --resume " + path : std::string())
               << (budget_cut ? "; the budget left the rest for --resume " + path : std::string()) << "\n";
     return code;
@@ -314,6 +411,10 @@ CLI::Validator non_empty() {
 void add_run_command(CLI::App& app, Action& action) {
     auto args = std::make_shared<RunArgs>();
     auto* sub = app.add_subcommand("run", "measure bandwidth against size for every method and endpoint pair");
+    const auto measured = [args](CLI::Option* option) {
+        args->measurement.push_back(option);
+        return option;
+    };
     sub->add_option("-o,--output", args->output, "results file to write (default hwcomm-results.json)")->check(non_empty());
     sub->add_flag("--force", args->force, "overwrite an existing --output file");
     sub->add_option("--resume", args->resume, "complete an interrupted results file (measures only missing records)")->check(non_empty());
@@ -324,32 +425,37 @@ void add_run_command(CLI::App& app, Action& action) {
     sub->add_option("--budget", args->plan.budget,
                     "fit the plan into DURATION (90s, 10m, 1h30m) by the documented steps; the run ends within it + 10%")
         ->check(non_empty());
-    sub->add_flag("--exhaustive", args->exhaustive,
-                  "every record a full sweep of the fixed sizes (no classes, no ladder): the plan before issue 21");
+    measured(sub->add_flag("--exhaustive", args->exhaustive,
+                  "every record a full sweep of the fixed sizes (no classes, no ladder): the plan before issue 21"));
     sub->add_option("--calibrate", args->plan.calibrate,
                     "estimate from the per-record times of an earlier results file of this machine")
         ->check(non_empty());
-    sub->add_flag("--quick", args->quick, "coarse first look: 4 KiB..64 MiB every 4x, 3 samples, short budgets, <= 3 worker counts");
-    sub->add_option("--min-size", args->min_size, "smallest transfer in bytes; K/M/G (or KiB/MiB/GiB, any case) are binary: 4K = 4096 (default 1)")->check(non_empty());
-    sub->add_option("--max-size", args->max_size, "largest transfer, same units: 64M, 1G (default 1G, capped by free memory)")->check(non_empty());
-    sub->add_option("--points-per-octave", args->points_per_octave, "1 (powers of two) or 3")->check(CLI::IsMember({1, 3}));
-    sub->add_option("--min-samples", args->min_samples, "samples per size before convergence is judged (default 5)")
-        ->check(CLI::PositiveNumber);
-    sub->add_option("--max-noise", args->max_noise, "stop when the median's 95% CI half-width is within this (default 1%)")->check(non_empty());
-    sub->add_option("--time-budget", args->time_budget, "sampling seconds per size and variant (default 0.2, quick 0.05)");
-    sub->add_option("--max-workers", args->max_workers, "cap on worker threads of the CPU methods (default: all cores)")
-        ->check(CLI::PositiveNumber);
-    sub->add_option("--timing", args->timing, "CUDA methods: event (default) or wall")->check(non_empty());
-    sub->add_flag("--pool-half-gpu-memory", args->pool_half_gpu_memory,
-                  "CUDA methods: size device buffers at half the GPU's memory, as the original study did");
-    sub->add_option("--filter", args->filters,
+    measured(sub->add_flag("--quick", args->quick, "coarse first look: 4 KiB..64 MiB every 4x, 3 samples, short budgets, <= 3 worker counts"));
+    measured(sub->add_option("--min-size", args->min_size, "smallest transfer in bytes; K/M/G (or KiB/MiB/GiB, any case) are binary: 4K = 4096 (default 1)")->check(non_empty()));
+    measured(sub->add_option("--max-size", args->max_size, "largest transfer, same units: 64M, 1G (default 1G, capped by free memory)")->check(non_empty()));
+    measured(sub->add_option("--points-per-octave", args->points_per_octave, "1 (powers of two) or 3")->check(CLI::IsMember({1, 3})));
+    measured(sub->add_option("--min-samples", args->min_samples, "samples per size before convergence is judged (default 5)")
+        ->check(CLI::PositiveNumber));
+    measured(sub->add_option("--max-noise", args->max_noise, "stop when the median's 95% CI half-width is within this (default 1%)")->check(non_empty()));
+    measured(sub->add_option("--time-budget", args->time_budget, "sampling seconds per size and variant (default 0.2, quick 0.05)"));
+    measured(sub->add_option("--max-workers", args->max_workers, "cap on worker threads of the CPU methods (default: all cores)")
+        ->check(CLI::PositiveNumber));
+    measured(sub->add_option("--timing", args->timing, "CUDA methods: event (default) or wall")->check(non_empty()));
+    measured(sub->add_flag("--pool-half-gpu-memory", args->pool_half_gpu_memory,
+                  "CUDA methods: size device buffers at half the GPU's memory, as the original study did"));
+    measured(sub->add_option("--filter", args->filters,
                     "KEY=PATTERN, KEY method|src|dst, PATTERN a name or glob; repeatable (same key: OR, keys: AND)")
-        ->check(non_empty());
-    sub->add_option("--under-load", args->under_load,
+        ->check(non_empty()));
+    measured(sub->add_option("--transfers", args->transfers,
+                    "measure only the transfer sets of FILE (one transfer per line: set, executor ce|sm|tma|cpu, src, "
+                    "dst, size[, host_mem]; each set's transfers start together), or preset:all-to-all|ring|"
+                    "bisection[:sm][:SIZE] (docs/transfers.md)")
+        ->check(non_empty()));
+    measured(sub->add_option("--under-load", args->under_load,
                     "measure while background lanes keep a route busy: 'memcpy-h2d numa0->gpu1', 'memcpy-d2h "
                     "GPU->NUMA', 'memcpy-peer GPU->GPU', 'all-to-host [NUMA]', 'host-to-all [NUMA]', 'all-to-one GPU', "
                     "'one-to-all GPU'; repeatable (docs/under-load.md)")
-        ->check(non_empty());
+        ->check(non_empty()));
     add_cluster_options(*sub, args->cluster);
     // Test hook, hidden from --help: stop after N records as an interrupt would.
     sub->add_option("--stop-after-records", args->stop_after_records)->group("");
@@ -359,9 +465,9 @@ void add_run_command(CLI::App& app, Action& action) {
         std::string doc = spec.doc + " (" + to_string(spec.type) +
                           (spec.default_value.empty() ? "" : ", default " + spec.default_value) + ")";
         if (spec.type == OptionType::Flag)
-            sub->add_flag("--" + spec.name, args->declared_flags[spec.name], doc)->group("Method options");
+            measured(sub->add_flag("--" + spec.name, args->declared_flags[spec.name], doc))->group("Method options");
         else
-            sub->add_option("--" + spec.name, args->declared[spec.name], doc)->group("Method options");
+            measured(sub->add_option("--" + spec.name, args->declared[spec.name], doc))->group("Method options");
     }
     sub->callback([&action, args] { action = [args] { return run_command(*args); }; });
 }

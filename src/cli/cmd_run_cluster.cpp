@@ -9,6 +9,7 @@
 #include "run/cluster/plan_text.hpp"
 #ifdef HWCOMM_HAVE_MPI
 #include "run/cluster/cluster_run.hpp"
+#include "report/text/record_line.hpp"
 #endif
 
 namespace hwcomm::cli {
@@ -64,7 +65,12 @@ int run_cluster_command(const ClusterCliArgs& args, const RunOptions& options, c
     cluster.command_line = process_command_line();
     cluster.check_output = check_output;
     cluster.plan_only = args.plan;
-    return run_cluster(build_registry(), options, cluster);
+    const Registry registry = build_registry();
+    // Each node's records against the node's own graph are printed without one: default cache sizes.
+    cluster.record_line = [&registry](const Record& r, std::size_t index, std::size_t total) {
+        return text::record_line(r, registry.catalog().find(r.method), nullptr, index, total);
+    };
+    return run_cluster(registry, options, cluster);
 #else
     (void)output;
     (void)check_output;

@@ -13,11 +13,12 @@
 
 #include "analyze/fidelity.hpp"
 #include "analyze/cpu_facts.hpp"
-#include "analyze/gpumem_facts.hpp"
 #include "analyze/gpumem_summary.hpp"
 #include "analyze/matrix.hpp"
+#include "analyze/not_measured.hpp"
 #include "analyze/run_time.hpp"
 #include "analyze/summary.hpp"
+#include "catalog/row_json.hpp"
 #include "cli/commands.hpp"
 #include "core/error.hpp"
 #include "core/utf8.hpp"
@@ -53,27 +54,32 @@ std::uint64_t size_option(const std::string& option, const std::string& text) {
 
 int run_summary(const SummaryArgs& a) {
     std::vector<analyze::SummaryRow> rows;
-    std::string legend, gpumem, cpu, run_time;  // sections of their own: not size curves of one path
+    std::string legend, gpumem, cpu, run_time, nothing;  // sections of their own: not size curves of one path
     ResultsFile all;
     bool all_topology = false;
     for (const auto& file : a.files) {
         ResultsFile one;
+        MethodCatalog catalog = builtin_catalog();
         try {
             one = load_results_file(file);
+            catalog = catalog_for(one.meta);
         } catch (const std::runtime_error& e) {  // names the file already
             throw UsageError(std::string("summary: ") + e.what());
         }
         const std::size_t index = &file - a.files.data();
         if (a.files.size() > 1) legend += legend_of(one, file, index) + "\n";
         const std::string source = a.files.size() > 1 ? "#" + std::to_string(index + 1) : "";
-        // gpumem-* records get their own section: their points are not a size curve.
-        for (auto& row : analyze::summarize(one, source))
-            if (!analyze::is_gpumem_method(row.method) && !analyze::is_cpu_section_method(row.method))
+        // GPU memory, CPU latency and mix records get their own sections: their points are not a size curve.
+        for (auto& row : analyze::summarize(one, source)) {
+            const MethodRow* method_row = catalog.find(row.method);
+            if (!in_family(method_row, MethodFamily::GpuMemory) && !analyze::in_cpu_section(method_row))
                 rows.push_back(std::move(row));
-        gpumem += analyze::format_gpumem_summary(one.records, source);
+        }
+        gpumem += analyze::format_gpumem_summary(one.records, catalog, source);
         cpu += analyze::format_cpu_section(one.records, source);
         if (const std::string t = analyze::format_run_time(analyze::run_time_rows(one)); !t.empty())
             run_time += "\n" + (source.empty() ? "" : source + ": ") + t;
+        nothing += analyze::format_methods_without_data(analyze::methods_without_data(one), source);
         if (!all_topology) all.topology = one.topology, all_topology = true;
         for (auto& r : one.records) all.records.push_back(std::move(r));
     }
@@ -100,6 +106,7 @@ int run_summary(const SummaryArgs& a) {
     if (!gpumem.empty()) std::cout << (rows.empty() ? "" : "\n") << gpumem;
     if (!cpu.empty()) std::cout << (rows.empty() && gpumem.empty() ? "" : "\n") << cpu;
     std::cout << run_time;
+    std::cout << nothing;
     if (!reference) return 0;
     const auto comparisons = analyze::compare(all, *reference);
     const auto machine = analyze::check_machine(all, *reference);

@@ -1,5 +1,6 @@
 #include "cli/list_json.hpp"
 
+#include "catalog/row_json.hpp"
 #include "methods/group_characterizer.hpp"
 #include "run/plan.hpp"
 
@@ -19,8 +20,8 @@ json param_sets_json(const std::vector<ParamSet>& sets) {
     return out;
 }
 
-json declarations(const Characterizer& method) {
-    json d{{"name", method.name()}, {"description", method.description()},
+json declarations(const Characterizer& method, const MethodRow& row) {
+    json d{{"name", method.name()}, {"description", method.description()}, {"row", row_to_json(row)},
            {"kind", dynamic_cast<const GroupCharacterizer*>(&method) ? "endpoint_set" : "pair"},
            {"parameters", json::object()}, {"options", json::array()}, {"axes", json::array()}};
     for (const auto& [name, doc] : method.parameter_docs()) d["parameters"][name] = doc;
@@ -38,7 +39,7 @@ json list_as_json(const Graph& graph, const Registry& registry, bool all) {
     const MethodOptions options;
     json methods = json::array();
     for (const auto& method : registry.all()) {
-        json m = declarations(*method);
+        json m = declarations(*method, registry.row(*method));
         m["applies_to"] = json::array();
         if (all) m["not_applicable"] = json::array();
         if (const auto* group = dynamic_cast<const GroupCharacterizer*>(method.get())) {

@@ -18,6 +18,14 @@ public:
     using std::runtime_error::runtime_error;
 };
 
+// What this machine lacks for one record (no huge pages, a GPU without the
+// bulk-copy unit): the record is "skipped" with the reason, not an error, and
+// the run goes on.
+class Unavailable : public MeasurementError {
+public:
+    using MeasurementError::MeasurementError;
+};
+
 inline constexpr int kExitUsage = 2;
 // hwcomm run: finished, but some records are errors; stopped before the end
 // (the results file is valid and can be resumed). docs/cli.md lists them all.

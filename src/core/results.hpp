@@ -121,6 +121,9 @@ struct ResultsFile {
     nlohmann::json meta = nlohmann::json::object();
     nlohmann::json topology = nlohmann::json::object();  // graph_to_json
     std::vector<Record> records;
+    // The identical-link classes of the run's endpoint pairs and sets
+    // (classes/link_classes.hpp, class_map_to_json); null when the file has none.
+    nlohmann::json link_classes;
     // Top-level keys this build does not know, kept so a rewrite does not strip them.
     nlohmann::json unknown = nlohmann::json::object();
 

@@ -3,6 +3,9 @@
 #include <cctype>
 #include <sstream>
 
+#include "catalog/method_catalog.hpp"
+#include "catalog/method_params.hpp"
+
 namespace hwcomm::import {
 
 namespace {
@@ -18,32 +21,19 @@ bool ends_with(const std::string& s, const std::string& tail) {
     return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
 }
 
-// How each known base name maps: method, direction and host allocation.
-struct Row {
-    const char* base;
-    const char* method;
-    const char* host_mem;  // "" for GPU-GPU
-    enum Shape { NumaGpu, GpuNuma, NumaNuma, NumaGpuGpu, GpuGpu, CommOneGpuH2D, CommOneGpuD2H, CommTwoGpu } shape;
-    const char* peer;
+// The catalog row and import name of a Comm|Scope base name (the rows'
+// import_names: src/catalog).
+struct Known {
+    const MethodRow* row = nullptr;
+    const ImportName* name = nullptr;
 };
 
-const Row kTable[] = {
-    {"NUMA_Memcpy_HostToGPU", "memcpy-h2d", "pageable", Row::NumaGpu, ""},
-    {"NUMA_Memcpy_PinnedToGPU", "memcpy-h2d", "pinned", Row::NumaGpu, ""},
-    {"NUMA_Memcpy_WCToGPU", "memcpy-h2d", "wc", Row::NumaGpu, ""},
-    {"NUMA_Memcpy_GPUToHost", "memcpy-d2h", "pageable", Row::GpuNuma, ""},
-    {"NUMA_Memcpy_GPUToPinned", "memcpy-d2h", "pinned", Row::GpuNuma, ""},
-    {"NUMA_Memcpy_GPUToWC", "memcpy-d2h", "wc", Row::GpuNuma, ""},
-    {"NUMA_Memcpy_HostToPinned", "memcpy-h2h", "", Row::NumaNuma, ""},
-    {"NUMA_Memcpy_GPUToGPU", "memcpy-peer", "", Row::NumaGpuGpu, "off"},
-    {"CUDA_Memcpy_GPUToGPU", "memcpy-peer", "", Row::GpuGpu, "on"},
-    {"Comm_Memcpy_HostToGPU", "memcpy-h2d", "pageable", Row::CommOneGpuH2D, ""},
-    {"Comm_Memcpy_WCToGPU", "memcpy-h2d", "wc", Row::CommOneGpuH2D, ""},
-    {"Comm_Memcpy_GPUToHost", "memcpy-d2h", "pageable", Row::CommOneGpuD2H, ""},
-    {"Comm_Memcpy_GPUToWC", "memcpy-d2h", "wc", Row::CommOneGpuD2H, ""},
-    {"Comm_Memcpy_GPUToGPUPeer", "memcpy-peer", "", Row::CommTwoGpu, "on"},
-    {"Comm_Duplex_Memcpy_GPUGPU", "duplex-d2d", "", Row::CommTwoGpu, "on"},
-};
+Known find_import_name(const std::string& base) {
+    for (const MethodRow& row : builtin_catalog().rows())
+        for (const ImportName& n : row.import_names)
+            if (n.benchmark == base) return {&row, &n};
+    return {};
+}
 
 }  // namespace
 
@@ -74,10 +64,8 @@ BenchmarkName split_benchmark_name(const std::string& full) {
 }
 
 std::optional<MappedBenchmark> map_benchmark(const BenchmarkName& name, std::string* why) {
-    const Row* row = nullptr;
-    for (const Row& r : kTable)
-        if (name.base == r.base) row = &r;
-    if (!row) {
+    const Known known = find_import_name(name.base);
+    if (!known.row) {
         if (why) *why = "unknown benchmark " + name.base;
         return std::nullopt;
     }
@@ -93,56 +81,56 @@ std::optional<MappedBenchmark> map_benchmark(const BenchmarkName& name, std::str
         return false;
     };
     MappedBenchmark m;
-    m.method = row->method;
+    m.method = known.row->name;
+    m.params = known.name->params;
     std::string log2;
-    switch (row->shape) {
-    case Row::NumaGpu:
-    case Row::GpuNuma:
+    switch (known.name->shape) {
+    case ImportShape::NumaGpu:
+    case ImportShape::GpuNuma: {
         if (!need(3)) return std::nullopt;
         log2 = a[0];
-        m.src = row->shape == Row::NumaGpu ? "numa" + a[1] : "gpu" + a[2];
-        m.dst = row->shape == Row::NumaGpu ? "gpu" + a[2] : "numa" + a[1];
-        m.params = {{"host_mem", row->host_mem}, {"numa", a[1]}};
+        const bool to_gpu = known.name->shape == ImportShape::NumaGpu;
+        m.src = to_gpu ? "numa" + a[1] : "gpu" + a[2];
+        m.dst = to_gpu ? "gpu" + a[2] : "numa" + a[1];
+        m.params[NumaParam::key] = a[1];
         break;
-    case Row::NumaNuma:
+    }
+    case ImportShape::NumaNuma:
         if (!need(3)) return std::nullopt;
         log2 = a[0];
         m.src = "numa" + a[1];
         m.dst = "numa" + a[2];
-        m.params = {{"src_mem", "pageable"}, {"dst_mem", "pinned"}};
         break;
-    case Row::NumaGpuGpu:
+    case ImportShape::NumaGpuGpu:
         if (!need(4)) return std::nullopt;
         log2 = a[0];
         m.src = "gpu" + a[2];
         m.dst = "gpu" + a[3];
-        m.params = {{"peer", row->peer}, {"numa", a[1]}};
+        m.params[NumaParam::key] = a[1];
         break;
-    case Row::GpuGpu:
+    case ImportShape::GpuGpu:
         if (!need(3)) return std::nullopt;
         log2 = a[0];
         m.src = "gpu" + a[1];
         m.dst = "gpu" + a[2];
-        m.params = {{"peer", row->peer}};
         break;
-    case Row::CommOneGpuH2D:
-    case Row::CommOneGpuD2H: {
+    case ImportShape::HostToOneGpu:
+    case ImportShape::OneGpuToHost: {
         if (a.empty() || a.size() > 2) return need(1) ? std::nullopt : std::nullopt;
         log2 = a.back();
         const std::string gpu = "gpu" + (a.size() == 2 ? a[0] : std::string("0"));
         if (a.size() == 1) m.note = "device from the -c flag, not in the file: gpu0 assumed";
-        m.src = row->shape == Row::CommOneGpuH2D ? "host" : gpu;
-        m.dst = row->shape == Row::CommOneGpuH2D ? gpu : "host";
-        m.params = {{"host_mem", row->host_mem}};
+        const bool to_gpu = known.name->shape == ImportShape::HostToOneGpu;
+        m.src = to_gpu ? "host" : gpu;
+        m.dst = to_gpu ? gpu : "host";
         break;
     }
-    case Row::CommTwoGpu:
+    case ImportShape::TwoGpus:
         if (a.size() != 1 && a.size() != 3) return need(1) ? std::nullopt : std::nullopt;
         log2 = a.back();
         m.src = "gpu" + (a.size() == 3 ? a[0] : std::string("0"));
         m.dst = "gpu" + (a.size() == 3 ? a[1] : std::string("1"));
         if (a.size() == 1) m.note = "devices from the -c flags, not in the file: gpu0 and gpu1 assumed";
-        m.params = {{"peer", row->peer}};
         break;
     }
     const int shift = std::stoi(log2);
@@ -151,7 +139,8 @@ std::optional<MappedBenchmark> map_benchmark(const BenchmarkName& name, std::str
         return std::nullopt;
     }
     m.bytes = 1ull << shift;
-    m.bytes_per_rep = static_cast<double>(m.bytes) * (m.method == "duplex-d2d" ? 2.0 : 1.0);
+    // A duplex row counts both directions' bytes.
+    m.bytes_per_rep = static_cast<double>(m.bytes) * (is_duplex(*known.row, m.params) ? 2.0 : 1.0);
     return m;
 }
 

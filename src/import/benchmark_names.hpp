@@ -1,12 +1,9 @@
 #pragma once
-// The table from Comm|Scope benchmark names to hwcomm records (docs/import.md).
-// Study-era names carry their devices as arguments:
-//   NUMA_Memcpy_{HostToGPU,PinnedToGPU,WCToGPU}/log2size/numa/gpu  -> memcpy-h2d numaN -> gpuG
-//   NUMA_Memcpy_{GPUToHost,GPUToPinned,GPUToWC}/log2size/numa/gpu  -> memcpy-d2h gpuG -> numaN
-//   NUMA_Memcpy_HostToPinned/log2size/src_numa/dst_numa           -> memcpy-h2h (pageable -> pinned)
-//   NUMA_Memcpy_GPUToGPU/log2size/numa/src/dst                    -> memcpy-peer peer=off, numa=N
-//   CUDA_Memcpy_GPUToGPU/log2size/src/dst                         -> memcpy-peer peer=on
-// Current Comm_* names take log2 size last; devices come from the -c flags
+// Comm|Scope benchmark names to hwcomm records (docs/import.md): which method
+// and fixed params each base name means is in the catalog rows' import_names
+// (src/catalog), how its arguments name the endpoints is their ImportShape.
+// Study-era names carry their devices as arguments (log2 size first); current
+// Comm_* names take log2 size last and their devices come from the -c flags
 // (absent from the file: gpu0, and gpu1 for two-GPU benchmarks) unless they
 // are given as arguments before the size.
 #include <cstdint>

@@ -40,11 +40,14 @@ inline double number_or_nan(const nlohmann::json& j, const char* key) {
 }
 
 // A size or count: a JSON integer of at least 0 (get<uint64_t> would wrap -1
-// to 2^64-1 and cast 1e30 out of range, which is undefined).
+// to 2^64-1, which a rewrite by run --resume would then store, and cast 1e30
+// out of range, which is undefined); refused, naming the field.
 inline std::uint64_t whole_number(const nlohmann::json& j, const char* key) {
     const nlohmann::json& v = j.at(key);
-    if (!v.is_number_unsigned())
-        throw std::runtime_error(std::string(key) + " must be a whole number of at least 0, not " +
+    // A document built in code holds 5 as a signed integer; one parsed from text, unsigned.
+    const bool non_negative_integer = v.is_number_unsigned() || (v.is_number_integer() && v.get<std::int64_t>() >= 0);
+    if (!non_negative_integer)
+        throw std::runtime_error(std::string(key) + " must be a non-negative integer, not " +
                                  (v.is_number() ? v.dump() : std::string("a ") + v.type_name()));
     return v.get<std::uint64_t>();
 }

@@ -2,9 +2,13 @@
 
 #include "io/json_fields.hpp"
 
+#include <cstdint>
+#include <stdexcept>
+
 namespace hwcomm {
 
 using nlohmann::json;
+
 using namespace io_detail;
 
 namespace {
@@ -38,7 +42,7 @@ json stats_to_json(const SampleStats& s) {
 
 SampleStats stats_from_json(const json& j) {
     SampleStats s;
-    s.n = j.value("n", std::size_t{0});
+    s.n = j.contains("n") ? whole_number(j, "n") : 0;
     for (const auto& f : kStatFields) s.*f.field = number_or_nan(j, f.name);
     return s;
 }

@@ -3,6 +3,7 @@
 #include "core/error.hpp"
 #include "core/json_parse.hpp"
 
+#include "catalog/row_json.hpp"
 #include "io/results_json.hpp"
 #include "platform/atomic_file.hpp"
 
@@ -14,7 +15,9 @@ ResultsFile load_results_file(const std::string& path) {
     const nlohmann::json doc = parse_json_file(path, "results file");
     // Whatever the document holds is bad input, never an internal error.
     try {
-        return results_from_json(doc);
+        ResultsFile file = results_from_json(doc);
+        (void)catalog_for(file.meta);  // a row of meta.methods every reader can take
+        return file;
     } catch (const nlohmann::json::exception& e) {
         throw UsageError(path + ": " + json_error_text(e));
     } catch (const std::exception& e) {

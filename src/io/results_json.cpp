@@ -113,6 +113,7 @@ json results_to_json(const ResultsFile& file) {
     for (const auto& r : file.records) records.push_back(record_to_json(r));
     json j{{"schema", kResultsSchema}, {"version", kResultsVersion}, {"meta", file.meta},
            {"topology", file.topology}, {"records", std::move(records)}};
+    if (!file.link_classes.is_null()) j["link_classes"] = file.link_classes;
     merge_unknown(j, file.unknown);
     return j;
 }
@@ -132,10 +133,12 @@ ResultsFile results_from_json(const json& doc) {
         if (!doc.at("records").is_array())
             throw std::runtime_error("records must be an array, not " + std::string(doc.at("records").type_name()));
         for (const auto& r : doc.at("records")) file.records.push_back(record_from_json(r));
+        if (const auto it = doc.find("link_classes"); it != doc.end()) file.link_classes = *it;
     } catch (const json::exception& e) {
         throw std::runtime_error(std::string("malformed results file: ") + json_error_text(e));
     }
-    file.unknown = unknown_keys(doc, {"schema", "version", "schema_version", "meta", "topology", "records"});
+    file.unknown =
+        unknown_keys(doc, {"schema", "version", "schema_version", "meta", "topology", "records", "link_classes"});
     check_meta(file.meta);
     check_topology(file.topology);
     if (v1) migrate_v1(file);

@@ -7,6 +7,8 @@
 #include <set>
 #include <sstream>
 
+#include "catalog/method_catalog.hpp"
+#include "catalog/row_json.hpp"
 #include "core/error.hpp"
 #include "io/cluster_section.hpp"
 
@@ -24,7 +26,7 @@ const std::vector<std::string>& fixed_columns() {
         "row_kind", "variant", "workers", "lanes", "lane", "lane_src", "lane_dst", "lane_role", "bytes",
         "bytes_per_rep", "status", "verified", "stop_reason", "n", "min_s", "q1_s", "median_s", "q3_s", "max_s",
         "mean_s", "stdev_s", "cv", "ci95_low_s", "ci95_high_s", "bandwidth_gbps", "peak_bandwidth_gbps",
-        "duplex_fwd_gbps", "duplex_rev_gbps", "duplex_total_gbps", "best_variant", "error"};
+        "duplex_convention", "duplex_fwd_gbps", "duplex_rev_gbps", "duplex_total_gbps", "best_variant", "error"};
     return cols;
 }
 
@@ -85,7 +87,7 @@ Row record_row(const ExportSource& src, const NodeHosts& hosts, const Record& r)
     return row;
 }
 
-Row point_row(Row row, const Record& r, const Point& p) {
+Row point_row(Row row, const Record& r, const MethodRow* method, const Point& p) {
     row["row_kind"] = "point";
     row["bytes"] = p.bytes;
     row["bytes_per_rep"] = p.bytes_per_rep;
@@ -101,16 +103,23 @@ Row point_row(Row row, const Record& r, const Point& p) {
         else if (k == "rev_gbps") row["duplex_rev_gbps"] = num(v);
         else row["extra_" + k] = num(v);
     }
-    // A duplex point's bandwidth is both directions' bytes over the time of both.
-    if (r.method.rfind("duplex-", 0) == 0 && p.status == "ok") row["duplex_total_gbps"] = num(p.bandwidth_gbps);
+    // Both conventions of a duplex figure: each direction under opposite traffic
+    // (fwd, rev: nvbandwidth's) and both directions' bytes over the time of
+    // both (total: nvloom's); duplex_convention says which bandwidth_gbps is.
+    if (method && is_duplex(*method, r.params) && p.status == "ok") {
+        row["duplex_convention"] = to_string(method->duplex.convention);
+        // Never a sum of two rates: the total only where the point itself is both directions' bytes over time.
+        if (method->duplex.convention == DuplexConvention::Sum) row["duplex_total_gbps"] = num(p.bandwidth_gbps);
+    }
     for (const auto& [k, m] : p.metrics) row["metric_" + k] = num(m.value), row["metric_" + k + "_unit"] = m.unit;
     return row;
 }
 
-void add_record_rows(const ExportSource& src, const NodeHosts& hosts, const Record& r, std::vector<Row>& rows) {
+void add_record_rows(const ExportSource& src, const NodeHosts& hosts, const Record& r, const MethodRow* method,
+                     std::vector<Row>& rows) {
     const Row shared = record_row(src, hosts, r);
     for (const auto& p : r.points) {
-        Row point = point_row(shared, r, p);
+        Row point = point_row(shared, r, method, p);
         rows.push_back(point);
         // Variants and lanes repeat the point's coordinates (bytes, axes), not its figures.
         Row base = shared;
@@ -169,7 +178,8 @@ std::string export_tidy(const std::vector<ExportSource>& sources, ExportFormat f
     std::vector<Row> rows;
     for (const auto& src : sources) {
         const NodeHosts hosts = node_hosts(*src.file);
-        for (const auto& r : src.file->records) add_record_rows(src, hosts, r, rows);
+        const MethodCatalog catalog = catalog_for(src.file->meta);
+        for (const auto& r : src.file->records) add_record_rows(src, hosts, r, catalog.find(r.method), rows);
     }
     const auto cols = columns_of(rows);
     std::ostringstream out;

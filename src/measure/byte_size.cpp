@@ -43,6 +43,17 @@ std::uint64_t parse_size(const std::string& text) {
     return number << shift;
 }
 
+std::string short_size(std::uint64_t bytes) {
+    static const char* units[] = {"", "K", "M", "G", "T"};
+    int u = 0;
+    std::uint64_t v = bytes;
+    while (u < 4 && v >= 1024 && v % 1024 == 0) {
+        v /= 1024;
+        ++u;
+    }
+    return std::to_string(v) + units[u];
+}
+
 std::string format_size(std::uint64_t bytes) {
     static const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
     int u = 0;

@@ -14,6 +14,10 @@ namespace hwcomm {
 std::uint64_t parse_size(const std::string& text);
 // The largest binary unit the size reaches: whole numbers exactly ("64 MiB",
 // "3 B"), others to 3 significant digits ("1.26 KiB", "15.6 GiB").
+// The one byte-size formatter of every printer.
 std::string format_size(std::uint64_t bytes);
+// For narrow columns: the largest binary unit that divides the size exactly,
+// as a letter ("64K", "1G", "1536", "3").
+std::string short_size(std::uint64_t bytes);
 
 }  // namespace hwcomm

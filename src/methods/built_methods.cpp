@@ -2,10 +2,12 @@
 
 #include "methods/cpu/register.hpp"
 #include "methods/disk/register.hpp"
+#include "methods/transfers/transfer_set_method.hpp"
 #ifdef HWCOMM_HAVE_CUDA
 #include "methods/cuda/faults/fault_methods.hpp"
 #include "methods/cuda/gpumem/gpumem_methods.hpp"
 #include "methods/cuda/register.hpp"
+#include "methods/cuda/transfers/transfer_set_gpu.hpp"
 #endif
 
 namespace hwcomm {
@@ -22,6 +24,9 @@ void register_built_methods(Registry& registry, bool with_test_fault_methods) {
 #ifdef HWCOMM_HAVE_CUDA
     register_cuda_methods(registry);
     cuda::gpumem::register_gpumem_methods(registry);  // hwcomm gpumem (docs/gpumem.md)
+    registry.add(std::make_unique<TransferSetMethod>(cuda::transfer_set_backend()));
+#else
+    registry.add(std::make_unique<TransferSetMethod>());  // sets of CPU lanes only
 #endif
 }
 

@@ -16,10 +16,9 @@
 #include "core/graph.hpp"
 #include "core/results.hpp"
 #include "methods/method_options.hpp"
+#include "methods/under_load.hpp"
 
 namespace hwcomm {
-
-struct LoadRoute;  // methods/under_load.hpp
 
 // Ordered so the record key is stable: {"host_mem":"pinned","numa":"0"}.
 using ParamSet = std::map<std::string, std::string>;
@@ -31,13 +30,20 @@ struct Applicability {
     static Applicability no(std::string why) { return {false, std::move(why)}; }
 };
 
-// Options a method may consult when it prepares (all set by the CLI).
+// Options a method may consult when it prepares: parsed once (the CLI, or a
+// resumed file's meta.options: run/run_options.hpp), typed.
 struct MethodOptions {
-    std::string timing_mode = "event";  // CUDA methods: "event" or "wall"
+    TimingMode timing = TimingMode::Event;  // CUDA methods (--timing)
     unsigned max_workers = 0;           // CPU methods: 0 = all cores of the node
     bool pool_half_gpu_memory = false;  // size pools at half the GPU's memory
     OptionValues values;                // the options methods declare (Characterizer::options)
-    std::vector<std::string> under_load;  // --under-load SPECs (methods/under_load.hpp)
+    std::vector<LoadSpec> under_load;   // --under-load SPECs, parsed
+    // The SPECs' routes on the run's graph, resolved once before anything is
+    // measured (resolve_run_options); they point into that graph.
+    std::vector<LoadRoute> load_routes;
+    // --transfers: the file's sets in their canonical text, and where they came
+    // from (methods/transfers/transfer_set.hpp); empty without --transfers.
+    std::string transfer_sets, transfer_sets_source;
 };
 
 // One timed sample. `seconds` covers `repetitions` back-to-back transfers of

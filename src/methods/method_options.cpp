@@ -20,6 +20,14 @@ const char* to_string(OptionType type) {
     return "?";
 }
 
+const char* to_string(TimingMode mode) { return mode == TimingMode::Event ? "event" : "wall"; }
+
+std::optional<TimingMode> timing_mode_from(const std::string& text) {
+    if (text == "event") return TimingMode::Event;
+    if (text == "wall") return TimingMode::Wall;
+    return std::nullopt;
+}
+
 std::string OptionValues::string_or(const std::string& name, const std::string& fallback) const {
     const auto it = values_.find(name);
     return it == values_.end() ? fallback : it->second;

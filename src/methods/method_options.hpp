@@ -17,6 +17,13 @@ namespace hwcomm {
 enum class OptionType { Int, Size, String, Flag };
 const char* to_string(OptionType type);
 
+// How CUDA methods time a sample: CUDA events around the queued work, or the
+// host's clock around a synchronised batch (--timing).
+enum class TimingMode { Event, Wall };
+const char* to_string(TimingMode mode);  // "event" | "wall"
+// "event" | "wall"; nullopt for anything else.
+std::optional<TimingMode> timing_mode_from(const std::string& text);
+
 struct OptionSpec {
     std::string name;           // "--name" on the command line
     OptionType type = OptionType::String;

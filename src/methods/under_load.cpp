@@ -45,6 +45,18 @@ const Vertex& endpoint(const Graph& graph, const LoadSpec& spec, const std::stri
     return *v;
 }
 
+// A GPU's NVLinks to switches, all bonds together: links and GB/s per direction.
+std::pair<int, double> nvlink_total(const Graph& graph, const std::string& gpu) {
+    int links = 0;
+    double gbps = 0;
+    for (const Edge* e : graph.edges_of(gpu)) {
+        if (e->kind != EdgeKind::NvLink || e->internal) continue;
+        links += e->nvlink && e->nvlink->links > 0 ? e->nvlink->links : 1;
+        gbps += e->gbps_per_direction;
+    }
+    return {links, gbps};
+}
+
 }  // namespace
 
 const std::vector<std::string>& load_spec_methods() {
@@ -135,10 +147,10 @@ std::vector<LoadRoute> resolve_load_spec(const Graph& graph, const LoadSpec& spe
     return out;
 }
 
-std::vector<LoadRoute> resolve_load_specs(const Graph& graph, const std::vector<std::string>& specs) {
+std::vector<LoadRoute> resolve_load_specs(const Graph& graph, const std::vector<LoadSpec>& specs) {
     std::vector<LoadRoute> out;
-    for (const std::string& text : specs) {
-        auto routes = resolve_load_spec(graph, parse_load_spec(text));
+    for (const LoadSpec& spec : specs) {
+        auto routes = resolve_load_spec(graph, spec);
         out.insert(out.end(), routes.begin(), routes.end());
     }
     return out;
@@ -148,6 +160,7 @@ std::vector<SharedResource> shared_resources(const Graph& graph, const std::vect
     // Resource key -> indexes of the routes crossing it; a key per (edge, direction).
     std::map<std::pair<std::size_t, bool>, std::vector<std::size_t>> by_edge;
     std::map<std::string, std::vector<std::size_t>> by_host;
+    std::map<std::pair<std::string, bool>, std::vector<std::size_t>> by_nvlink;  // (GPU, out of it) -> routes
     for (std::size_t i = 0; i < routes.size(); ++i) {
         const Route& r = routes[i];
         if (!r.src || !r.dst || r.src == r.dst) continue;
@@ -157,42 +170,76 @@ std::vector<SharedResource> shared_resources(const Graph& graph, const std::vect
         }
         const std::optional<Path> path = find_path(graph, r.src->id, r.dst->id);
         if (!path) continue;
+        // Through NVSwitches a copy spreads over all of each GPU's bonds, not
+        // the one route drawn: what it shares is its source's NVLinks out and
+        // its destination's NVLinks in.
+        if (path->nvlinks > 0) {
+            const NvLinkReach reach = nvlink_between(graph, r.src->id, r.dst->id);
+            if (!reach.switches.empty() || reach.through_trunks) {
+                by_nvlink[{r.src->id, true}].push_back(i);
+                by_nvlink[{r.dst->id, false}].push_back(i);
+                continue;
+            }
+        }
         for (std::size_t k = 0; k < path->edges.size(); ++k) {
             const Edge& e = graph.edges().at(path->edges[k]);
             by_edge[{path->edges[k], path->vertices[k] == e.a}].push_back(i);
         }
     }
     // One resource per distinct route set; the first found names it, unless a
-    // later edge of the same set states a smaller rate (the likelier limit).
-    std::map<std::vector<std::size_t>, std::pair<SharedResource, double>> sets;
+    // later edge of the same set is a likelier limit: one that states a rate
+    // (the smallest wins), else the SMP link over a membership edge.
+    struct Named {
+        SharedResource resource;
+        int rank = 0;  // 2: states a rate, 1: SMP link, 0: anything else
+        double gbps = 0;
+    };
+    std::map<std::vector<std::size_t>, Named> sets;
     std::vector<std::vector<std::size_t>> order;
-    const auto offer = [&](const std::vector<std::size_t>& idx, const std::string& label, double gbps) {
+    const auto offer = [&](const std::vector<std::size_t>& idx, const std::string& label, const std::string& kind,
+                           double gbps, int rank) {
         if (idx.size() < 2) return;
         auto it = sets.find(idx);
         if (it == sets.end()) {
-            SharedResource res{label, {}};
-            for (std::size_t i : idx) res.routes.push_back(routes[i]);
-            sets.emplace(idx, std::make_pair(std::move(res), gbps));
+            Named named{{label, {}, kind}, rank, gbps};
+            for (std::size_t i : idx) named.resource.routes.push_back(routes[i]);
+            sets.emplace(idx, std::move(named));
             order.push_back(idx);
-        } else if (gbps > 0 && (it->second.second <= 0 || gbps < it->second.second)) {
-            it->second.first.label = label;
-            it->second.second = gbps;
+        } else if (rank > it->second.rank || (rank == 2 && gbps < it->second.gbps)) {
+            it->second.resource.label = label;
+            it->second.resource.kind = kind;
+            it->second.rank = rank;
+            it->second.gbps = gbps;
         }
     };
-    for (const auto& [host, idx] : by_host) offer(idx, "host side of " + host, 0);
+    for (const auto& [host, idx] : by_host) offer(idx, "host side of " + host, "host side", 0, 0);
+    for (const auto& [end, idx] : by_nvlink) {
+        const auto [links, gbps] = nvlink_total(graph, end.first);
+        std::ostringstream label, kind;
+        label << "NVLinks " << (end.second ? "out of " : "into ") << end.first << " (" << links << " links";
+        kind << "nvlinks " << (end.second ? "out" : "in") << " x" << links;
+        if (gbps > 0) label << ", " << gbps << " GB/s", kind << " " << gbps << " GB/s";
+        label << ")";
+        offer(idx, label.str(), kind.str(), gbps, gbps > 0 ? 2 : 0);
+    }
     for (const auto& [key, idx] : by_edge) {
         const Edge& e = graph.edges().at(key.first);
-        std::ostringstream label;
+        std::ostringstream label, kind;
         label << "edge " << (key.second ? e.a + "->" + e.b : e.b + "->" + e.a);
-        if (e.gbps_per_direction > 0) label << " (" << e.gbps_per_direction << " GB/s)";
-        offer(idx, label.str(), e.gbps_per_direction);
+        kind << "edge " << to_string(e.kind) << (e.internal ? " internal" : "");
+        if (e.gbps_per_direction > 0) {
+            label << " (" << e.gbps_per_direction << " GB/s)";
+            kind << " " << e.gbps_per_direction << " GB/s";
+        }
+        offer(idx, label.str(), kind.str(), e.gbps_per_direction,
+              e.gbps_per_direction > 0 ? 2 : e.kind == EdgeKind::Smp ? 1 : 0);
     }
     std::vector<SharedResource> out;
-    for (const auto& idx : order) out.push_back(sets.at(idx).first);
+    for (const auto& idx : order) out.push_back(sets.at(idx).resource);
     return out;
 }
 
-std::vector<LoadScenario> load_scenarios(const std::vector<SharedResource>& resources) {
+std::vector<LoadScenario> exhaustive_load_scenarios(const std::vector<SharedResource>& resources) {
     std::vector<LoadScenario> out;
     // Two resources may yield the same measurement (a subset of routes that
     // share a second edge): measured once, named by the first.

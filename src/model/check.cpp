@@ -9,6 +9,7 @@
 #include "measure/byte_size.hpp"
 #include "model/check_internal.hpp"
 #include "model/predict.hpp"
+#include "measure/statistics.hpp"
 
 namespace hwcomm::model {
 
@@ -20,7 +21,7 @@ void summarize(ErrorSummary& s) {
     std::sort(a.begin(), a.end());
     if (a.empty()) return;
     const std::size_t n = a.size();
-    s.median_abs = n % 2 ? a[n / 2] : 0.5 * (a[n / 2 - 1] + a[n / 2]);
+    s.median_abs = median_value(a);
     s.p90_abs = a[std::min(n - 1, static_cast<std::size_t>(std::ceil(0.9 * static_cast<double>(n))) - 1)];
     s.max_abs = a.back();
     for (double e : a) s.within_5pct += e <= 0.05, s.within_15pct += e <= 0.15;

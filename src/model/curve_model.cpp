@@ -1,4 +1,5 @@
 #include "model/curve_model.hpp"
+#include "measure/statistics.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -9,12 +10,6 @@ namespace hwcomm::model {
 namespace {
 
 double rate_gbps(const Knot& k, double factor) { return static_cast<double>(k.bytes) * factor / k.seconds / 1e9; }
-
-double median(std::vector<double> v) {
-    std::sort(v.begin(), v.end());
-    const std::size_t n = v.size();
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
 
 // t = a + n c, least squares on the relative error (weights 1/t^2), so small
 // and large sizes count alike. Returns false when it has no positive solution.
@@ -63,7 +58,7 @@ CurveFit fit_curve_plain(std::vector<Knot> knots, double factor) {
     while (first > 0 && std::abs(rate_gbps(k[first - 1], factor) / top - 1) <= 0.10) --first;
     std::vector<double> rates;
     for (std::size_t i = first; i < k.size(); ++i) rates.push_back(rate_gbps(k[i], factor));
-    f.plateau_gbps = median(rates);
+    f.plateau_gbps = median_value(rates);
     f.plateau_start_bytes = k[first].bytes;
     // Latency-bound: time barely grows with size (within 1.5x of the fastest time).
     double tmin = k.front().seconds;
@@ -119,7 +114,7 @@ double large_gbps(const CurveFit& f) {
     std::vector<double> rates;
     for (const Knot& k : f.knots)
         if (k.bytes >= f.plateau_start_bytes && k.bytes >= (64ull << 20)) rates.push_back(rate_gbps(k, f.bytes_per_rep_factor));
-    return rates.empty() ? rate_gbps(f.knots.back(), f.bytes_per_rep_factor) : median(rates);
+    return rates.empty() ? rate_gbps(f.knots.back(), f.bytes_per_rep_factor) : median_value(rates);
 }
 
 Regime regime_at(const CurveFit& f, std::uint64_t bytes) {

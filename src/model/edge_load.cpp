@@ -13,6 +13,7 @@
 #include "measure/statistics.hpp"
 #include "model/fit.hpp"
 #include "model/predict.hpp"
+#include "measure/link_text.hpp"
 
 namespace hwcomm::model {
 
@@ -43,7 +44,7 @@ void unmeasured(const Model& m, const Edge& edge, const std::vector<std::string>
         a.curve = "no record measured transfers sharing it and no source states its rate: no bound, no contention assumed";
         return;
     }
-    const std::string kind = analyze::describe_edge(edge);
+    const std::string kind = describe_edge(edge, EdgeText::Link);
     std::vector<double> eff;
     for (int pass = 0; pass < 2 && eff.empty(); ++pass)
         for (const CurveModel& c : m.curves)
@@ -91,7 +92,7 @@ SharedEdgeAnswer edge_load(const Model& m, const Graph& g, const std::string& na
     std::vector<const SharedEdgeFit*> fits;
     for (const SharedEdgeFit& f : m.shared_edges)
         if (f.edge == name) fits.push_back(&f), a.what = f.what;
-    if (a.what.empty()) a.what = analyze::describe_edge(edge);
+    if (a.what.empty()) a.what = describe_edge(edge, EdgeText::Link);
     if (fits.empty()) {
         unmeasured(m, edge, kinds, a);
         return a;

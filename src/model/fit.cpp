@@ -14,6 +14,7 @@
 #include "measure/statistics.hpp"
 #include "model/predict.hpp"
 #include "model/routes.hpp"
+#include "measure/link_text.hpp"
 
 namespace hwcomm::model {
 
@@ -184,7 +185,7 @@ std::vector<EdgeTestimony> shared_edge_observations(const Record& r, const Curve
         if (carried.empty()) continue;
         const Edge& edge = g.edges()[u.edge];
         EdgeTestimony t;
-        t.edge = name, t.what = analyze::describe_edge(edge), t.stated_gbps = edge.gbps_per_direction;
+        t.edge = name, t.what = describe_edge(edge, EdgeText::Link), t.stated_gbps = edge.gbps_per_direction;
         for (const auto& k : edge_kinds) t.kind += (t.kind.empty() ? "" : " + ") + k;
         t.observation = {r.key, most, median_value(demand), median_value(carried),
                          *std::min_element(carried.begin(), carried.end()),

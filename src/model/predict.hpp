@@ -77,6 +77,18 @@ Answer predict_alone(const Model& model, const Graph* graph, const Query& q,
 // own intervals.
 std::vector<Answer> predict_concurrent(const Model& model, const Graph* graph, const std::vector<Query>& transfers);
 
+// A set of transfers started together (a --transfers set, a concurrency
+// record): each transfer's answer while the others run, and the set's
+// aggregate as hwcomm measures it: the bytes of every transfer over the time
+// of the slowest (the common window).
+struct SetAnswer {
+    std::vector<Answer> lanes;
+    double bytes = 0;  // every transfer's bytes together
+    double seconds = 0, seconds_low = 0, seconds_high = 0;
+    double gbps = 0, gbps_low = 0, gbps_high = 0;
+};
+SetAnswer predict_set(const Model& model, const Graph* graph, const std::vector<Query>& transfers);
+
 // What one shared edge carries for users given as (kind, rate alone).
 SharedEdgeAnswer edge_load(const Model& model, const Graph& graph, const std::string& edge, std::size_t edge_index,
                            const std::vector<std::pair<std::string, double>>& users);

@@ -1,7 +1,7 @@
 #include "model/routes.hpp"
 
-#include "analyze/curve_metrics.hpp"
 #include "analyze/record_facts.hpp"
+#include "catalog/method_catalog.hpp"
 #include "core/paths.hpp"
 
 namespace hwcomm::model {
@@ -48,7 +48,8 @@ PathBottleneck path_bottleneck(const Graph& g, const std::string& method, const 
                                const std::string& dst, const std::map<std::string, std::string>& params) {
     PathBottleneck b;
     if (!g.find(src) || !g.find(dst)) return b;
-    const auto limit = analyze::path_limit(pseudo_record(method, src, dst, params), g);
+    // The method's duplex rule doubles the limit (the built-in row: a model keeps no rows of its own).
+    const auto limit = analyze::path_limit(pseudo_record(method, src, dst, params), builtin_catalog().find(method), g);
     if (!limit) return b;
     b.gbps = limit->gbps;
     b.what = limit->what;

@@ -97,4 +97,16 @@ nlohmann::json huge_pages_to_json(const HugePages& h) {
     return j;
 }
 
+std::size_t thp_page_bytes(const std::string& sysfs_root) {
+    std::ifstream in(sysfs_root + "/kernel/mm/transparent_hugepage/hpage_pmd_size");
+    std::size_t bytes = 0;
+    return in >> bytes ? bytes : 0;
+}
+
+std::string huge_pages_shortfall(const HugePages& h) {
+    if (h.backed_bytes > 0) return {};
+    if (!h.requested) return "huge pages were not asked for";
+    return h.note.empty() ? "the kernel gave no huge page to this buffer" : h.note;
+}
+
 }  // namespace hwcomm

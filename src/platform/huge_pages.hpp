@@ -31,5 +31,10 @@ void count_huge_pages(HugePages& facts, const void* data, std::size_t bytes);
 // Sum of AnonHugePages (bytes) of the mappings of an smaps text that overlap [begin, end).
 std::size_t anon_huge_bytes(const std::string& smaps, std::uintptr_t begin, std::uintptr_t end);
 nlohmann::json huge_pages_to_json(const HugePages& facts);
+// The size of one transparent huge page (hpage_pmd_size: 2 MiB on x86-64), 0 when the kernel says none.
+std::size_t thp_page_bytes(const std::string& sysfs_root = "/sys");
+// Why a buffer that asked for huge pages has none ("" when some of it is on huge pages): a
+// measurement that needs them is not applicable on this machine, for this reason.
+std::string huge_pages_shortfall(const HugePages& facts);
 
 }  // namespace hwcomm

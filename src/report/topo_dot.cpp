@@ -80,7 +80,7 @@ void print_topo_dot(const Graph& graph, std::ostream& out) {
     }
     for (const Vertex* v : loose) out << node_line(*v);
     for (const Edge& e : graph.edges()) {
-        out << "  " << quoted(e.a) << " -- " << quoted(e.b) << " [label=" << quoted(describe_edge(e));
+        out << "  " << quoted(e.a) << " -- " << quoted(e.b) << " [label=" << quoted(describe_edge(e, EdgeText::State));
         if (e.kind == EdgeKind::NvLink) out << ", penwidth=3, color=\"#76b900\"";
         if (e.kind == EdgeKind::Xgmi) out << ", penwidth=3, color=\"#ed1c24\"";
         if (e.kind == EdgeKind::Smp || e.internal) out << ", style=dashed";

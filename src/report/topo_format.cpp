@@ -4,67 +4,15 @@
 #include <cstdio>
 
 #include "measure/byte_size.hpp"
+#include "measure/link_text.hpp"
 
 namespace hwcomm {
-
-std::string format_gbps(double gbps) {
-    // Two decimals, three where they matter (NVLink 4.0: 26.5625 x 18 = 478.125).
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.3f", gbps);
-    std::string s = buf;
-    if (s.back() == '0') s.pop_back();
-    return s;
-}
-
-std::string format_rate(double gbps) { return gbps > 0 ? format_gbps(gbps) + " GB/s" : "unknown"; }
 
 std::string describe_bottleneck(const Graph& graph, const Path& path) {
     if (path.bottleneck_gbps > 0) return format_gbps(path.bottleneck_gbps) + " GB/s per direction";
     if (!path.unknown_edge) return "unknown";
     const Edge& e = graph.edges()[*path.unknown_edge];
     return "unknown (no rate known for " + e.a + " -- " + e.b + ", " + to_string(e.kind) + ")";
-}
-
-std::string format_bytes(std::uint64_t bytes) { return format_size(bytes); }
-
-namespace {
-
-std::string pcie_state(int generation, int width) {
-    if (generation <= 0 && width <= 0) return "";
-    return "Gen" + (generation > 0 ? std::to_string(generation) : std::string("?")) + " x" +
-           (width > 0 ? std::to_string(width) : std::string("?"));
-}
-
-}  // namespace
-
-std::string describe_edge(const Edge& e) {
-    switch (e.kind) {
-        case EdgeKind::Pcie: {
-            if (e.pcie) {
-                std::string s = "PCIe " + pcie_state(e.pcie->generation, e.pcie->width) + " " +
-                                format_gbps(e.gbps_per_direction) + " GB/s";
-                if (e.pcie->max_generation > 0 &&
-                    (e.pcie->max_generation != e.pcie->generation || e.pcie->max_width != e.pcie->width))
-                    s += " (max " + pcie_state(e.pcie->max_generation, e.pcie->max_width) + " " +
-                         format_gbps(e.max_gbps_per_direction) + " GB/s)";
-                return s;
-            }
-            if (e.internal) return "PCIe (internal)";
-            return "PCIe " + format_rate(e.gbps_per_direction);
-        }
-        case EdgeKind::NvLink: {
-            std::string s = "NVLink";
-            if (e.nvlink) s += (e.nvlink->version.empty() ? "" : " " + e.nvlink->version) + " x" + std::to_string(e.nvlink->links);
-            if (e.internal) return s + " (trunk not shown by any source)";
-            return s + " " + format_rate(e.gbps_per_direction);
-        }
-        case EdgeKind::Xgmi: return "XGMI " + format_rate(e.gbps_per_direction);
-        case EdgeKind::Smp:
-            return "SMP interconnect" + (e.smp_distance ? " distance " + std::to_string(e.smp_distance) : std::string());
-        case EdgeKind::Membership: return "local";
-        case EdgeKind::Attach: return "attached";
-    }
-    return "";
 }
 
 std::string describe_vertex(const Vertex& v, bool brief) {
@@ -76,7 +24,7 @@ std::string describe_vertex(const Vertex& v, bool brief) {
     }
     if (v.gpu) {
         const GpuInfo& g = *v.gpu;
-        if (g.memory_bytes) s += "  " + format_bytes(g.memory_bytes);
+        if (g.memory_bytes) s += "  " + format_size(g.memory_bytes);
         if (g.sm_count && !brief) s += "  " + std::to_string(g.sm_count) + " SMs";
         if (g.cc_major && !brief) s += "  cc " + std::to_string(g.cc_major) + "." + std::to_string(g.cc_minor);
         if (g.cuda_ordinal >= 0) s += "  cuda " + std::to_string(g.cuda_ordinal) + (v.attrs.count("cuda_ordinal_inferred") ? "*" : "");

@@ -1,5 +1,6 @@
 #include "report/topo_json.hpp"
 
+#include "classes/link_classes.hpp"
 #include "core/graph_json.hpp"
 #include "core/paths.hpp"
 #include "report/topo_matrix.hpp"
@@ -46,6 +47,7 @@ nlohmann::json topo_to_json(const Graph& graph) {
         }
     }
     doc["paths"] = paths;
+    doc["link_classes"] = class_map_to_json(classify(graph, topology_members(graph)));
     return doc;
 }
 

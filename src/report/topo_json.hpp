@@ -1,7 +1,9 @@
 #pragma once
 // `hwcomm topo --json`: the graph (graph_to_json, schema "hwcomm-topology"),
 // plus the nvidia-smi style matrix and the paths between GPUs, RDMA NICs and
-// NUMA nodes. graph_from_json reads it back (it ignores the extra keys).
+// NUMA nodes, and the link classes of those pairs (key "link_classes",
+// classes/link_classes.hpp). graph_from_json reads it back (it ignores the
+// extra keys).
 #include <nlohmann/json.hpp>
 
 #include "core/graph.hpp"

@@ -2,9 +2,11 @@
 
 #include <sstream>
 
+#include "classes/link_classes.hpp"
 #include "core/error.hpp"
 #include "core/paths.hpp"
 #include "report/topo_dot.hpp"
+#include "report/topo_classes.hpp"
 #include "report/topo_format.hpp"
 #include "report/topo_json.hpp"
 #include "report/topo_matrix.hpp"
@@ -26,7 +28,7 @@ void print_path(const Graph& graph, const std::string& from, const std::string& 
     if (path->nvlinks > 0) out << "    (" << path->nvlinks << " bonded NVLinks used at once; one route shown)\n";
     for (std::size_t i = 0; i < path->edges.size(); ++i)
         out << "    " << path->vertices[i] << " -- " << path->vertices[i + 1] << "  "
-            << describe_edge(graph.edges()[path->edges[i]]) << "\n";
+            << describe_edge(graph.edges()[path->edges[i]], EdgeText::State) << "\n";
 }
 
 void print_device(const Graph& graph, const Vertex& v, std::ostream& out) {
@@ -34,7 +36,7 @@ void print_device(const Graph& graph, const Vertex& v, std::ostream& out) {
     for (const auto& [key, value] : v.attrs) out << "  " << key << ": " << value << "\n";
     out << "Links:\n";
     for (const Edge* e : graph.edges_of(v.id))
-        out << "  " << (e->a == v.id ? e->b : e->a) << "  " << describe_edge(*e) << "\n";
+        out << "  " << (e->a == v.id ? e->b : e->a) << "  " << describe_edge(*e, EdgeText::State) << "\n";
     out << "Paths:\n";
     for (VertexKind kind : {VertexKind::Gpu, VertexKind::NumaNode, VertexKind::NetworkInterface})
         for (const Vertex* other : graph.of_kind(kind))
@@ -64,7 +66,10 @@ std::string render_topology(const Graph& graph, const TopoView& view) {
         return out.str();
     }
     switch (view.format) {
-        case TopoFormat::Tree: print_topo_tree(graph, out, view.all); break;
+        case TopoFormat::Tree:
+            print_topo_tree(graph, out, view.all);
+            print_link_classes(classify(graph, topology_members(graph)), out);
+            break;
         case TopoFormat::Json: out << topo_to_json(graph).dump(2) << "\n"; break;
         case TopoFormat::Dot: print_topo_dot(graph, out); break;
         case TopoFormat::Matrix: print_topo_matrix(build_topo_matrix(graph), out); break;

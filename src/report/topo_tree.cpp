@@ -99,7 +99,7 @@ private:
         line(depth, *graph_.find(id), link);
         for (const Edge* e : io_children(id)) {
             if (shown_.count(e->b)) continue;
-            if (visible(e->b)) io_subtree(e->b, depth + 1, describe_edge(*e));
+            if (visible(e->b)) io_subtree(e->b, depth + 1, describe_edge(*e, EdgeText::State));
             else hide(e->b);
         }
     }
@@ -118,7 +118,7 @@ private:
             if (skip_switches && (is_switch(graph_.find(e.a)->kind) || is_switch(graph_.find(e.b)->kind))) continue;
             if (!any) out_ << title << ":\n";
             any = true;
-            out_ << "  " << e.a << " -- " << e.b << "  " << describe_edge(e) << suffix << "\n";
+            out_ << "  " << e.a << " -- " << e.b << "  " << describe_edge(e, EdgeText::State) << suffix << "\n";
         }
         return any;
     }

@@ -13,9 +13,11 @@ namespace hwcomm {
 std::optional<Record> measure_record(const Graph& graph, const PlannedRecord& planned, const RunOptions& options,
                                      Progress* progress, const EngineHooks* hooks) {
     std::optional<DeviceFailure> failure;
-    SizePlan plan;
-    plan.sizes = fixed_sizes(*planned.method, options);
-    plan.prepare_bytes = options.sizes.empty() ? 0 : options.sizes.back();
+    SizePlan plan = own_size_plan(planned.sizes);  // a --transfers set of one size
+    if (planned.sizes.empty()) {
+        plan.sizes = fixed_sizes(*planned.method, options);
+        plan.prepare_bytes = options.sizes.empty() ? 0 : options.sizes.back();
+    }
     return measure_sized_record(graph, planned, plan, options, progress, options.sizes.size(), hooks, failure);
 }
 

@@ -2,6 +2,7 @@
 // What a run measures: every method x ordered vertex pair of its kinds x
 // parameter set, keeping the applicable pairs that pass the filters. `hwcomm
 // list` shows the same enumeration, with the reasons for the pairs left out.
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -21,6 +22,7 @@ struct PlannedRecord {
     std::string key;
     std::string src_id, dst_id;          // as written in the record
     std::optional<EndpointSet> set;      // a group record's endpoints (concurrency methods)
+    std::vector<std::uint64_t> sizes;    // the record's own sizes (a --transfers set's); empty: the run's
     // How the plan measures it (run/class_plan.hpp): "full" or "confirmed"
     // (a few sizes compared with `representative_key`'s record).
     std::string measured_as = "full";

@@ -21,6 +21,7 @@ constexpr std::size_t kExpectedRefinements = 2;
 constexpr std::uint64_t kRampBytes = 64 << 10;
 
 std::vector<std::uint64_t> full_sizes(const PlannedRecord& record, const RunOptions& options, const CostModel& costs) {
+    if (!record.sizes.empty()) return record.sizes;  // a --transfers set of one size
     const SizePlan plan = full_size_plan(*record.method, options);
     if (!plan.ladder || plan.sizes.empty()) return plan.sizes;
     const std::uint64_t stop = costs.of(record.method->name()).ladder_stop_bytes;

@@ -18,6 +18,7 @@ bool has_ok_point(const Record& r) {
 // The full sweep; a record whose ladder is shared measures the sizes the
 // group's first record chose.
 SizePlan full_plan(const PlannedRecord& planned, const RunOptions& options, const ResultsFile& results) {
+    if (!planned.sizes.empty()) return own_size_plan(planned.sizes);  // a --transfers set of one size
     SizePlan plan = full_size_plan(*planned.method, options);
     if (!plan.ladder || plan_traits(planned.method->name()).shared_ladder_params.empty()) return plan;
     const std::string group = ladder_group_key(planned.method->name(), planned.src_id, planned.dst_id, planned.params);

@@ -17,36 +17,7 @@ std::string format_duration(double s) {
     return buf;
 }
 
-std::string gbps(double v) {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, v >= 1 ? "%.2f GB/s" : "%.3g GB/s", v);
-    return buf;
-}
-
 }  // namespace
-
-std::string record_line(const Record& record, std::size_t index, std::size_t total) {
-    std::string line = "[" + std::to_string(index) + "/" + std::to_string(total) + "] " + record.method + " " +
-                       record.src + "->" + record.dst;
-    for (const auto& [k, v] : record.params) line += " " + k + "=" + v;
-    line += ": ";
-    const Point* largest = nullptr;
-    double peak = 0;
-    for (const auto& p : record.points) {
-        if (p.status != "ok") continue;
-        if (!largest || p.bytes > largest->bytes) largest = &p;
-        if (p.peak_bandwidth_gbps > peak) peak = p.peak_bandwidth_gbps;
-    }
-    if (largest) line += "peak " + gbps(peak) + ", " + format_size(largest->bytes) + " " + gbps(largest->bandwidth_gbps);
-    if (record.status != "ok") line += std::string(largest ? "; " : "") + "error: " + record.error;
-    else if (!largest) line += "no points";
-    if (const auto it = record.context.find("elapsed_s"); it != record.context.end() && it->is_number()) {
-        char took[32];
-        std::snprintf(took, sizeof took, " (%.1f s)", it->get<double>());
-        line += took;
-    }
-    return line;
-}
 
 Progress::Progress(bool enabled, std::size_t total_units)
     : enabled_(enabled), total_(total_units), t0_(steady_seconds()) {}

@@ -3,16 +3,16 @@
 // Silent when disabled (stderr not a terminal), so logs and pipes stay clean.
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <string>
 
 #include "core/results.hpp"
 
 namespace hwcomm {
 
-// One line for the log when a record is finished, whatever stderr is:
-// "[3/12] memcpy numa0->numa0 threads=multi: peak 12.34 GB/s, 1 GiB 10.10 GB/s"
-// (the largest ok size), or "...: error: prepare: no memory".
-std::string record_line(const Record& record, std::size_t index, std::size_t total);
+// The log line of a finished record (index of total), printed whatever stderr
+// is: the printers make it (report/text/record_line.hpp), the run prints it.
+using RecordLine = std::function<std::string(const Record& record, std::size_t index, std::size_t total)>;
 
 class Progress {
 public:

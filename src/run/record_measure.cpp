@@ -50,9 +50,11 @@ std::unique_ptr<TransferSession> prepare_session(const Graph& graph, const Plann
 void attach_under_load(const Graph& graph, const MethodOptions& options, TransferSession& session,
                        nlohmann::json& context) {
     if (options.under_load.empty()) return;
-    const std::vector<LoadRoute> routes = resolve_load_specs(graph, options.under_load);
-    context["under_load"] = {{"specs", options.under_load}, {"lanes", routes.size()}};
-    session.attach_load(graph, routes, options);
+    if (options.load_routes.empty()) throw MeasurementError("internal: --under-load not resolved against the graph");
+    std::vector<std::string> specs;
+    for (const LoadSpec& spec : options.under_load) specs.push_back(spec.text);
+    context["under_load"] = {{"specs", specs}, {"lanes", options.load_routes.size()}};
+    session.attach_load(graph, options.load_routes, options);
 }
 
 // The record's lanes: the session's, or its own pair as the one lane.
@@ -154,6 +156,8 @@ std::optional<Record> measure_sized_record(const Graph& graph, const PlannedReco
     } catch (const std::exception& e) {
         // Any failure to prepare is this record's, whatever its type: the run goes on.
         set_record_error(r, std::string("prepare: ") + e.what(), type_name_of(e), device_failure_of(e), failure);
+        // The machine lacks what the record needs (huge pages, a unit of the GPU): skipped, not failed.
+        if (dynamic_cast<const Unavailable*>(&e)) r.status = "skipped";
         if (!device_state.empty()) r.context["device_state"] = std::move(device_state);
         return r;
     }

@@ -6,6 +6,7 @@
 
 #include "core/error.hpp"
 #include "methods/under_load.hpp"
+#include "methods/transfers/transfer_set.hpp"
 
 namespace hwcomm {
 
@@ -29,8 +30,18 @@ RunOptions quick_run_options() {
     return o;
 }
 
+namespace {
+
+std::vector<std::string> spec_texts(const std::vector<LoadSpec>& specs) {
+    std::vector<std::string> out;
+    for (const LoadSpec& s : specs) out.push_back(s.text);
+    return out;
+}
+
+}  // namespace
+
 nlohmann::json run_options_to_json(const RunOptions& o) {
-    return {{"min_size", o.sweep.min_bytes},
+    nlohmann::json j{{"min_size", o.sweep.min_bytes},
             {"max_size", o.sweep.max_bytes},
             {"points_per_octave", o.sweep.points_per_octave},
             {"octave_step", o.sweep.octave_step},
@@ -43,16 +54,20 @@ nlohmann::json run_options_to_json(const RunOptions& o) {
             {"warmup_runs", o.warmup_runs},
             {"max_variants", o.max_variants},
             {"max_workers", o.method.max_workers},
-            {"timing", o.method.timing_mode},
+            {"timing", to_string(o.method.timing)},
             {"pool_half_gpu_memory", o.method.pool_half_gpu_memory},
             {"quick", o.quick},
             {"filters", o.filters},
             {"method_options", o.method.values.all()},
-            {"under_load", o.method.under_load},
+            {"under_load", spec_texts(o.method.under_load)},
             {"plan",
              {{"exhaustive", o.plan.exhaustive},
               {"confirmation_sizes", o.plan.confirmation_sizes},
               {"ladder_octave_step", o.plan.ladder_octave_step}}}};
+    // --transfers: the sets themselves, so a resume measures the same ones whatever became of the file.
+    if (!o.method.transfer_sets.empty())
+        j["transfers"] = {{"source", o.method.transfer_sets_source}, {"sets", o.method.transfer_sets}};
+    return j;
 }
 
 namespace {
@@ -102,8 +117,6 @@ void validate_run_options(const RunOptions& o) {
     bounded<std::size_t>("warmup_runs", o.warmup_runs, 0, lim.max_warmup_runs);
     bounded<std::size_t>("max_variants", o.max_variants, 0, lim.max_variants);
     bounded<unsigned>("max_workers", o.method.max_workers, 0, lim.max_workers);
-    if (o.method.timing_mode != "wall" && o.method.timing_mode != "event")
-        throw UsageError("timing must be wall or event, not '" + o.method.timing_mode + "'");
     if (o.plan.confirmation_sizes != 1 && o.plan.confirmation_sizes != 3)
         throw UsageError("plan.confirmation_sizes must be 1 or 3");
     if (o.plan.ladder_octave_step != 1 && o.plan.ladder_octave_step != 2)
@@ -141,14 +154,22 @@ RunOptions run_options_from_json(const nlohmann::json& j) {
         o.max_variants = unsigned_field(j, "max_variants");
         o.method.max_workers = bounded<unsigned>("max_workers", unsigned_field(j, "max_workers"), 0, lim.max_workers);
         if (j.value("smt", false)) o.method.values.set("smt", "true");  // files written before --smt was a method option
-        o.method.timing_mode = j.at("timing").get<std::string>();
+        const std::string timing = j.at("timing").get<std::string>();
+        const auto mode = timing_mode_from(timing);
+        if (!mode) throw UsageError("timing must be wall or event, not '" + timing + "'");
+        o.method.timing = *mode;
         o.method.pool_half_gpu_memory = j.value("pool_half_gpu_memory", false);
         o.quick = j.at("quick").get<bool>();
         o.filters = j.at("filters").get<std::vector<std::string>>();
         for (const auto& [name, value] : j.value("method_options", std::map<std::string, std::string>{}))
             o.method.values.set(name, value);
-        o.method.under_load = j.value("under_load", std::vector<std::string>{});
-        for (const auto& spec : o.method.under_load) (void)parse_load_spec(spec);  // resolved against the graph later
+        for (const auto& spec : j.value("under_load", std::vector<std::string>{}))
+            o.method.under_load.push_back(parse_load_spec(spec));  // resolved against the graph later
+        if (const auto t = j.find("transfers"); t != j.end() && !t->is_null()) {
+            o.method.transfer_sets_source = t->at("source").get<std::string>();
+            o.method.transfer_sets = t->at("sets").get<std::string>();
+            (void)parse_transfer_sets(o.method.transfer_sets, o.method.transfer_sets_source);  // resolved later
+        }
         if (const auto plan = j.find("plan"); plan != j.end()) {
             if (!plan->is_object()) throw UsageError("plan must be an object");
             o.plan.exhaustive = plan->at("exhaustive").get<bool>();
@@ -164,6 +185,16 @@ RunOptions run_options_from_json(const nlohmann::json& j) {
     } catch (const UsageError& e) {
         throw UsageError(std::string("meta.options is malformed: ") + e.what());
     }
+}
+
+void resolve_run_options(RunOptions& o, const Graph& graph, const Registry& registry) {
+    const auto specs = registry.option_specs();
+    for (const auto& [name, value] : o.method.values.all()) {
+        const auto spec = std::find_if(specs.begin(), specs.end(), [&](const OptionSpec& s) { return s.name == name; });
+        if (spec == specs.end()) throw UsageError("--" + name + " is not an option of this build's methods");
+        if (const std::string why = check_option_value(*spec, value); !why.empty()) throw UsageError(why);
+    }
+    o.method.load_routes = resolve_load_specs(graph, o.method.under_load);
 }
 
 }  // namespace hwcomm

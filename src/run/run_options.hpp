@@ -58,9 +58,18 @@ inline constexpr RunOptionLimits kRunOptionLimits{};
 // inconsistent: max below min, sizes not ascending within [min, max]).
 void validate_run_options(const RunOptions& options);
 
+// The one way options are stored (meta.options) and restored (--resume).
 nlohmann::json run_options_to_json(const RunOptions& options);
 // Throws UsageError "meta.options is malformed: ..." when a field is
 // missing, of the wrong type or outside the limits above.
 RunOptions run_options_from_json(const nlohmann::json& j);
+
+// What of the options depends on this machine and this build, checked and
+// resolved once before anything is measured, for a new run and a resumed
+// file alike: every method option's value against the method's declaration
+// (an option no method declares is refused), and the --under-load SPECs'
+// routes on `graph` (options.method.load_routes, which point into `graph`).
+// Throws UsageError naming the option.
+void resolve_run_options(RunOptions& options, const Graph& graph, const Registry& registry);
 
 }  // namespace hwcomm

@@ -35,6 +35,13 @@ std::vector<std::uint64_t> ladder_intermediates(const Characterizer& method, con
     return out;
 }
 
+SizePlan own_size_plan(const std::vector<std::uint64_t>& sizes) {
+    SizePlan plan;
+    plan.sizes = sizes;
+    plan.prepare_bytes = sizes.empty() ? 0 : sizes.back();
+    return plan;
+}
+
 SizePlan full_size_plan(const Characterizer& method, const RunOptions& options) {
     SizePlan plan;
     plan.prepare_bytes = options.sizes.empty() ? 0 : options.sizes.back();  // as runs before ladders prepared

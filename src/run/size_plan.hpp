@@ -41,6 +41,9 @@ bool climbs_ladder(const Characterizer& method);
 // with its own spacing, nor for --quick (a coarse first look).
 std::vector<std::uint64_t> ladder_intermediates(const Characterizer& method, const RunOptions& options);
 
+// A record's own sizes (a --transfers set of one size): exactly those, no ladder.
+SizePlan own_size_plan(const std::vector<std::uint64_t>& sizes);
+
 // A full sweep of a record of `method` (ladder unless exhaustive or not a curve).
 SizePlan full_size_plan(const Characterizer& method, const RunOptions& options);
 

@@ -5,11 +5,15 @@
 #include "analyze/fidelity.hpp"
 #include "analyze/study.hpp"
 #include "analyze/summary.hpp"
+#include "catalog/method_catalog.hpp"
 
 using namespace hwcomm;
 using namespace hwcomm::analyze;
 
 namespace {
+
+// A record's summary row with its method's built-in catalog row.
+SummaryRow summarize(const Record& r) { return analyze::summarize(r, builtin_catalog().find(r.method)); }
 
 Point point(std::uint64_t bytes, double median_s, double bytes_per_rep = 0) {
     Point p;

@@ -112,6 +112,19 @@ TEST(CurveMetrics, SuspectPointsAreFlaggedWithTheirReasons) {
     EXPECT_NEAR(*m.fraction_of_limit, m.large->gbps / 25, 1e-12);
 }
 
+// A confirmation measured at three sizes (latency, ramp, plateau): its rises
+// follow the sizes, not a fault; a fall by 10x is still suspect.
+TEST(CurveMetrics, SizesFarApartRiseWithoutAJump) {
+    const auto all = hockney_curve(2e-6, 400, 30);
+    std::vector<CurvePoint> few{all[2], all[18], all[30]};  // 4 B, 256 KiB, 1 GiB
+    auto m = curve_metrics(few, std::nullopt, std::nullopt, true);
+    for (const SuspectPoint& s : m.suspects) EXPECT_NE(s.kind, "jump") << s.bytes;
+    few[2].gbps = few[1].gbps / 20;
+    m = curve_metrics(few, std::nullopt, std::nullopt, true);
+    ASSERT_FALSE(m.suspects.empty());
+    EXPECT_EQ(m.suspects.back().kind, "jump");
+}
+
 TEST(CurveMetrics, H200ExampleCpuReadIsAbout179GBsWithTheCacheResidentPeakFlagged) {
     const auto rows = summarize(example());
     const SummaryRow& cpu_read = row_of(rows, "cpu-read|numa0|numa0|");
@@ -173,4 +186,28 @@ TEST(Summary, TableFitsIn120ColumnsAndMarksTheCacheResidentPoint) {
         }
     }
     EXPECT_TRUE(cpu_read);
+}
+
+// A record whose points are not the path's bandwidth (priority's completion
+// times under a load) says so in context.headline: no rate, no link share,
+// and a note instead (issue 22: "0.8 GB/s, 1% of PCIe 5.0 x16" read like a broken link).
+TEST(Summary, ARecordOfCompletionTimesGetsNoRateAndNoLinkShare) {
+    ResultsFile file = example();
+    Record* pinned = nullptr;
+    for (Record& r : file.records)
+        if (r.key == "memcpy-h2d|numa0|gpu0|host_mem=pinned,numa=0") pinned = &r;
+    ASSERT_NE(pinned, nullptr);
+    ASSERT_TRUE(row_of(summarize(file), pinned->key).metrics.fraction_of_limit);
+    pinned->context["headline"] = {{"metric", "completion time"}, {"why", "a wait behind a load is part of it"}};
+    const SummaryRow row = row_of(summarize(file), pinned->key);
+    EXPECT_FALSE(row.metrics.fraction_of_limit);
+    EXPECT_FALSE(row.metrics.large);
+    EXPECT_FALSE(row.metrics.best);
+    EXPECT_FALSE(row.peak_gbps);
+    EXPECT_TRUE(row.small_latency_us);
+    const std::string table = format_summary_table({row});
+    EXPECT_EQ(table.find("% PCIe"), std::string::npos) << table;
+    EXPECT_NE(table.find("points are completion time (a wait behind a load is part of it), not the path's bandwidth"),
+              std::string::npos)
+        << table;
 }

@@ -67,7 +67,11 @@ TEST(Dgx1Study, IdenticalGpuGpuLinksTable) {
     EXPECT_EQ(cell("identical_links|gpu-gpu|peer_on|local").verdict, "false");
     const Cell& off = cell("identical_links|gpu-gpu|peer_off|local");
     EXPECT_EQ(off.verdict, "true");  // GPU0-GPU1 slower than GPU0-GPU2/3/4
-    EXPECT_EQ(off.evidence["groups"]["NV1"]["slowest"], "memcpy-peer|gpu0|gpu1|numa=0,peer=off");
+    // One group: the NVLink neighbours' link class (nvidia-smi class NV1).
+    ASSERT_EQ(off.evidence["groups"].size(), 1u);
+    const nlohmann::json& nv1 = off.evidence["groups"].begin().value();
+    EXPECT_EQ(nv1["path_class"], "NV1");
+    EXPECT_EQ(nv1["slowest"], "memcpy-peer|gpu0|gpu1|numa=0,peer=off");
     EXPECT_EQ(cell("identical_links|gpu-gpu|peer_on|remote").verdict, "n/a");
     EXPECT_EQ(cell("identical_links|gpu-gpu|peer_off|remote").verdict, "false");
 }

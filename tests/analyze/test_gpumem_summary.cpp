@@ -10,11 +10,15 @@
 #include "analyze/gpumem_summary.hpp"
 #include "analyze/study.hpp"
 #include "io/results_file.hpp"
+#include "catalog/method_catalog.hpp"
 
 using namespace hwcomm;
 using namespace hwcomm::analyze;
 
 namespace {
+
+// A record's curve metrics with its method's built-in catalog row, no topology.
+CurveMetrics metrics_of(const Record& r) { return curve_metrics(r, builtin_catalog().find(r.method), nullptr); }
 
 const ResultsFile& gpumem_example() {
     static const ResultsFile file = load_results_file(std::string(HWCOMM_DOCS) + "/examples/h200x2/gpumem.json.gz");
@@ -114,11 +118,11 @@ TEST(GpumemSummary, NcuSectorsBecomeSectorsPerRequest) {
     const auto strides = stride_facts(r);
     ASSERT_TRUE(strides[0].points.front().sectors_per_request_ncu);
     EXPECT_DOUBLE_EQ(*strides[0].points.front().sectors_per_request_ncu, 4.0);
-    EXPECT_NE(format_gpumem_summary({r}).find("as Nsight Compute counted them"), std::string::npos);
+    EXPECT_NE(format_gpumem_summary({r}, builtin_catalog()).find("as Nsight Compute counted them"), std::string::npos);
 }
 
 TEST(GpumemSummary, TextStatesThePeakTheBoundsAndThePlateaus) {
-    const std::string text = format_gpumem_summary(gpumem_example().records);
+    const std::string text = format_gpumem_summary(gpumem_example().records, builtin_catalog());
     EXPECT_NE(text.find("peak 3711.8 GB/s = 77% of the theoretical DRAM 4814.3 GB/s, at 16 warps/SM, ILP 4, 16 B"),
               std::string::npos) << text;
     EXPECT_NE(text.find("L1 22.1 ns (<= 16 KiB), L2 144.1 ns (1 MiB-30 MiB), DRAM 339.7 ns (>= 240 MiB)"),
@@ -126,23 +130,23 @@ TEST(GpumemSummary, TextStatesThePeakTheBoundsAndThePlateaus) {
     EXPECT_NE(text.find("ncu: not measured"), std::string::npos);
     // No size-curve vocabulary: these records are not bandwidth against size.
     EXPECT_EQ(text.find("large"), std::string::npos);
-    EXPECT_EQ(format_gpumem_summary({}), "");
+    EXPECT_EQ(format_gpumem_summary({}, builtin_catalog()), "");
 }
 
 TEST(DiskReadCacheFlag, SmallFastPointIsCacheResidentOnlyWhenThePageCacheHeldIt) {
     // The page cache was dropped (0 bytes cached at start): a CPU cache that would
     // fit the destination buffer does not explain the 4 KiB point.
-    const CurveMetrics dropped = curve_metrics(disk_read(0.0), nullptr);
+    const CurveMetrics dropped = metrics_of(disk_read(0.0));
     ASSERT_TRUE(dropped.best);
     EXPECT_EQ(dropped.best->bytes, 4096u);
     EXPECT_FALSE(dropped.best->cache_resident);
     EXPECT_EQ(dropped.best->cache, "page cache");
     // The file's 4 KiB were cached when the samples started: now the cache explains it.
-    EXPECT_TRUE(curve_metrics(disk_read(4096.0), nullptr).best->cache_resident);
+    EXPECT_TRUE(metrics_of(disk_read(4096.0)).best->cache_resident);
     // The same points from a host-memory method are cache-resident by the host rule.
     Record host = disk_read(0.0);
     host.method = "cpu-read", host.src = "numa0";
-    EXPECT_TRUE(curve_metrics(host, nullptr).best->cache_resident);
+    EXPECT_TRUE(metrics_of(host).best->cache_resident);
 }
 
 TEST(GpumemSummary, AnalysisEfficiencyLeavesPointerChasesOut) {
@@ -152,6 +156,38 @@ TEST(GpumemSummary, AnalysisEfficiencyLeavesPointerChasesOut) {
 }
 
 TEST(GpumemSummary, FitsIn120Columns) {
-    std::istringstream lines(format_gpumem_summary(gpumem_example().records));
+    std::istringstream lines(format_gpumem_summary(gpumem_example().records, builtin_catalog()));
     for (std::string line; std::getline(lines, line);) EXPECT_LE(line.size(), 120u) << line;
+}
+
+// gpumem-loaded-latency (issue 22 item 6): the loaded latency of each level
+// beside the unloaded one of the same record, as a ratio, with the loads' U.
+TEST(GpumemSummary, LoadedLatencyIsPrintedAsARatioToTheUnloadedChaseWithTheLoadsRate) {
+    Record r;
+    r.method = "gpumem-loaded-latency", r.src = "gpu0", r.dst = "numa0";
+    r.params = {{"memory", "host-pinned"}};
+    auto chase = [](std::uint64_t bytes, const char* load, double ns, double load_gbps) {
+        Point p;
+        p.bytes = bytes;
+        p.axes["load"] = load;
+        p.metrics["latency_ns"] = {ns, "ns"};
+        if (load_gbps > 0) p.extras["load_gbps"] = load_gbps;
+        return p;
+    };
+    for (std::uint64_t b : {std::uint64_t{64} << 20, std::uint64_t{256} << 20}) {
+        r.points.push_back(chase(b, "none", 1000, 0));
+        r.points.push_back(chase(b, "same", 1500, 52.0));
+        r.points.push_back(chase(b, "both", 2000, 98.0));
+    }
+    const auto levels = loaded_latency(r);
+    ASSERT_EQ(levels.size(), 3u);
+    EXPECT_EQ(levels[1].load, "same");
+    ASSERT_EQ(levels[1].ns_by_working_set.size(), 2u);
+    EXPECT_DOUBLE_EQ(levels[1].ns_by_working_set[0].second, 1500);
+    EXPECT_TRUE(levels[0].load_gbps_by_working_set.empty());  // unloaded: no U
+    const std::string text = format_gpumem_summary({r}, builtin_catalog(), "");
+    EXPECT_NE(text.find("gpumem-loaded-latency gpu0->numa0 (host-pinned):"), std::string::npos) << text;
+    EXPECT_NE(text.find("at 256 MiB: none 1000 ns; same 1500 ns (1.50x, U 52 GB/s); both 2000 ns (2.00x, U 98 GB/s)"),
+              std::string::npos)
+        << text;
 }

@@ -9,6 +9,7 @@
 
 #include "analyze/load_table.hpp"
 #include "io/results_file.hpp"
+#include "catalog/method_catalog.hpp"
 
 using namespace hwcomm;
 using namespace hwcomm::analyze;
@@ -65,6 +66,22 @@ ResultsFile synthetic() {
             prio.points.push_back(p);
         }
     f.records.push_back(prio);
+    // The same route on copy kernels (engine=sm): the high-priority transfer waits less.
+    Record sm;
+    sm.method = "priority";
+    sm.src = "numa0";
+    sm.dst = "gpu0";
+    sm.params = {{"engine", "sm"}};
+    sm.key = record_key(sm.method, sm.src, sm.dst, sm.params);
+    sm.context["headline"] = {{"metric", "completion time"}, {"why", "a wait behind the load is part of it"}};
+    for (const auto& [level, gbps_small] : std::vector<std::pair<std::string, double>>{
+             {"alone", 0.4096}, {"equal", 0.004096}, {"high", 0.2048}})
+        for (std::uint64_t b : {std::uint64_t{4096}, std::uint64_t{256} << 20}) {
+            Point p = point(b, b == 4096 ? gbps_small : (level == "alone" ? 50.0 : 30.0));
+            p.axes["priority"] = level;
+            sm.points.push_back(p);
+        }
+    f.records.push_back(sm);
     return f;
 }
 
@@ -78,7 +95,7 @@ TEST(LoadTable, BandwidthAgainstLoadCountAsFractionOfAlone) {
     const ResultsFile f = load_results_file(path);
     std::filesystem::remove_all(dir);
 
-    const auto tables = load_tables(f.records);
+    const auto tables = load_tables(f.records, builtin_catalog());
     ASSERT_EQ(tables.size(), 2u);
     const LoadTable& t = tables[0];
     EXPECT_EQ(t.dst, "gpu0");
@@ -92,12 +109,18 @@ TEST(LoadTable, BandwidthAgainstLoadCountAsFractionOfAlone) {
     EXPECT_FALSE(t.rows[2].load_covered);
     EXPECT_EQ(tables[1].bytes, 1u << 30);
 
-    const auto prio = priority_tables(f.records);
-    ASSERT_EQ(prio.size(), 1u);
+    const auto prio = priority_tables(f.records, builtin_catalog());
+    ASSERT_EQ(prio.size(), 2u);
     ASSERT_EQ(prio[0].rows.size(), 3u);
+    EXPECT_EQ(prio[0].engine, "ce");  // a file from before engines were named: the copy engines
     EXPECT_EQ(prio[0].rows[2].priority, "high");
     EXPECT_EQ(prio[0].rows[2].small_bytes, 4096u);
     EXPECT_DOUBLE_EQ(prio[0].rows[2].large_gbps, 27.5);
+    // copy kernels: 4 KiB alone 10 us, equal 1000 us, high 20 us: waits of 990 and 10 us.
+    EXPECT_EQ(prio[1].engine, "sm");
+    EXPECT_NEAR(prio[1].rows[1].small_wait_seconds, 990e-6, 1e-9);
+    EXPECT_NEAR(prio[1].rows[2].small_wait_seconds, 10e-6, 1e-9);
+    EXPECT_DOUBLE_EQ(prio[1].rows[0].small_wait_seconds, 0);
 
     const std::string text = format_load_tables(tables, prio);
     if (std::getenv("HWCOMM_PRINT_LOAD_TABLE")) std::cout << text;
@@ -105,6 +128,11 @@ TEST(LoadTable, BandwidthAgainstLoadCountAsFractionOfAlone) {
     EXPECT_NE(text.find("0.692"), std::string::npos) << text;  // 36 / 52
     EXPECT_NE(text.find("load ended inside the window"), std::string::npos) << text;
     EXPECT_NE(text.find("high:"), std::string::npos) << text;
+    // The copy engines' table says they ignore priority and prints no loaded GB/s; the kernels' does.
+    EXPECT_NE(text.find("copy engines do not honour stream priorities"), std::string::npos) << text;
+    EXPECT_NE(text.find("equal: 0.1 us at 4 KiB (wait 0.1 us)\n"), std::string::npos) << text;
+    EXPECT_EQ(text.find("27.5 GB/s"), std::string::npos) << text;
+    EXPECT_NE(text.find("high: 20.0 us at 4 KiB (wait 10.0 us), 30.0 GB/s at 256 MiB"), std::string::npos) << text;
     const auto j = load_tables_to_json(tables, prio);
     EXPECT_EQ(j["under_load"].size(), 2u);
     EXPECT_EQ(j["under_load"][0]["rows"][3]["loads"].get<int>(), 3);
@@ -115,6 +143,6 @@ TEST(LoadTable, NoUnderLoadRecordsNoTable) {
     Record r = under_load("gpu0", 0, "none", {point(1 << 20, 10)});
     r.method = "memcpy-h2d";
     f.records.push_back(r);
-    EXPECT_TRUE(load_tables(f.records).empty());
+    EXPECT_TRUE(load_tables(f.records, builtin_catalog()).empty());
     EXPECT_EQ(format_load_tables({}, {}), "");
 }

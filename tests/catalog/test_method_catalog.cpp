@@ -136,7 +136,7 @@ TEST(MethodCatalog, RowCountsByWhatConsumersAskOfThem) {
         mpi += r.build == MethodBuild::Mpi;
         if (!r.report_group.empty()) groups.insert(r.report_group);
     }
-    EXPECT_EQ(gpumem, 4u);
+    EXPECT_EQ(gpumem, 6u);  // timeline, occupancy, stride, latency, tma-latency, loaded-latency
     EXPECT_EQ(import_names, 15u);  // Comm|Scope benchmark families hwcomm import maps
     EXPECT_EQ(study, 5u);
     EXPECT_EQ(mpi, 2u);

@@ -4,7 +4,9 @@
 
 #include <signal.h>
 
+#include <algorithm>
 #include <chrono>
+#include <functional>
 #include <set>
 #include <thread>
 
@@ -155,4 +157,57 @@ TEST(CliRunExit, ResumeOfAnotherMachinesFileExits2Untouched) {
     EXPECT_NE(r.err.find("resume refused: this machine has "), std::string::npos) << r.err;
     EXPECT_NE(r.err.find("GPU"), std::string::npos) << r.err;  // names the GPUs that differ
     EXPECT_EQ(slurp(s / "r.json"), before);
+}
+
+// Issue 25: a resumed file is validated as strictly as the command line; each
+// tampered file is refused (exit 2, one line naming what is wrong) untouched.
+TEST(CliRunExit, TamperedResumedFilesAreRefusedUntouched) {
+    Scratch s("tampered");
+    ASSERT_EQ(run_hwcomm(s, kQuick + "--stop-after-records 1 -o good.json").code, 4);
+    const auto good = read_json(s / "good.json");
+    struct Case {
+        const char* what;
+        std::function<void(nlohmann::json&)> tamper;
+        const char* says;
+    };
+    const std::vector<Case> cases{
+        {"a record of a NUMA node this machine lacks",
+         [](nlohmann::json& d) {
+             auto r = d["records"][0];
+             r["src"] = r["dst"] = "numa9";
+             r["key"] = r["method"].get<std::string>() + "|numa9|numa9|";
+             d["records"].push_back(r);
+         },
+         "is not one this run plans"},
+        {"a record twice", [](nlohmann::json& d) { d["records"].push_back(d["records"][0]); }, "duplicate record key"},
+        {"a negative size", [](nlohmann::json& d) { d["records"][0]["points"][0]["bytes"] = -1; },
+         "bytes must be a non-negative integer"},
+        {"a method option value the command line refuses",
+         [](nlohmann::json& d) { d["meta"]["options"]["method_options"]["cache-drop"] = "bogus"; }, "--cache-drop"},
+        {"an option no method declares",
+         [](nlohmann::json& d) { d["meta"]["options"]["method_options"]["warp-speed"] = "9"; },
+         "--warp-speed is not an option"},
+        {"a load on a GPU this machine lacks",
+         [](nlohmann::json& d) { d["meta"]["options"]["under_load"] = {"memcpy-h2d numa0->gpu7"}; }, "gpu7"},
+        {"sizes the command line refuses (max below min)",
+         [](nlohmann::json& d) { d["meta"]["options"]["max_size"] = 1; }, "max_size"},
+        {"a timing mode the command line refuses", [](nlohmann::json& d) { d["meta"]["options"]["timing"] = "sundial"; },
+         "timing must be wall or event"},
+    };
+    for (const Case& c : cases) {
+        SCOPED_TRACE(c.what);
+        auto doc = good;
+        c.tamper(doc);
+        write_json(s / "r.json", doc);
+        const std::string before = slurp(s / "r.json");
+        const Result r = run_hwcomm(s, "run --resume r.json");
+        EXPECT_EQ(r.code, 2) << r.err;
+        EXPECT_NE(r.err.find(c.says), std::string::npos) << r.err;
+        EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+        EXPECT_EQ(slurp(s / "r.json"), before);
+    }
+    // An option given beside --resume is named.
+    const Result r = run_hwcomm(s, "run --resume good.json --time-budget 1");
+    EXPECT_EQ(r.code, 2);
+    EXPECT_NE(r.err.find("drop --time-budget"), std::string::npos) << r.err;
 }

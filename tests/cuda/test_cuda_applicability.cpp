@@ -9,6 +9,7 @@
 #include "core/link_rates.hpp"
 #include "fixture_graphs.hpp"
 #include "methods/cuda/common/graph_queries.hpp"
+#include "methods/cuda/gpumem/gpumem_methods.hpp"
 #include "methods/cuda/register.hpp"
 #include "methods/group_characterizer.hpp"
 
@@ -47,10 +48,11 @@ TEST(CudaMethods, RegistersExactlyTheIssueMethodNames) {
     for (const auto& m : r.all()) names.insert(m->name());
     const std::set<std::string> expected{"memcpy-h2d",  "memcpy-d2h",  "memcpy-h2h",       "memcpy-d2d",
                                          "memcpy-peer", "duplex-d2d",  "duplex-h2d",       "sm-copy-d2d",
-                                         "sm-copy-d2d-push", "sm-copy-h2d", "sm-copy-d2h", "all-to-host",
+                                         "sm-copy-d2d-push", "sm-copy-h2d", "sm-copy-d2h", "tma-copy-d2d",
+                                         "tma-copy-h2d", "tma-copy-d2h", "all-to-host",
                                          "host-to-all", "one-to-all", "all-to-one", "pairs-sharing-a-link",
                                          "zero-copy-read", "zero-copy-write", "um-prefetch", "um-demand",
-                                         "under-load", "in-flight", "priority"};
+                                         "under-load", "lane-sweep", "in-flight", "priority"};
     EXPECT_EQ(names, expected);
     for (const auto& m : r.all()) {
         EXPECT_FALSE(m->description().empty()) << m->name();
@@ -62,10 +64,10 @@ TEST(CudaMethods, PairAndRecordCountsOnTwoSocketFourGpuGraph) {
     const Graph g = test::two_socket_four_gpus();
     const Registry r = cuda_registry();
     auto c = [&](const char* name) { return count(*r.find(name), g); };
-    // 2 nodes x 4 GPUs, 4 host memory kinds each.
+    // 2 nodes x 4 GPUs, 5 host memory kinds each.
     EXPECT_EQ(c("memcpy-h2d").pairs, 8);
-    EXPECT_EQ(c("memcpy-h2d").records, 32);
-    EXPECT_EQ(c("memcpy-d2h").records, 32);
+    EXPECT_EQ(c("memcpy-h2d").records, 40);
+    EXPECT_EQ(c("memcpy-d2h").records, 40);
     EXPECT_EQ(c("memcpy-h2h").pairs, 4);
     // 16 ordered GPU pairs: 4 same-GPU baselines (no peer param), 4 NVLink
     // pairs (peer on and off), 8 pairs across roots without NVLink (off only).
@@ -81,6 +83,44 @@ TEST(CudaMethods, PairAndRecordCountsOnTwoSocketFourGpuGraph) {
     EXPECT_EQ(c("sm-copy-d2d-push").pairs, 4);
     EXPECT_EQ(c("sm-copy-h2d").pairs, 8);
     EXPECT_EQ(c("sm-copy-d2h").pairs, 8);
+    // TMA: the sm-copy pairs, plus each GPU within itself (4) for tma-copy-d2d; the fixture states no
+    // compute capability, so nothing is ruled out before the device is asked.
+    EXPECT_EQ(c("tma-copy-d2d").pairs, 4 + 4);
+    EXPECT_EQ(c("tma-copy-h2d").pairs, 8);
+    EXPECT_EQ(c("tma-copy-d2h").pairs, 8);
+}
+
+// The bulk-copy unit came with Hopper: a GPU the graph says is older gets the reason, never a record.
+TEST(CudaMethods, TmaCopiesApplyFromSm90AndSayWhyNotBefore) {
+    Graph g = test::two_socket_four_gpus();
+    const Registry r = cuda_registry();
+    auto set_cc = [&](const char* id, int major, int minor) {
+        g.find(id)->gpu->cc_major = major;
+        g.find(id)->gpu->cc_minor = minor;
+    };
+    set_cc("gpu0", 8, 0);
+    set_cc("gpu1", 9, 0);
+    for (const char* name : {"tma-copy-d2d", "tma-copy-h2d", "tma-copy-d2h"}) {
+        const Characterizer& m = *r.find(name);
+        const bool from_host = std::string(name) == "tma-copy-h2d";
+        const Vertex& numa0 = *g.find("numa0");
+        const Vertex& a100 = *g.find("gpu0");
+        const Vertex& h100 = *g.find("gpu1");
+        const Applicability old = from_host ? m.applicable(g, numa0, a100)
+                                  : std::string(name) == "tma-copy-d2h" ? m.applicable(g, a100, numa0)
+                                                                        : m.applicable(g, a100, a100);
+        EXPECT_FALSE(old.ok) << name;
+        EXPECT_EQ(old.reason, "the bulk-copy unit (TMA, cp.async.bulk) needs sm_90 (Hopper) or newer, not sm_80") << name;
+        const Applicability hopper = from_host ? m.applicable(g, numa0, h100)
+                                     : std::string(name) == "tma-copy-d2h" ? m.applicable(g, h100, numa0)
+                                                                           : m.applicable(g, h100, h100);
+        EXPECT_TRUE(hopper.ok) << name << ": " << hopper.reason;
+    }
+    // Peer: the destination GPU's unit pulls, so an sm_80 destination rules the pair out.
+    EXPECT_FALSE(r.find("tma-copy-d2d")->applicable(g, *g.find("gpu1"), *g.find("gpu0")).ok);
+    EXPECT_TRUE(r.find("tma-copy-d2d")->applicable(g, *g.find("gpu0"), *g.find("gpu1")).ok);
+    // The CUDA methods that need no TMA do not care.
+    EXPECT_TRUE(r.find("sm-copy-d2d")->applicable(g, *g.find("gpu0"), *g.find("gpu1")).ok);
 }
 
 TEST(CudaMethods, H200VmGraphPeerThroughFabricHiddenGpuAndMemorylessNode) {
@@ -111,13 +151,13 @@ TEST(CudaMethods, H200VmGraphPeerThroughFabricHiddenGpuAndMemorylessNode) {
     EXPECT_FALSE(h2d->applicable(g, gpu0, numa0).ok);  // wrong direction
 
     const auto h2d_sets = h2d->parameter_sets(g, numa0, gpu1, {});
-    ASSERT_EQ(h2d_sets.size(), 4u);
+    ASSERT_EQ(h2d_sets.size(), 5u);
     std::set<std::string> kinds;
     for (const auto& s : h2d_sets) {
         kinds.insert(s.at("host_mem"));
         EXPECT_EQ(s.at("numa"), "0");
     }
-    EXPECT_EQ(kinds, (std::set<std::string>{"pageable", "pinned", "registered", "wc"}));
+    EXPECT_EQ(kinds, (std::set<std::string>{"pageable", "pinned", "registered", "wc", "huge"}));
 
     const auto sm = r.find("sm-copy-d2d")->applicable(g, gpu1, gpu0);
     EXPECT_TRUE(sm.ok);
@@ -256,4 +296,29 @@ TEST(ConcurrencyMethods, OneGpuMachinesHaveNoConcurrencySets) {
     EXPECT_FALSE(sets[0].applicability.ok);
     EXPECT_NE(sets[0].applicability.reason.find("two or more"), std::string::npos);
     EXPECT_FALSE(group(r, "all-to-one").endpoint_sets(g)[0].applicability.ok);
+}
+
+// The TMA latency and the loaded latency (issue 22 items 3 and 6), planned on fixtures without a GPU.
+TEST(CudaMethods, TmaLatencyNeedsSm90AndLoadedLatencyPlansItsLoadLevelsBeyondL2) {
+    Graph g = test::two_socket_four_gpus();
+    g.find("gpu0")->gpu->cc_major = 8;
+    const auto tma = gpumem::make_tma_latency();
+    EXPECT_EQ(tma->name(), "gpumem-tma-latency");
+    const Applicability old = tma->applicable(g, *g.find("gpu0"), *g.find("numa0"));
+    EXPECT_FALSE(old.ok);
+    EXPECT_NE(old.reason.find("needs sm_90"), std::string::npos) << old.reason;
+    EXPECT_TRUE(tma->applicable(g, *g.find("gpu2"), *g.find("numa1")).ok);  // compute capability unknown: asked at prepare
+
+    const auto loaded = gpumem::make_loaded_latency();
+    EXPECT_EQ(loaded->name(), "gpumem-loaded-latency");
+    EXPECT_TRUE(loaded->applicable(g, *g.find("gpu0"), *g.find("gpu0")).ok);
+    EXPECT_TRUE(loaded->applicable(g, *g.find("gpu0"), *g.find("gpu1")).ok);   // NVLink peers
+    EXPECT_FALSE(loaded->applicable(g, *g.find("gpu0"), *g.find("gpu2")).ok);  // no peer path
+    const auto axes = loaded->axes();
+    ASSERT_EQ(axes.size(), 1u);
+    EXPECT_EQ(axes[0].name, "load");
+    EXPECT_EQ(axes[0].values, (std::vector<nlohmann::json>{"none", "same", "both"}));
+    // Working sets beyond any L2 only: 64 and 256 MiB of the run's sizes.
+    const std::vector<std::uint64_t> run_sizes{4096, 1u << 20, 64u << 20, 128u << 20, 256u << 20, 1u << 30};
+    EXPECT_EQ(loaded->size_policy().apply(run_sizes), (std::vector<std::uint64_t>{64u << 20, 256u << 20}));
 }

@@ -5,8 +5,10 @@
 
 #include <cuda_runtime_api.h>
 
+#include <cstdio>
 #include <vector>
 
+#include "core/error.hpp"
 #include "gpu_test_support.hpp"
 #include "methods/cuda/common/blocking_gate.hpp"
 #include "methods/cuda/common/cuda_handles.hpp"
@@ -83,54 +85,82 @@ TEST(CudaGpu, PeerAccessGuardRestoresThePriorState) {
 
 // Every method, every applicable pair and parameter set of this machine, in
 // both timing modes: samples are positive, data verifies, nothing throws.
+// Run twice: the driver may keep memory it reserved once for the process
+// (lazily loaded kernels, local memory grown for a kernel's frame; a single
+// pass on an H100 kept 100 MiB, device call 1); a session that leaks loses
+// memory on every pass, so the second pass must give back all it took. Each
+// method's loss is printed for the pass where it happened.
 TEST(CudaGpu, EveryMethodMeasuresAndVerifiesOnEveryPair) {
     REQUIRE_GPUS(1);
     const Graph g = live_graph();
     Registry r;
     register_cuda_methods(r);
-    // Free device memory once every context exists; after the sweep every
-    // session has released its buffers, so it must come back (no leak).
-    const std::vector<std::size_t> free_before = free_device_memory();
-    int records = 0;
-    for (const auto& m : r.all())
-        for (const auto& src : g.vertices())
-            for (const auto& dst : g.vertices()) {
-                if (!m->applicable(g, src, dst).ok) continue;
-                for (const std::string mode : {"event", "wall"}) {
-                    MethodOptions opt;
-                    opt.timing_mode = mode;
-                    for (const auto& params : m->parameter_sets(g, src, dst, opt)) {
-                        SCOPED_TRACE(m->name() + " " + src.id + "->" + dst.id + " " + mode +
-                                     (params.count("host_mem") ? " " + params.at("host_mem") : "") +
-                                     (params.count("peer") ? " peer=" + params.at("peer") : ""));
-                        auto session = m->prepare(g, src, dst, params, 4u << 20, opt);
-                        ASSERT_EQ(session->max_bytes(), 4u << 20);
-                        // The CPU does these transfers: host clock whatever was asked.
-                        const bool cpu_moves = m->name() == "memcpy-h2h" ||
-                                               (m->name() == "um-demand" && dst.kind == VertexKind::NumaNode);
-                        // A wait behind a load starts at the gate's release, which only GPU events see.
-                        const bool gpu_clock_only = m->name() == "priority";
-                        const std::string clock = cpu_moves ? "wall" : gpu_clock_only ? "event" : mode;
-                        EXPECT_EQ(session->context().value("timing_mode", ""), clock);
-                        EXPECT_EQ(session->context().value("timing_requested", mode), mode);
-                        for (std::size_t bytes : {std::size_t{1}, std::size_t{8}, std::size_t{4096 + 3},
-                                                  std::size_t{4u << 20}}) {
-                            session->warmup(bytes, "");
-                            const Sample s = session->measure(bytes, "");
-                            EXPECT_GT(s.seconds, 0.0) << bytes;
-                            EXPECT_GE(s.repetitions, 1u);
-                            EXPECT_GE(s.bytes_per_rep, static_cast<double>(bytes));
-                            EXPECT_EQ(session->verify(bytes, ""), "") << bytes;
+    const auto sweep = [&](int pass) {
+        int records = 0;
+        for (const auto& m : r.all()) {
+            const std::vector<std::size_t> method_before = free_device_memory();
+            for (const auto& src : g.vertices())
+                for (const auto& dst : g.vertices()) {
+                    if (!m->applicable(g, src, dst).ok) continue;
+                    for (const std::string mode : {"event", "wall"}) {
+                        MethodOptions opt;
+                        opt.timing = *timing_mode_from(mode);
+                        for (const auto& params : m->parameter_sets(g, src, dst, opt)) {
+                            SCOPED_TRACE(m->name() + " " + src.id + "->" + dst.id + " " + mode +
+                                         (params.count("host_mem") ? " " + params.at("host_mem") : "") +
+                                         (params.count("peer") ? " peer=" + params.at("peer") : ""));
+                            std::unique_ptr<TransferSession> session;
+                            try {
+                                session = m->prepare(g, src, dst, params, 4u << 20, opt);
+                            } catch (const Unavailable& e) {  // the machine lacks it (a GPU before sm_90 for TMA)
+                                std::printf("[ skipped  ] %s %s->%s: %s\n", m->name().c_str(), src.id.c_str(),
+                                            dst.id.c_str(), e.what());
+                                continue;
+                            }
+                            EXPECT_EQ(session->max_bytes(), 4u << 20);
+                            if (session->max_bytes() < (4u << 20)) continue;
+                            // The CPU does these transfers: host clock whatever was asked.
+                            const bool cpu_moves = m->name() == "memcpy-h2h" ||
+                                                   (m->name() == "um-demand" && dst.kind == VertexKind::NumaNode);
+                            // A wait behind a load starts at the gate's release, which only GPU events see.
+                            const bool gpu_clock_only = m->name() == "priority";
+                            const std::string clock = cpu_moves ? "wall" : gpu_clock_only ? "event" : mode;
+                            EXPECT_EQ(session->context().value("timing_mode", ""), clock);
+                            EXPECT_EQ(session->context().value("timing_requested", mode), mode);
+                            for (std::size_t bytes : {std::size_t{1}, std::size_t{8}, std::size_t{4096 + 3},
+                                                      std::size_t{4u << 20}}) {
+                                session->warmup(bytes, "");
+                                const Sample s = session->measure(bytes, "");
+                                EXPECT_GT(s.seconds, 0.0) << bytes;
+                                EXPECT_GE(s.repetitions, 1u);
+                                EXPECT_GE(s.bytes_per_rep, static_cast<double>(bytes));
+                                EXPECT_EQ(session->verify(bytes, ""), "") << bytes;
+                            }
+                            ++records;
                         }
-                        ++records;
                     }
                 }
-            }
+            const std::vector<std::size_t> method_after = free_device_memory();
+            for (std::size_t d = 0; d < method_before.size(); ++d)
+                if (method_after[d] + (1u << 20) < method_before[d])
+                    std::printf("[ memory   ] pass %d: %s left device %zu %zu MiB lower\n", pass, m->name().c_str(), d,
+                                (method_before[d] - method_after[d]) >> 20);
+        }
+        return records;
+    };
+    const std::vector<std::size_t> free_before = free_device_memory();
+    const int records = sweep(1);
     EXPECT_GT(records, 0);
+    const std::vector<std::size_t> free_between = free_device_memory();
+    EXPECT_EQ(sweep(2), records);
     const std::vector<std::size_t> free_after = free_device_memory();
-    for (std::size_t d = 0; d < free_before.size(); ++d)
-        EXPECT_NEAR(static_cast<double>(free_after[d]), static_cast<double>(free_before[d]), 4.0 * (1 << 20))
-            << "device " << d << " lost memory across the sweep";
+    for (std::size_t d = 0; d < free_before.size(); ++d) {
+        std::printf("[ memory   ] device %zu: first pass kept %lld MiB, second %lld MiB\n", d,
+                    (static_cast<long long>(free_before[d]) - static_cast<long long>(free_between[d])) >> 20,
+                    (static_cast<long long>(free_between[d]) - static_cast<long long>(free_after[d])) >> 20);
+        EXPECT_NEAR(static_cast<double>(free_after[d]), static_cast<double>(free_between[d]), 4.0 * (1 << 20))
+            << "device " << d << " lost memory across the second sweep (a session that does not free its buffers)";
+    }
 }
 
 TEST(CudaGpu, SmallCopiesAreBatchedInEventMode) {

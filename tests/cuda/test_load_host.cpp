@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <set>
 
+#include "core/error.hpp"
 #include "fixture_graphs.hpp"
 #include "methods/cuda/lanes/load_window.hpp"
 #include "methods/cuda/register.hpp"
@@ -52,13 +53,42 @@ TEST(LoadMethods, UnderLoadScenariosOnTheTwoSocketGraph) {
         (loads ? loaded : alone) += 1;
         max_loads = std::max(max_loads, loads);
     }
-    // 8 host-to-GPU and 8 GPU-to-host routes, each alone once; the 4 NVLink
-    // peer routes share nothing (one direct link each, each way its own).
-    EXPECT_EQ(alone, 16u);
+    // Per direction, 6 routes alone: numa0 and numa1 each to gpu0 (gpu1 is
+    // its twin), gpu2 and gpu3 (its PCIe 4.0 x8 link sets it apart); the 4
+    // NVLink peer routes share nothing (one direct link each, each way its own).
+    EXPECT_EQ(alone, 12u);
     EXPECT_EQ(max_loads, 3u);  // a GPU with the 3 others of its NUMA node's host side
-    // 52 loaded scenarios per direction: 12 + 12 from the two host sides, 10
-    // and 12 new ones over the two host bridges (4 routes each: both nodes to
-    // the bridge's 2 GPUs), 6 new ones over the GPUs' own links; the SMP
-    // link's pairs repeat earlier ones.
-    EXPECT_EQ(loaded, 104u);
+    // 38 loaded scenarios per direction: 18 on the two host sides (3 route
+    // classes each, with 1, 2 and 3 loads), 17 new on the two host bridges
+    // (their 4 routes in another order), 3 new on gpu0's and gpu3's own links.
+    EXPECT_EQ(loaded, 76u);
+}
+
+// Copy engines ignore stream priorities (issue 22): the default plan measures
+// priority on copy kernels only; the copy engines only when asked.
+TEST(LoadMethods, PriorityMeasuresCopyKernelsByDefaultAndTheCopyEnginesWhenAsked) {
+    const Graph g = test::two_socket_four_gpus();
+    Registry r;
+    register_cuda_methods(r);
+    const Characterizer* m = r.find("priority");
+    ASSERT_NE(m, nullptr);
+    const Vertex& numa = *g.find("numa0");
+    const Vertex& gpu = *g.find("gpu0");
+    ASSERT_TRUE(m->applicable(g, numa, gpu).ok);
+    auto engines_of = [&](const char* asked) {
+        MethodOptions o;
+        if (asked) o.values.set("priority-engines", asked);
+        std::vector<std::string> out;
+        for (const ParamSet& p : m->parameter_sets(g, numa, gpu, o)) out.push_back(p.at("engine"));
+        return out;
+    };
+    EXPECT_EQ(engines_of(nullptr), std::vector<std::string>{"sm"});
+    EXPECT_EQ(engines_of("sm"), std::vector<std::string>{"sm"});
+    EXPECT_EQ(engines_of("ce"), std::vector<std::string>{"ce"});
+    EXPECT_EQ(engines_of("both"), (std::vector<std::string>{"sm", "ce"}));
+    ASSERT_EQ(m->options().size(), 1u);
+    EXPECT_EQ(m->options()[0].name, "priority-engines");
+    EXPECT_EQ(m->options()[0].choices, (std::vector<std::string>{"sm", "ce", "both"}));
+    // A parameter no plan makes (a hand-edited file) is refused before anything is allocated.
+    EXPECT_THROW(m->prepare(g, numa, gpu, {{"engine", "dma"}}, 1 << 20, {}), UsageError);
 }

@@ -8,6 +8,7 @@
 
 #include <cuda_runtime_api.h>
 
+#include <algorithm>
 #include <cstdio>
 
 #include "gpu_test_support.hpp"
@@ -65,7 +66,7 @@ constexpr std::size_t kMiB = 1u << 20;
 
 // The copy engines over the same pair and size (pinned host memory, peer access
 // where the pair has it): what the link carries, measured in this process.
-double ce_gbps(const Graph& g, const Vertex& src, const Vertex& dst, std::size_t bytes) {
+double ce_gbps_once(const Graph& g, const Vertex& src, const Vertex& dst, std::size_t bytes) {
     if (src.kind == VertexKind::NumaNode)
         return measure_once("memcpy-h2d", g, src, dst, bytes,
                             {{"host_mem", "pinned"}, {"numa", std::to_string(src.os_index)}}).gbps;
@@ -74,6 +75,14 @@ double ce_gbps(const Graph& g, const Vertex& src, const Vertex& dst, std::size_t
                             {{"host_mem", "pinned"}, {"numa", std::to_string(dst.os_index)}}).gbps;
     const bool peer = can_access_peer(cuda_ordinal(src), cuda_ordinal(dst));
     return measure_once("memcpy-peer", g, src, dst, bytes, {{"peer", peer ? "on" : "off"}}).gbps;
+}
+
+// The link's capacity is the best of three: one cold sample (23.7 of 54.7 GB/s in the first
+// memcpy-h2d of a process on an H100, device call 1) would make the ceiling a floor.
+double ce_gbps(const Graph& g, const Vertex& src, const Vertex& dst, std::size_t bytes) {
+    double best = 0.0;
+    for (int i = 0; i < 3; ++i) best = std::max(best, ce_gbps_once(g, src, dst, bytes));
+    return best;
 }
 
 // docs/um.md, nvidia-h200-x2: zero-copy 0.92-0.95 of the copy engines, prefetch

@@ -1,10 +1,12 @@
 // GPU tests (label "gpu") of transfers under load and the pattern C: a load on
 // the same link lowers a pinned H2D copy and is recorded as U; the default
-// scenarios measure a route alone and loaded; in-flight and priority points
-// carry what they claim.
+// scenarios measure a route alone and loaded; in-flight points carry what they
+// claim; priority on copy kernels and, when asked, on the copy engines.
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdio>
+#include <map>
 
 #include "gpu_test_support.hpp"
 #include "methods/cuda/register.hpp"
@@ -49,7 +51,8 @@ TEST(UnderLoadGpu, ALoadOnTheSameLinkLowersPinnedH2dAndIsRecordedAsU) {
     RunOptions o = options_at({n});
     const Record alone = *measure_record(g, p, o);
     ASSERT_EQ(alone.status, "ok") << alone.error;
-    o.method.under_load = {"memcpy-h2d numa0->gpu0"};
+    o.method.under_load = {parse_load_spec("memcpy-h2d numa0->gpu0")};
+    o.method.load_routes = resolve_load_specs(g, o.method.under_load);
     const Record loaded = *measure_record(g, p, o);
     ASSERT_EQ(loaded.status, "ok") << loaded.error;
 
@@ -97,7 +100,7 @@ TEST(UnderLoadGpu, DefaultScenariosMeasureEachRouteAloneAndLoaded) {
     }
 }
 
-TEST(PatternCGpu, InFlightCountsEveryTransferAndPriorityRecordsTheLoad) {
+TEST(PatternCGpu, InFlightCountsEveryTransfer) {
     REQUIRE_GPUS(1);
     const Graph g = live_graph();
     const Registry reg = cuda_methods();
@@ -120,24 +123,62 @@ TEST(PatternCGpu, InFlightCountsEveryTransferAndPriorityRecordsTheLoad) {
         // aggregate stays near the single transfer's rate (half of it leaves room for noise).
         EXPECT_GT(pt.bandwidth_gbps, 0.5 * single) << pt.axes.at("in_flight") << " " << pt.axes.at("streams");
     }
+}
 
-    const Characterizer& priority = *reg.find("priority");
-    PlannedRecord q{&priority, g.find("numa0"), g.find("gpu0"), {}, "priority|numa0|gpu0|"};
+namespace {
+
+struct PriorityTimes {
+    std::map<std::string, double> small_s, large_gbps;  // by level: 4 KiB completion time, 64 MiB GB/s
+};
+
+PriorityTimes measure_priority(const Graph& g, const Characterizer& priority, const std::string& engine) {
+    PlannedRecord q{&priority, g.find("numa0"), g.find("gpu0"), {{"engine", engine}}, "priority|numa0|gpu0|" + engine};
     const Record pr = *measure_record(g, q, options_at({4096, 64u << 20}));
-    ASSERT_EQ(pr.status, "ok") << pr.error;
+    EXPECT_EQ(pr.status, "ok") << pr.error;
     // priority spaces its own sizes, every 2nd octave between the run's 4 KiB and 64 MiB:
-    // 8 sizes x 3 priorities (the run's two sizes gave 6 points before rev 8ffdb13).
-    ASSERT_EQ(pr.points.size(), 24u);
-    double alone_large = 0, equal_large = 0;
+    // 8 sizes x 3 priorities.
+    EXPECT_EQ(pr.points.size(), 24u);
+    EXPECT_EQ(pr.context.at("priority").at("engine").get<std::string>(), engine);
+    EXPECT_EQ(pr.context.at("headline").at("metric").get<std::string>(), "completion time");
+    PriorityTimes t;
     for (const Point& pt : pr.points) {
+        EXPECT_TRUE(pt.verified) << engine << " " << pt.bytes;
         const std::string level = pt.axes.at("priority").get<std::string>();
-        if (pt.bytes != (64u << 20)) continue;
-        if (level == "alone") alone_large = pt.bandwidth_gbps;
-        if (level == "equal") {
-            equal_large = pt.bandwidth_gbps;
-            EXPECT_EQ(pt.extras.count("load_covered"), 1u);  // the load ran; its share is in load_gbps when a mark fell inside
+        if (level != "alone") {
+            EXPECT_EQ(pt.extras.count("load_covered"), 1u);  // the load ran beside the transfer
         }
+        if (pt.bytes == 4096) t.small_s[level] = pt.stats.median;
+        if (pt.bytes == (64u << 20)) t.large_gbps[level] = pt.bandwidth_gbps;
     }
-    // A load on the same route at equal priority takes a good share of the link.
-    EXPECT_LT(equal_large, 0.8 * alone_large) << equal_large << " vs " << alone_large;
+    std::printf("[ measured ] priority %s numa0->gpu0: 4 KiB alone %.1f us, equal %.1f us, high %.1f us; 64 MiB alone "
+                "%.1f GB/s, equal %.1f, high %.1f\n",
+                engine.c_str(), t.small_s["alone"] * 1e6, t.small_s["equal"] * 1e6, t.small_s["high"] * 1e6,
+                t.large_gbps["alone"], t.large_gbps["equal"], t.large_gbps["high"]);
+    return t;
+}
+
+}  // namespace
+
+// Copy kernels (the default engine): stream priority orders the blocks the
+// scheduler hands out, so the high-priority transfer never waits longer than
+// the equal-priority one; a load on the same route at equal priority takes a
+// good share of the link.
+TEST(PatternCGpu, PriorityOnCopyKernelsHelpsAndTheLoadSharesTheRoute) {
+    REQUIRE_GPUS(1);
+    const Graph g = live_graph();
+    const Registry reg = cuda_methods();
+    const PriorityTimes sm = measure_priority(g, *reg.find("priority"), "sm");
+    EXPECT_LE(sm.small_s.at("high"), 1.1 * sm.small_s.at("equal"));
+    EXPECT_LE(sm.small_s.at("alone"), sm.small_s.at("equal"));
+    EXPECT_LT(sm.large_gbps.at("equal"), 0.8 * sm.large_gbps.at("alone"));
+}
+
+// The copy engines, when asked: the record says what their loaded times are.
+TEST(PatternCGpu, PriorityOnTheCopyEnginesSaysTheyServeInQueueOrder) {
+    REQUIRE_GPUS(1);
+    const Graph g = live_graph();
+    const Registry reg = cuda_methods();
+    const PriorityTimes ce = measure_priority(g, *reg.find("priority"), "ce");
+    EXPECT_LE(ce.small_s.at("alone"), ce.small_s.at("equal"));
+    EXPECT_LT(ce.large_gbps.at("equal"), 0.8 * ce.large_gbps.at("alone"));
 }

@@ -4,11 +4,14 @@
 #include <set>
 
 #include <algorithm>
+#include <cstdio>
 #include <map>
 #include <string>
 #include <vector>
 
+#include "core/error.hpp"
 #include "gpu_test_support.hpp"
+#include "methods/cuda/common/tma_kernels.hpp"
 #include "methods/cuda/gpumem/gpumem_methods.hpp"
 
 using namespace hwcomm;
@@ -92,6 +95,35 @@ TEST(GpumemGpu, PeerAndHostLoadsTakeLongerThanTheGpusOwnMemory) {
         std::cout << "latency ns over 256 MiB: gpu0 -> gpu1 peer " << peer << "\n";
         EXPECT_GT(peer, local);
     }
+}
+
+// layout=ring128 (nvbandwidth's order) beside the random cycle, same memory, same process: both chases end
+// where the host's walk of their cycle does, over the same nodes; the record says which layout it walked.
+TEST(GpumemGpu, RingAndRandomLayoutsChaseTheSameNodesAndSayWhichTheyWalked) {
+    REQUIRE_GPUS(1);
+    const Graph g = live_graph();
+    const auto m = gpumem::make_gpumem_latency();
+    const Vertex& a = *g.find("gpu0");
+    const Vertex& host = *g.of_kind(VertexKind::NumaNode).front();
+    const auto sets = m->parameter_sets(g, a, host, {});
+    ASSERT_EQ(sets.size(), 2u);
+    EXPECT_EQ(sets[0].count("layout"), 0u);  // the random cycle keeps the key of older files
+    EXPECT_EQ(sets[1].at("layout"), "ring128");
+    std::map<std::string, double> ns, nodes;
+    for (const auto& params : sets) {
+        const std::string layout = params.count("layout") ? params.at("layout") : "random";
+        SCOPED_TRACE(layout);
+        auto s = m->prepare(g, a, host, params, 64u << 20, MethodOptions{});
+        EXPECT_EQ(s->context().at("kernel").at("layout").get<std::string>(), layout);
+        const Measured x = measure(*s, 64u << 20, {}, 3);
+        ns[layout] = x.metrics.at("latency_ns");
+        nodes[layout] = x.metrics.at("chase_nodes");
+    }
+    std::printf("[ measured ] gpu0 -> host 64 MiB: random %.1f ns, ring128 %.1f ns per load\n", ns["random"],
+                ns["ring128"]);
+    EXPECT_EQ(nodes["random"], nodes["ring128"]);
+    EXPECT_GT(ns["ring128"], 0.0);
+    EXPECT_THROW(m->prepare(g, a, host, {{"memory", "host-pinned"}, {"layout", "spiral"}}, 64u << 20, {}), UsageError);
 }
 
 TEST(GpumemGpu, StrideThirtyTwoReadsEightTimesTheSectorsOfStrideOne) {
@@ -183,6 +215,7 @@ TEST(GpumemGpu, EveryMethodMeasuresAndVerifiesInBothTimingModes) {
         std::unique_ptr<Characterizer> method;
         std::string dst;
         std::size_t bytes;
+        std::map<std::string, nlohmann::json> axes = {};  // empty: each axis's first value
     };
     std::vector<Case> cases;
     cases.push_back({gpumem::make_gpumem_latency(), "gpu0", 64u << 10});
@@ -190,18 +223,23 @@ TEST(GpumemGpu, EveryMethodMeasuresAndVerifiesInBothTimingModes) {
     cases.push_back({gpumem::make_gpumem_stride(), "gpu0", kGiB});
     cases.push_back({gpumem::make_gpumem_occupancy(), "gpu0", kGiB});
     cases.push_back({gpumem::make_gpumem_timeline(), "gpu0", 64u << 20});
+    // The chase while copies load both directions of its path (the loads run on the GPU's clock in both modes).
+    cases.push_back({gpumem::make_loaded_latency(), "numa0", 64u << 20, {{"load", "both"}}});
+    cases.push_back({gpumem::make_loaded_latency(), "gpu0", 64u << 20, {{"load", "same"}}});
+    if (why_no_tma(0).empty()) cases.push_back({gpumem::make_tma_latency(), "numa0", 64u << 10});
     for (const auto& c : cases)
         for (const std::string mode : {"event", "wall"}) {
             SCOPED_TRACE(c.method->name() + " gpu0->" + c.dst + " " + mode);
             const Vertex& a = *g.find("gpu0");
             const Vertex& b = *g.find(c.dst);
             MethodOptions opt;
-            opt.timing_mode = mode;
+            opt.timing = *timing_mode_from(mode);
             auto s = c.method->prepare(g, a, b, c.method->parameter_sets(g, a, b, opt).front(), c.bytes, opt);
             EXPECT_EQ(s->context().value("timing_mode", ""), mode);
             ASSERT_GE(s->max_bytes(), c.bytes);
-            std::map<std::string, nlohmann::json> axes;
-            for (const auto& axis : c.method->axes()) axes[axis.name] = axis.values.front();
+            std::map<std::string, nlohmann::json> axes = c.axes;
+            for (const auto& axis : c.method->axes())
+                if (!axes.count(axis.name)) axes[axis.name] = axis.values.front();
             const Measured m = measure(*s, c.bytes, axes, 2);
             EXPECT_GT(m.gbps, 0.0);
         }

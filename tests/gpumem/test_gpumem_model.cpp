@@ -41,6 +41,18 @@ TEST(GpumemModel, SectorsPerWarpRequestFollowTheStride) {
     EXPECT_EQ(strided_sectors(100'000'000, 1, 4) * 8, strided_sectors(100'000'000, 32, 4));
 }
 
+// layout=ring128: the nodes in address order, still one cycle through all of them.
+TEST(GpumemModel, TheRingVisitsTheNodesInAddressOrder) {
+    for (std::uint32_t nodes : {1u, 2u, 5u, 4097u}) {
+        const auto next = chase_ring(nodes);
+        ASSERT_EQ(next.size(), nodes);
+        EXPECT_TRUE(is_single_cycle(next)) << nodes << " nodes";
+        for (std::uint32_t i = 0; i + 1 < nodes; ++i) EXPECT_EQ(next[i], i + 1);
+        EXPECT_EQ(next[nodes - 1], 0u);
+        EXPECT_EQ(walk(next, 0, 3), 3u % nodes);
+    }
+}
+
 TEST(GpumemModel, ThePointerChaseIsOneCycleThroughTheWholeFootprint) {
     for (std::uint32_t nodes : {1u, 2u, 3u, 64u, 4097u, 1u << 16}) {
         const auto next = chase_cycle(nodes, 42 + nodes);

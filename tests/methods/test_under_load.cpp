@@ -8,6 +8,7 @@
 
 #include "core/error.hpp"
 #include "discover/discover.hpp"
+#include "methods/load_scenarios.hpp"
 #include "methods/under_load.hpp"
 
 using namespace hwcomm;
@@ -35,6 +36,12 @@ Graph four_roots() {
         g.add_edge({.a = "hb" + id, .b = "gpu" + id, .kind = EdgeKind::Pcie, .gbps_per_direction = 63});
     }
     return g;
+}
+
+std::size_t loaded(const std::vector<LoadScenario>& sc) {
+    std::size_t n = 0;
+    for (const auto& s : sc) n += !s.loads.empty();
+    return n;
 }
 
 std::string usage_error(const std::string& spec) {
@@ -85,7 +92,7 @@ TEST(LoadSpec, ResolvesAgainstTheGraph) {
     ASSERT_EQ(routes.size(), 4u);  // every CUDA GPU to the first host node
     EXPECT_EQ(routes[3].label(), "gpu3->numa0");
     EXPECT_EQ(resolve_load_spec(g, parse_load_spec("one-to-all gpu1")).size(), 3u);
-    EXPECT_EQ(resolve_load_specs(g, {"host-to-all numa0", "memcpy-peer gpu0->gpu2"}).size(), 5u);
+    EXPECT_EQ(resolve_load_specs(g, {parse_load_spec("host-to-all numa0"), parse_load_spec("memcpy-peer gpu0->gpu2")}).size(), 5u);
     for (const char* bad : {"memcpy-h2d numa9->gpu1", "memcpy-h2d gpu0->gpu1", "memcpy-d2h gpu0->hb0",
                             "all-to-host gpu0", "all-to-one numa0"})
         EXPECT_THROW(resolve_load_spec(g, parse_load_spec(bad)), UsageError) << bad;
@@ -96,7 +103,7 @@ TEST(LoadScenarios, FourGpusOnOneHostSideGiveAloneAndOneToThreeLoads) {
     const auto res = shared_resources(g, host_to_gpu_routes(g), true);
     ASSERT_EQ(res.size(), 1u);  // no edge is shared; the host side of numa0 is
     EXPECT_EQ(res[0].label, "host side of numa0");
-    const auto sc = load_scenarios(res);
+    const auto sc = exhaustive_load_scenarios(res);
     ASSERT_EQ(sc.size(), 16u);  // 4 routes x (alone + 1, 2, 3 others)
     EXPECT_EQ(sc[0].measured.dst->id, "gpu0");
     EXPECT_TRUE(sc[0].loads.empty());
@@ -122,13 +129,13 @@ TEST(LoadScenarios, MinskyRoutesShareTheHostSidesTheSmpLinkAndEachGpusNvlink) {
     EXPECT_EQ(sizes["host side of numa0"], 4u);
     EXPECT_EQ(sizes["edge package0->package1"], 2u);
     EXPECT_EQ(sizes["edge package0->gpu0 (40 GB/s)"], 2u);
-    const auto sc = load_scenarios(res);
+    const auto sc = exhaustive_load_scenarios(res);
     EXPECT_EQ(sc.size(), 42u);
     std::size_t alone = 0;
     for (const auto& s : sc) alone += s.loads.empty();
     EXPECT_EQ(alone, 8u);  // each of the 8 routes once
     // GPU to host: the mirror image.
-    EXPECT_EQ(load_scenarios(shared_resources(g, gpu_to_host_routes(g), true)).size(), 42u);
+    EXPECT_EQ(exhaustive_load_scenarios(shared_resources(g, gpu_to_host_routes(g), true)).size(), 42u);
 }
 
 // DGX-1 (8 GPUs in pairs behind 4 PCIe switches, 2 sockets): the host sides
@@ -143,9 +150,101 @@ TEST(LoadScenarios, Dgx1SwitchUplinksAndHostSides) {
     for (const auto& r : res)
         if (r.label.find("15.75") != std::string::npos && r.routes.size() == 4) ++uplinks;
     EXPECT_EQ(uplinks, 4u);
-    const auto sc = load_scenarios(res);
+    const auto sc = exhaustive_load_scenarios(res);
     EXPECT_EQ(sc.size(), 276u);
     std::size_t max_loads = 0;
     for (const auto& s : sc) max_loads = std::max(max_loads, s.loads.size());
     EXPECT_EQ(max_loads, 7u);  // one route with the 7 others of its host side
+}
+
+// Scenarios from classes (issue 21 item 7): per class of shared resource, on
+// its representative, one route per class of its routes, alone and with 1,
+// half and all of the others loading it.
+TEST(ClassLoadScenarios, FourGpusOnOneHostSideOneRouteWithOneTwoAndThreeLoads) {
+    const Graph g = four_roots();
+    const auto res = shared_resources(g, host_to_gpu_routes(g), true);
+    ASSERT_EQ(resource_classes(g, res).size(), 1u);
+    const auto sc = class_load_scenarios(g, res);
+    ASSERT_EQ(sc.size(), 4u);  // numa0->gpu0 alone, then 1, 2 (half of 3, up) and 3 loads
+    for (std::size_t i = 0; i < 4; ++i) {
+        EXPECT_EQ(sc[i].measured.dst->id, "gpu0");
+        EXPECT_EQ(sc[i].loads.size(), i);
+    }
+    EXPECT_EQ(sc[3].loads[2].dst->id, "gpu3");
+    EXPECT_EQ(sc[3].shared, "host side of numa0");
+    const auto sweeps = lane_sweeps(g, res);
+    ASSERT_EQ(sweeps.size(), 4u);  // 1, 2, 3, 4 routes at once
+    EXPECT_EQ(sweeps[0].src_id, "numa0");
+    EXPECT_EQ(sweeps[0].dst_id, "gpu0");
+    EXPECT_EQ(sweeps[3].dst_id, "gpu0+gpu1+gpu2+gpu3");
+    EXPECT_EQ(sweeps[3].shared, "host side of numa0");
+}
+
+// DGX-1: 18 resources per direction in 5 classes (the host sides, the SMP
+// link, the host bridges, the PCIe switch uplinks, each GPU's own link, which
+// local and remote routes cross); on each, the local and the remote route
+// class where both cross it. 276 scenarios before, 22 now.
+TEST(ClassLoadScenarios, Dgx1FiveResourceClasses) {
+    const Graph g = from_xml("dgx1.xml");
+    const auto res = shared_resources(g, host_to_gpu_routes(g), true);
+    ASSERT_EQ(res.size(), 18u);
+    const auto classes = resource_classes(g, res);
+    std::vector<std::size_t> members;
+    for (const auto& c : classes) members.push_back(c.members.size());
+    EXPECT_EQ(members, (std::vector<std::size_t>{2, 2, 2, 4, 8}));
+    EXPECT_EQ(classes[0].members.front()->label, "host side of numa0");
+    EXPECT_EQ(classes[1].members.front()->label, "edge package0->package1");  // the SMP link, not a membership edge
+    EXPECT_EQ(exhaustive_load_scenarios(res).size(), 276u);
+    const auto sc = class_load_scenarios(g, res);
+    EXPECT_EQ(sc.size(), 22u);
+    std::set<std::string> alone;
+    std::size_t max_loads = 0;
+    for (const auto& s : sc) {
+        if (s.loads.empty()) alone.insert(s.measured.src->id + ">" + s.measured.dst->id);
+        max_loads = std::max(max_loads, s.loads.size());
+    }
+    // numa0 to a local and to a remote GPU, numa1 to gpu0 (the remote class of gpu0's own link).
+    EXPECT_EQ(alone, (std::set<std::string>{"numa0>gpu0", "numa0>gpu4", "numa1>gpu0"}));
+    EXPECT_EQ(max_loads, 7u);
+    // 1 .. k lanes on each class's representative (8 + 4 + 8 + 4 + 2), less the
+    // sets planned twice (the host bridge's first route sets are the host side's).
+    EXPECT_EQ(lane_sweeps(g, res).size(), 19u);
+}
+
+// Twice the GPUs, as many classes: the DGX-2 (16 GPUs) plans what the DGX-1
+// and the DGX H100 (8 GPUs) do, not the square of its routes (864 before).
+TEST(ClassLoadScenarios, GrowWithClassesNotWithGpus) {
+    std::map<std::string, std::size_t> counts;
+    for (const char* f : {"dgxh100-nvswitch.xml", "dgx1.xml", "dgx2-nvswitch.xml"}) {
+        const Graph g = from_xml(f);
+        for (const auto& routes : {host_to_gpu_routes(g), gpu_to_host_routes(g)})
+            counts[f] += class_load_scenarios(g, shared_resources(g, routes, true)).size();
+    }
+    EXPECT_EQ(counts["dgxh100-nvswitch.xml"], 28u);
+    EXPECT_EQ(counts["dgx1.xml"], 44u);
+    EXPECT_EQ(counts["dgx2-nvswitch.xml"], 44u);
+    const Graph dgx2 = from_xml("dgx2-nvswitch.xml");
+    EXPECT_EQ(exhaustive_load_scenarios(shared_resources(dgx2, host_to_gpu_routes(dgx2), true)).size(), 864u);
+}
+
+// Through NVSwitches, GPU-to-GPU routes share their source's NVLinks out and
+// their destination's NVLinks in (all bonds), not the one switch a route is drawn through.
+TEST(ClassLoadScenarios, NvswitchRoutesShareTheGpusNvlinksInAndOut) {
+    const Graph g = from_xml("dgxh100-nvswitch.xml");
+    std::vector<Route> d2d;
+    for (const Vertex* a : load_gpus(g))
+        for (const Vertex* b : load_gpus(g))
+            if (a != b) d2d.push_back({a, b});
+    const auto res = shared_resources(g, d2d, false);
+    ASSERT_EQ(res.size(), 16u);  // each GPU's NVLinks out and in, 7 routes each
+    for (const auto& r : res) EXPECT_EQ(r.routes.size(), 7u) << r.label;
+    EXPECT_EQ(res[0].label, "NVLinks into gpu0 (18 links, 478.125 GB/s)");
+    const auto classes = resource_classes(g, res);
+    ASSERT_EQ(classes.size(), 2u);  // in, out
+    const auto sc = class_load_scenarios(g, res);
+    EXPECT_EQ(sc.size(), 8u);  // 2 x (alone, 1, 3, 6 loads)
+    const auto sweeps = lane_sweeps(g, res);
+    ASSERT_EQ(sweeps.size(), 14u);  // 1 .. 7 lanes into gpu0, 1 .. 7 out of gpu0
+    EXPECT_EQ(sweeps[6].src_id, "gpu1+gpu2+gpu3+gpu4+gpu5+gpu6+gpu7");
+    EXPECT_EQ(sweeps[6].dst_id, "gpu0");
 }

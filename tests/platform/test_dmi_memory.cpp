@@ -3,6 +3,10 @@
 // smaps and sysfs text.
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
 #include <string>
 
 #include "platform/dmi_memory.hpp"
@@ -76,4 +80,40 @@ TEST(HugePages, SmapsAndSysfsTextAreRead) {
     EXPECT_EQ(anon_huge_bytes(smaps, 0x7f0000000000, 0x7f0000800000), 6u << 20);
     EXPECT_EQ(anon_huge_bytes(smaps, 0x7f0000400000, 0x7f0000400001), 4u << 20);
     EXPECT_EQ(anon_huge_bytes(smaps, 0x7e0000000000, 0x7e0000001000), 0u);
+}
+
+// host_mem=huge (issue 22 item 4): the reason a node without huge pages gives for its 'skipped' record.
+TEST(HugePages, ShortfallNamesWhyABufferGotNoHugePages) {
+    HugePages never;
+    never.requested = true;
+    never.thp_mode = "never";
+    never.note = "transparent huge pages are disabled (never)";
+    EXPECT_EQ(huge_pages_shortfall(never), "transparent huge pages are disabled (never)");
+    HugePages fragmented;
+    fragmented.requested = true;
+    fragmented.thp_mode = "madvise";
+    fragmented.advised = true;
+    fragmented.buffer_bytes = 64u << 20;
+    count_huge_pages(fragmented, nullptr, 0);  // nothing backed: the note says why
+    EXPECT_EQ(fragmented.backed_bytes, 0u);
+    EXPECT_EQ(huge_pages_shortfall(fragmented),
+              "the kernel gave no huge page to this buffer (fragmented memory, or limits)");
+    HugePages partly = fragmented;
+    partly.backed_bytes = 2u << 20;  // some of the buffer is enough: what it got is recorded beside it
+    EXPECT_EQ(huge_pages_shortfall(partly), "");
+    EXPECT_EQ(huge_pages_shortfall(HugePages{}), "huge pages were not asked for");
+}
+
+TEST(HugePages, PageSizeIsReadFromSysfsAndZeroWithoutIt) {
+    namespace fs = std::filesystem;
+    const fs::path root = fs::temp_directory_path() / ("hwcomm-thp-" + std::to_string(::getpid()));
+    fs::create_directories(root / "kernel/mm/transparent_hugepage");
+    EXPECT_EQ(thp_page_bytes(root.string()), 0u);
+    std::ofstream(root / "kernel/mm/transparent_hugepage/hpage_pmd_size") << "2097152\n";
+    std::ofstream(root / "kernel/mm/transparent_hugepage/enabled") << "always madvise [never]\n";
+    EXPECT_EQ(thp_page_bytes(root.string()), 2u << 20);
+    EXPECT_EQ(thp_mode(root.string()), "never");
+    std::ofstream(root / "kernel/mm/transparent_hugepage/hpage_pmd_size") << "junk\n";
+    EXPECT_EQ(thp_page_bytes(root.string()), 0u);
+    fs::remove_all(root);
 }

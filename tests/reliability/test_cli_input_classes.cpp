@@ -105,8 +105,8 @@ TEST(CliInputClasses, WrongJsonTypesAreBadInputNotInternalErrors) {
     expect_refusal(run_hwcomm(s, "compare kind.json r.json"),
                    "kind.json: malformed topology: type must be string, but is number");
     expect_refusal(run_hwcomm(s, "compare negative.json r.json"),
-                   "negative.json: bytes must be a whole number of at least 0, not -1");
-    expect_refusal(run_hwcomm(s, "summary huge.json"), "huge.json: bytes must be a whole number of at least 0, not 1e+30");
+                   "negative.json: bytes must be a non-negative integer, not -1");
+    expect_refusal(run_hwcomm(s, "summary huge.json"), "huge.json: bytes must be a non-negative integer, not 1e+30");
     // Google Benchmark fields of the wrong type: the entry is dropped and said why.
     nlohmann::json gb = nlohmann::json::parse(kBenchmark);
     gb["benchmarks"][0]["time_unit"] = 3;
@@ -181,7 +181,7 @@ TEST(CliInputClasses, Latin1HwlocStringsReachNoOutput) {
 TEST(CliInputClasses, ErrorsNameTheFileOnceInWords) {
     Scratch s("classes-messages");
     std::ofstream(s / "bad.json") << "{\"schema\": ";
-    for (const std::string command : {std::string("summary"), std::string("analyze"), std::string("export"),
+    for (const std::string& command : {std::string("summary"), std::string("analyze"), std::string("export"),
                                       std::string("model check")}) {
         const Result r = run_hwcomm(s, command + " bad.json");
         expect_refusal(r, "bad.json is not valid JSON (line 1, column 12: ");

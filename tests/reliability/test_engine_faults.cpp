@@ -11,6 +11,7 @@
 #include <memory>
 
 #include "core/device_error.hpp"
+#include "core/error.hpp"
 #include "io/results_json.hpp"
 #include "io/run_state.hpp"
 #include "run/device_loss.hpp"
@@ -27,6 +28,7 @@ struct Fault {
     std::string name = "cudaErrorMemoryAllocation";
     int code = 2;
     bool sticky = false;
+    std::string unavailable;  // At::Prepare: the machine lacks what the record needs (Unavailable), this reason
 
     DeviceError error(const std::string& call) const {
         return DeviceError(call + " failed: " + name, "cuda", name, code, sticky);
@@ -70,6 +72,7 @@ public:
     }
     std::unique_ptr<TransferSession> prepare(const Graph&, const Vertex&, const Vertex&, const ParamSet&, std::size_t,
                                              const MethodOptions&) const override {
+        if (f_.at == Fault::At::Prepare && !f_.unavailable.empty()) throw Unavailable(f_.unavailable);
         if (f_.at == Fault::At::Prepare) throw f_.error("cudaMalloc");
         return std::make_unique<FakeSession>(f_);
     }
@@ -148,6 +151,29 @@ TEST(EngineFaults, FailedAllocationIsOneErrorRecordNamingTheCudaErrorAndTheNextG
         EXPECT_EQ(alloc.context.at("device_error").at("name").get<std::string>(), "cudaErrorMemoryAllocation");
         EXPECT_EQ(alloc.context.at("device_error").at("code").get<int>(), 2);
         EXPECT_FALSE(alloc.context.at("device_error").at("context_lost").get<bool>());
+        const Record& copy = record(r.results, "copy|" + gpu + "|" + gpu + "|");
+        EXPECT_EQ(copy.status, "ok");
+        EXPECT_EQ(copy.points.size(), 3u);
+    }
+}
+
+// host_mem=huge on a node without huge pages, TMA on a GPU before sm_90: 'skipped' with the reason, no
+// points, and the run goes on to the next record.
+TEST(EngineFaults, MissingHardwareIsASkippedRecordWithItsReasonAndTheRunGoesOn) {
+    const Graph g = numa_and_two_gpus();
+    Registry reg(test::catalog_with({"huge", "copy"}));
+    Fault none{Fault::At::Prepare};
+    none.unavailable = "no huge pages on NUMA node 0: transparent huge pages are disabled (never)";
+    reg.add(std::make_unique<FakeMethod>("huge", VertexKind::Gpu, none));
+    reg.add(std::make_unique<FakeMethod>("copy", VertexKind::Gpu));
+    const RunOutcome r = run(g, reg);
+    EXPECT_TRUE(r.losses.empty());
+    for (const std::string gpu : {"gpu0", "gpu1"}) {
+        const Record& huge = record(r.results, "huge|" + gpu + "|" + gpu + "|");
+        EXPECT_EQ(huge.status, "skipped");
+        EXPECT_EQ(huge.error, "prepare: " + none.unavailable);
+        EXPECT_EQ(huge.error_type, "hwcomm::Unavailable");
+        EXPECT_TRUE(huge.points.empty());
         const Record& copy = record(r.results, "copy|" + gpu + "|" + gpu + "|");
         EXPECT_EQ(copy.status, "ok");
         EXPECT_EQ(copy.points.size(), 3u);

@@ -123,3 +123,23 @@ TEST(TopoCli, AllShowsEmptyFunctionsAndListNotesInferredOrdinals) {
     EXPECT_EQ(r.out.rfind("note: CUDA ordinals inferred from PCI bus id order (" + dgx2 + " has no CUDA facts)\n", 0), 0u)
         << r.out;
 }
+
+// The link classes section (docs/classes.md): in the tree and in --json.
+TEST(TopoCli, ListsTheLinkClassesInTextAndJson) {
+    const std::string dgx1 = hwcomm::test::fixture("hwloc/dgx1.xml");
+    const Result text = run("topo --input " + dgx1);
+    EXPECT_EQ(text.code, 0) << text.out;
+    EXPECT_NE(text.out.find("\nLink classes ("), std::string::npos) << text.out;
+    EXPECT_NE(text.out.find("  c0  32 members  GPU -> GPU, NV1 direct, NVLink 1.0, 20 GB/s\n      gpu0->gpu1, gpu0->gpu2,"),
+              std::string::npos)
+        << text.out;
+    EXPECT_NE(text.out.find("... (20 more; --json lists all)"), std::string::npos);
+    const Result json = run("topo --input " + dgx1 + " --json");
+    ASSERT_EQ(json.code, 0) << json.out;
+    const auto doc = nlohmann::json::parse(json.out);
+    const auto& classes = doc.at("link_classes").at("classes");
+    ASSERT_EQ(classes.size(), 7u);  // 2 GPU-GPU, 2 + 2 host-GPU, 1 NUMA-NUMA
+    std::size_t members = 0;
+    for (const auto& c : classes) members += c.at("members").size();
+    EXPECT_EQ(members, 56u + 32u + 2u);  // every ordered GPU pair, host<->GPU both ways, numa0<->numa1
+}

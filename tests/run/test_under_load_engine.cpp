@@ -28,7 +28,8 @@ TEST(UnderLoadEngine, AMethodWithoutLanesUnderLoadIsOneErrorRecord) {
     PlannedRecord p{&m, g.find("numa0"), g.find("numa1"), {{"mode", "a"}}, "fake|numa0|numa1|a"};
     RunOptions o;
     o.sizes = {4096};
-    o.method.under_load = {"memcpy-h2d numa0->gpu0"};
+    o.method.under_load = {parse_load_spec("memcpy-h2d numa0->gpu0")};
+    o.method.load_routes = resolve_load_specs(g, o.method.under_load);
     const Record r = *measure_record(g, p, o);
     EXPECT_EQ(r.status, "error");
     EXPECT_NE(r.error.find("cannot run under load"), std::string::npos) << r.error;
@@ -40,7 +41,7 @@ TEST(UnderLoadEngine, AMethodWithoutLanesUnderLoadIsOneErrorRecord) {
 TEST(UnderLoadEngine, SpecsRoundTripThroughMetaOptionsAndBadOnesAreRefused) {
     RunOptions o;
     o.sizes = {4096};
-    o.method.under_load = {"memcpy-h2d numa0->gpu0", "all-to-host"};
+    o.method.under_load = {parse_load_spec("memcpy-h2d numa0->gpu0"), parse_load_spec("all-to-host")};
     nlohmann::json j = run_options_to_json(o);
     EXPECT_EQ(run_options_from_json(j).method.under_load, o.method.under_load);
     j.erase("under_load");  // files written before --under-load

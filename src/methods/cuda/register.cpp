@@ -24,6 +24,9 @@ void register_cuda_methods(Registry& registry) {
     registry.add(make_sm_copy_d2d_push());
     registry.add(make_sm_copy_h2d());
     registry.add(make_sm_copy_d2h());
+    registry.add(make_tma_copy_d2d());
+    registry.add(make_tma_copy_h2d());
+    registry.add(make_tma_copy_d2h());
     registry.add(make_all_to_host());
     registry.add(make_host_to_all());
     registry.add(make_all_to_one());
@@ -34,6 +37,7 @@ void register_cuda_methods(Registry& registry) {
     registry.add(make_um_prefetch());
     registry.add(make_um_demand());
     registry.add(make_under_load());
+    registry.add(make_lane_sweep());
     registry.add(make_in_flight());
     registry.add(make_priority());
 }

@@ -53,6 +53,12 @@ std::vector<std::uint32_t> chase_cycle(std::uint32_t nodes, std::uint64_t seed) 
     return next;
 }
 
+std::vector<std::uint32_t> chase_ring(std::uint32_t nodes) {
+    std::vector<std::uint32_t> next(nodes);
+    for (std::uint32_t i = 0; i < nodes; ++i) next[i] = i + 1 == nodes ? 0 : i + 1;
+    return next;
+}
+
 bool is_single_cycle(const std::vector<std::uint32_t>& next) {
     if (next.empty()) return false;
     std::vector<bool> seen(next.size(), false);

@@ -38,6 +38,9 @@ std::uint64_t strided_sectors(std::uint64_t n, std::uint64_t stride_elements, un
 // is the node after i; following next from any node visits every node once
 // before coming back. Deterministic for a seed.
 std::vector<std::uint32_t> chase_cycle(std::uint32_t nodes, std::uint64_t seed);
+// The ring in address order: next[i] = i + 1, the last back to 0 (nvbandwidth's
+// latency layout: consecutive steps of one node stride).
+std::vector<std::uint32_t> chase_ring(std::uint32_t nodes);
 // Whether `next` is one cycle through all its nodes.
 bool is_single_cycle(const std::vector<std::uint32_t>& next);
 // The node reached after `steps` steps from `start`.

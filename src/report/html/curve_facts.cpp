@@ -6,9 +6,9 @@
 
 namespace hwcomm::report_html {
 
-CurveFacts curve_facts(const Record& record, const Graph& graph) {
+CurveFacts curve_facts(const Record& record, const MethodRow* row, const Graph& graph) {
     const analyze::CurveMetrics metrics =
-        analyze::curve_metrics(record, graph.vertices().empty() ? nullptr : &graph);
+        analyze::curve_metrics(record, row, graph.vertices().empty() ? nullptr : &graph);
     CurveFacts facts;
     if (metrics.large) {
         facts.large_gbps = metrics.large->gbps;

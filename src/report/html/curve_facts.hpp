@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "catalog/method_row.hpp"
 #include "core/graph.hpp"
 #include "core/results.hpp"
 
@@ -31,6 +32,7 @@ struct CurveFacts {
     std::vector<SuspectPoint> suspects;
 };
 
-CurveFacts curve_facts(const Record& record, const Graph& graph);
+// `row`: the record's method row (null: a method no catalog knows).
+CurveFacts curve_facts(const Record& record, const MethodRow* row, const Graph& graph);
 
 }  // namespace hwcomm::report_html

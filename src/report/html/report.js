@@ -164,13 +164,16 @@
          return {type: 'polygon', shape: {points: outline.map(function (p) { return api.coord(p); })},
                  style: {fill: colour, opacity: 0.2}};
        }},
-      {type: 'line', id: 'main-' + index, name: name, data: pairs(c.b, c.bw), showSymbol: false, color: colour,
-       lineStyle: {width: 2, type: ['solid', 'dashed', 'dotted'][c.file % 3]},  // files overlaid: one dash each
+      {type: 'line', id: 'main-' + index, name: name, data: pairs(c.b, c.bw), showSymbol: !!c.shape, color: colour,
+       lineStyle: {width: c.shape ? 0 : 2, type: ['solid', 'dashed', 'dotted'][c.file % 3]},  // files: one dash each
        markLine: c.facts.limit === undefined || limitsDrawn[c.facts.limit] ? undefined : (limitsDrawn[c.facts.limit] = {
          symbol: 'none', silent: true, lineStyle: {type: 'dashed', color: '#555'},
          label: {formatter: (c.facts.limit_what || 'limit') + ' ' + fmtRate(c.facts.limit) + ' GB/s', position: 'insideEndTop'},
          data: [{yAxis: c.facts.limit}]})}
     ];
+    // A confirmed curve: measured at a few sizes; between them, its class representative's shape (not measured).
+    if (c.shape) series.push({type: 'line', name: name + ' between its sizes: shape of ' + c.shape.of, symbol: 'none',
+                              data: pairs(c.shape.b, c.shape.bw), color: colour, lineStyle: {width: 1, type: 'dashed'}});
     Object.keys(c.parts || {}).forEach(function (part) {
       series.push({type: 'line', name: name + ' ' + part, data: pairs(c.b, c.parts[part]), symbol: 'none',
                    color: colour, lineStyle: {width: 1, type: 'dotted'}});
@@ -354,6 +357,7 @@
     cpuExpected = window.hwcommDrawCpu(model, {el: el, addChart: addChart, palette: palette, fmtBytes: fmtBytes,
                                                fmtRate: fmtRate, tip: tip});
     window.hwcommDrawAnalysis(model, {el: el, fmtRate: fmtRate});
+    window.hwcommDrawClasses(model, {el: el});
     drawFirstScreen();
     firstScreenMs = Math.round(performance.now() - started);
     document.body.dataset.firstScreenMs = firstScreenMs;

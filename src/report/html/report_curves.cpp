@@ -42,7 +42,7 @@ json facts_json(const CurveFacts& facts) {
 
 }  // namespace
 
-json curve_json(const Record& record, const Graph& graph, bool raw) {
+json curve_json(const Record& record, const MethodRow* row, const Graph& graph, bool raw) {
     json c = {{"key", record.key}, {"method", record.method}, {"src", record.src}, {"dst", record.dst},
               {"params", params_label(record.params)}, {"status", record.status}};
     if (!record.error.empty()) c["error"] = record.error;
@@ -81,7 +81,7 @@ json curve_json(const Record& record, const Graph& graph, bool raw) {
     for (auto& [label, values] : extra_curves)
         if (values.size() == c["b"].size()) parts[label] = std::move(values);
     if (!parts.empty()) c["parts"] = std::move(parts);
-    const CurveFacts facts = curve_facts(record, graph);
+    const CurveFacts facts = curve_facts(record, row, graph);
     c["facts"] = facts_json(facts);
     json suspects = json::array();
     for (const SuspectPoint& s : facts.suspects) suspects.push_back({s.bytes, s.reason});

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "analyze/gpumem_facts.hpp"
+#include "catalog/row_json.hpp"
 
 namespace hwcomm::report_html {
 
@@ -79,11 +80,25 @@ json stride_chart(const Record& r) {
     return {{"series", series}, {"ncu", ncu}};
 }
 
-json latency_series(const Record& r, const analyze::LatencyLadder& l) {
+json latency_series(const Record& r, const analyze::LatencyLadder& l, const std::string& prefix) {
     json bytes = json::array(), ns = json::array();
     for (const auto& [b, v] : l.ns_by_working_set) bytes.push_back(b), ns.push_back(v);
     const std::string memory = l.memory.empty() ? "local" : l.memory;
-    return {{"label", memory + " (" + r.dst + ")"}, {"memory", memory}, {"bytes", bytes}, {"ns", ns}};
+    return {{"label", prefix + memory + " (" + r.dst + ")"}, {"memory", memory}, {"bytes", bytes}, {"ns", ns}};
+}
+
+// gpumem-loaded-latency beside the unloaded ladder: one series per load level that loads something.
+std::vector<json> loaded_series(const Record& r) {
+    std::vector<json> out;
+    for (const analyze::LoadedLatency& level : analyze::loaded_latency(r)) {
+        if (level.load == "none") continue;
+        json bytes = json::array(), ns = json::array();
+        for (const auto& [b, v] : level.ns_by_working_set) bytes.push_back(b), ns.push_back(v);
+        const std::string memory = r.params.count("memory") ? r.params.at("memory") : "local";
+        out.push_back({{"label", memory + " (" + r.dst + ") under load: " + level.load}, {"memory", memory},
+                       {"bytes", bytes}, {"ns", ns}});
+    }
+    return out;
 }
 
 }  // namespace
@@ -94,24 +109,33 @@ json gpumem_model(const std::vector<ReportInput>& inputs) {
     for (std::size_t f = 0; f < inputs.size(); ++f) {
         std::map<std::string, json> ladders;  // source GPU -> its latency chart
         std::vector<std::string> ladder_order;
+        const MethodCatalog catalog = catalog_for(inputs[f].results.meta);
         for (const Record& r : inputs[f].results.records) {
-            if (r.status != "ok" || !analyze::is_gpumem_method(r.method)) continue;
-            if (r.method == "gpumem-timeline") {
+            const MethodRow* row = catalog.find(r.method);
+            if (r.status != "ok" || !in_family(row, MethodFamily::GpuMemory)) continue;
+            if (row->view == MethodView::GpumemTimeline) {
                 json charts = timeline_charts(r);
                 if (!charts.empty())
                     out["timelines"].push_back({{"title", titled("per-warp load latency, " + r.src, inputs, f)},
                                                 {"file", f}, {"key", r.key}, {"charts", std::move(charts)}});
-            } else if (r.method == "gpumem-occupancy") {
+            } else if (row->view == MethodView::GpumemOccupancy) {
                 json chart = occupancy_chart(r);
                 chart["title"] = titled("occupancy against read bandwidth, " + r.src, inputs, f);
                 chart["file"] = f, chart["key"] = r.key;
                 if (!chart["series"].empty()) out["occupancy"].push_back(std::move(chart));
-            } else if (r.method == "gpumem-stride") {
+            } else if (row->view == MethodView::GpumemStride) {
                 json chart = stride_chart(r);
                 chart["title"] = titled("strided reads, " + r.src, inputs, f);
                 chart["file"] = f, chart["key"] = r.key;
                 if (!chart["series"].empty()) out["stride"].push_back(std::move(chart));
-            } else if (r.method == "gpumem-latency") {
+            } else if (row->view == MethodView::GpumemLoadedLatency) {
+                if (!ladders.count(r.src)) {
+                    ladder_order.push_back(r.src);
+                    ladders[r.src] = {{"title", titled("load latency from " + r.src, inputs, f)}, {"file", f},
+                                      {"series", json::array()}, {"plateaus", json::array()}};
+                }
+                for (json& s : loaded_series(r)) ladders[r.src]["series"].push_back(std::move(s));
+            } else if (row->view == MethodView::GpumemLatency) {
                 const analyze::LatencyLadder l = analyze::latency_ladder(r);
                 if (l.ns_by_working_set.empty()) continue;
                 if (!ladders.count(r.src)) {
@@ -120,8 +144,11 @@ json gpumem_model(const std::vector<ReportInput>& inputs) {
                                       {"series", json::array()}, {"plateaus", json::array()}};
                 }
                 json& chart = ladders[r.src];
-                chart["series"].push_back(latency_series(r, l));
-                if (l.memory == "local" || l.memory.empty()) {
+                const bool tma = r.method == "gpumem-tma-latency";
+                // layout=ring128 (nvbandwidth's order) beside the random cycle; the plateaus stay the random cycle's.
+                const bool ring = r.params.count("layout") > 0;
+                chart["series"].push_back(latency_series(r, l, tma ? "TMA: " : ring ? "ring: " : ""));
+                if (!tma && !ring && (l.memory == "local" || l.memory.empty())) {
                     chart["l2_bytes"] = l.l2_bytes;
                     for (const auto& [name, v] : {std::pair{"L1", l.smallest_ns}, std::pair{"L2", l.l2_window_ns},
                                                   std::pair{"DRAM", l.beyond_l2_ns}})

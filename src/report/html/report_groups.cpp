@@ -6,11 +6,11 @@
 #include <set>
 #include <string>
 
-#include "analyze/gpumem_facts.hpp"
 #include "analyze/cpu_facts.hpp"
 #include "report/html/report_cpu.hpp"
 #include "report/html/report_gpumem.hpp"
 #include "report/html/report_model.hpp"
+#include "catalog/row_json.hpp"
 
 namespace hwcomm::report_html {
 
@@ -45,21 +45,19 @@ struct GroupKey {
     std::string key, title, label;
 };
 
-// The family of a method for grouping: copies that move the same bytes over
-// the same route share a chart whatever engine moves them (copy engine vs SM
-// copy, peer on vs off); duplex totals (two directions) get their own charts.
-std::string family_of(const std::string& method) {
-    if (method.rfind("duplex", 0) == 0) return method;
-    if (method == "memcpy-d2d" || method == "memcpy-peer" || method.rfind("sm-copy-d2d", 0) == 0) return "d2d";
-    if (method == "memcpy-h2d" || method == "sm-copy-h2d") return "h2d";
-    if (method == "memcpy-d2h" || method == "sm-copy-d2h") return "d2h";
-    return method;
+// The charts a method shares: copies that move the same bytes over the same
+// route share a chart whatever engine moves them (copy engine vs SM copy, peer
+// on vs off): their rows name one report group. Duplex totals (two directions)
+// and methods without a group get charts of their own.
+std::string group_of(const std::string& method, const MethodRow* row) {
+    if (!row || row->report_group.empty()) return method;
+    return row->report_group;
 }
 
-GroupKey group_key(const json& c) {
+GroupKey group_key(const json& c, const MethodCatalog& catalog) {
     const std::string method = c["method"], src = c["src"], dst = c["dst"];
     const std::string params = params_without_numa(c["params"]);
-    const std::string family = family_of(method);
+    const std::string family = group_of(method, catalog.find(method));
     const bool one_method = family == method;
     const std::string what = one_method ? (params.empty() ? method : params) : method + (params.empty() ? "" : " " + params);
     const char* arrow = " \xE2\x86\x92 ";
@@ -123,13 +121,13 @@ std::vector<std::string> file_names(const std::vector<ReportInput>& inputs) {
 
 }  // namespace
 
-json comparison_groups(const json& curves, std::size_t /*file_count: labels are named by report_model*/) {
+json comparison_groups(const json& curves, const std::vector<MethodCatalog>& catalogs) {
     std::vector<std::string> order;
     std::map<std::string, json> groups;
     std::map<std::string, std::vector<json>> members;
     for (std::size_t id = 0; id < curves.size(); ++id) {
         const json& c = curves[id];
-        const GroupKey key = group_key(c);
+        const GroupKey key = group_key(c, catalogs.at(c["file"].get<std::size_t>()));
         if (!groups.count(key.key)) {
             order.push_back(key.key);
             groups[key.key] = {{"title", key.title}, {"curves", json::array()}};
@@ -218,6 +216,8 @@ json heatmaps(const json& curves, const std::vector<ReportInput>& inputs) {
 
 json report_model(const std::vector<ReportInput>& inputs, const ReportOptions& options) {
     json model = {{"files", json::array()}, {"curves", json::array()}};
+    std::vector<MethodCatalog> catalogs;
+    for (const ReportInput& input : inputs) catalogs.push_back(catalog_for(input.results.meta));
     for (std::size_t f = 0; f < inputs.size(); ++f) {
         json errors = json::array();
         for (const Record& r : inputs[f].results.records)
@@ -228,17 +228,20 @@ json report_model(const std::vector<ReportInput>& inputs, const ReportOptions& o
         for (const Record& r : inputs[f].results.records) {
             // Their points lie along other axes: the GPU memory section draws them.
             // So do the CPU latency and mix records: the CPU memory section draws them.
-            if (analyze::is_gpumem_method(r.method) || analyze::is_cpu_section_method(r.method)) continue;
-            json c = curve_json(r, inputs[f].graph, options.raw);
+            const MethodRow* row = catalogs[f].find(r.method);
+            if (in_family(row, MethodFamily::GpuMemory) || analyze::in_cpu_section(row)) continue;
+            json c = curve_json(r, row, inputs[f].graph, options.raw);
             c["file"] = f;
             model["curves"].push_back(std::move(c));
         }
     }
-    json groups = comparison_groups(model["curves"], inputs.size());
+    model["classes"] = classes_json(inputs, model["curves"]);
+    json groups = comparison_groups(model["curves"], catalogs);
     // Legend labels name the file when several are overlaid.
     const auto files = file_names(inputs);
     for (auto& g : groups)
             for (auto& c : g["curves"]) c["label"] = with_file(model["curves"][c["id"].get<std::size_t>()], files, c["label"]);
+    mark_measured_as(groups, model["curves"]);
     json small = small_transfer_charts(model["curves"]);
     for (auto& g : small)
         for (auto& c : g["curves"]) c["label"] = with_file(model["curves"][c["id"].get<std::size_t>()], files, c["label"]);

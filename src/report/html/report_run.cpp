@@ -87,6 +87,7 @@ json run_rows(const ResultsFile& results, const Graph& graph) {
     add("Options", "options");
     add("Skipped", "skipped");
     shown.insert("units");
+    shown.insert("methods");  // the method rows: what the page knows of each method, not a run fact
     for (const auto& [key, value] : meta.items())
         if (!shown.count(key)) rows.push_back({key, text_of(value)});
     for (const auto& note : graph.notes) rows.push_back({"Topology note", note});

@@ -24,6 +24,7 @@
 #include "run/cluster/node_names.hpp"
 #include "run/cluster/node_phase.hpp"
 #include "run/device_loss.hpp"
+#include "catalog/row_json.hpp"
 
 namespace hwcomm {
 
@@ -155,6 +156,7 @@ ResultsFile assemble(const Assembly& a, bool finished) {
     for (const ResultsFile& part : a.parts)
         for (const Record& r : part.records) store_record(file, r);
     for (const Record& r : a.inter_node) store_record(file, r);
+    keep_method_rows(file, builtin_catalog());
     file.unknown["cluster"] = cluster_section(a.mpi, cluster_nodes(a.facts, a.parts), a.schedule);
     begin_run_state(file.meta, file.records.size(), read_load_average(), std::thread::hardware_concurrency(),
                     file.meta["run"].value("started_utc", ""));
@@ -212,7 +214,8 @@ int run_cluster(const Registry& registry, const RunOptions& options, const Clust
     mine.nics = nic_ids(graph);
     if (part.status == "ok") {
         part = characterize_node(graph, registry, options,
-                                 {mine.name, me, args.command_line, filters.local, filters.measure_locally});
+                                 {mine.name, me, args.command_line, filters.local, filters.measure_locally,
+                                  args.record_line});
     } else {
         part.results.meta = json::object();
         part.results.records.push_back(rank_error_record(mine.name, part.error));
@@ -225,7 +228,8 @@ int run_cluster(const Registry& registry, const RunOptions& options, const Clust
     a.mpi = mpi_library_json(library);
     for (const std::string& text : world.allgather_strings(facts_to_json(mine).dump()))
         a.facts.push_back(facts_from_json(json::parse(text)));
-    InterNodeArgs inter{schedule, {}, {}, {}, {filters.mpi_host, filters.mpi_gpu, library.cuda_aware.value_or(false)}};
+    InterNodeArgs inter{schedule, {}, {}, {}, {filters.mpi_host, filters.mpi_gpu, library.cuda_aware.value_or(false)},
+                        args.record_line};
     for (const RankFacts& f : a.facts) {
         inter.ends.push_back(f.ends);
         inter.healthy.push_back(f.status == "ok");

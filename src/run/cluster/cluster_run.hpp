@@ -11,6 +11,7 @@
 #include "methods/characterizer.hpp"
 #include "run/cluster/pair_schedule.hpp"
 #include "run/cluster/plan_text.hpp"
+#include "run/progress.hpp"
 #include "run/run_options.hpp"
 
 namespace hwcomm {
@@ -23,6 +24,7 @@ struct ClusterArgs {
     // Rank 0 only, before anything is measured: throws UsageError when the output cannot be written.
     std::function<void(const std::string&)> check_output;
     bool plan_only = false;  // --plan: print the schedule (rank 0) and stop
+    RecordLine record_line;  // the log line of each finished record (report/text/record_line.hpp)
 };
 
 // Returns the exit code, the same on every rank (0, kExitRecordErrors; a

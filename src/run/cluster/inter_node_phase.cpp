@@ -3,6 +3,7 @@
 #include <iostream>
 #include <memory>
 
+#include "catalog/method_names.hpp"
 #include "io/results_meta.hpp"
 #include "methods/mpi/pair_session.hpp"
 #include "platform/mpi/communicator.hpp"
@@ -23,12 +24,12 @@ const Vertex* any_vertex(const Graph& graph) {
 std::vector<Record> initiate(const Communicator& pair, const Graph& graph, const RunOptions& options,
                              const InterNodeArgs& args, int me, int peer, bool shared_host) {
     std::vector<Record> out;
-    const MpiPairMethod host("mpi-host", pair, args.ends[me], args.ends[peer].node);
-    const MpiPairMethod gpu("mpi-gpu", pair, args.ends[me], args.ends[peer].node);
+    const MpiPairMethod host(method_name::kMpiHost, pair, args.ends[me], args.ends[peer].node);
+    const MpiPairMethod gpu(method_name::kMpiGpu, pair, args.ends[me], args.ends[peer].node);
     const auto planned_records = records_initiated_by(args.ends[me], args.ends[peer], me < peer, args.selection);
     for (const InterNodeRecord& r : planned_records) {
         PlannedRecord p;
-        p.method = r.method == "mpi-gpu" ? &gpu : &host;
+        p.method = r.method == gpu.name() ? &gpu : &host;
         p.src = p.dst = any_vertex(graph);
         p.params = r.params;
         p.key = r.key;
@@ -38,7 +39,9 @@ std::vector<Record> initiate(const Communicator& pair, const Graph& graph, const
         if (!record) continue;
         set_inter_node_context(*record, args.ends[me].node, args.ends[peer].node, shared_host);
         stamp_measured_provenance(*record);
-        std::cerr << args.ends[me].node << ": " << record_line(*record, out.size() + 1, planned_records.size()) << std::endl;
+        if (args.record_line)
+            std::cerr << args.ends[me].node << ": " << args.record_line(*record, out.size() + 1, planned_records.size())
+                      << std::endl;
         out.push_back(std::move(*record));
     }
     end_pair(pair);

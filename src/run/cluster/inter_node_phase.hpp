@@ -10,6 +10,7 @@
 
 #include "core/graph.hpp"
 #include "core/results.hpp"
+#include "run/progress.hpp"
 #include "methods/mpi/local_ends.hpp"
 #include "run/cluster/pair_records.hpp"
 #include "run/cluster/pair_schedule.hpp"
@@ -25,6 +26,7 @@ struct InterNodeArgs {
     std::vector<bool> healthy;          // every rank's node status is "ok"
     std::vector<std::string> host_ids;  // ranks on one host: shared-memory transport
     InterNodeSelection selection;
+    RecordLine record_line;             // the log line of each finished record
 };
 
 // The records this rank initiated, node-qualified, with context.nodes and

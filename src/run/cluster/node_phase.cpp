@@ -49,10 +49,12 @@ NodePart characterize_node(const Graph& graph, const Registry& registry, const R
     part.results = new_results(graph, args.command_line, run_options_to_json(options));
     try {
         fail_if_injected(args.rank);
+        RunOptions resolved = options;  // this node's graph: its own load routes
+        resolve_run_options(resolved, graph, registry);
         std::vector<PlannedRecord> plan;
         if (args.measure_locally) {
             const Filters filters(args.local_filters, registry, graph);
-            plan = build_plan(graph, registry, filters, options.method);
+            plan = build_plan(graph, registry, filters, resolved.method);
         }
         begin_run_state(part.results.meta, plan.size(), read_load_average(), std::thread::hardware_concurrency(),
                         utc_now_iso8601());
@@ -61,9 +63,10 @@ NodePart characterize_node(const Graph& graph, const Registry& registry, const R
         hooks.on_record = [&](const Record& record) {
             stamp_measured_provenance(part.results.records.back());
             absorb_record_meta(part.results, record);
-            std::cerr << args.node << ": " << record_line(record, ++done, plan.size()) << std::endl;
+            ++done;
+            if (args.record_line) std::cerr << args.node << ": " << args.record_line(record, done, plan.size()) << std::endl;
         };
-        run_plan(graph, plan, options, part.results, hooks);
+        run_plan(graph, plan, resolved, part.results, hooks);
         set_completed_records(part.results.meta, part.results.records.size());
         end_run_state(part.results.meta, true, utc_now_iso8601());
     } catch (const std::exception& e) {

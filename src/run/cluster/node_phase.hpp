@@ -10,6 +10,7 @@
 #include "core/graph.hpp"
 #include "core/results.hpp"
 #include "methods/characterizer.hpp"
+#include "run/progress.hpp"
 #include "run/run_options.hpp"
 
 namespace hwcomm {
@@ -29,6 +30,7 @@ struct NodePhaseArgs {
     std::vector<std::string> command_line;
     std::vector<std::string> local_filters;  // --filter specs for this node's methods
     bool measure_locally = true;             // false: the filters chose inter-node methods only
+    RecordLine record_line;                  // the log line of each finished record
 };
 
 NodePart characterize_node(const Graph& graph, const Registry& registry, const RunOptions& options,

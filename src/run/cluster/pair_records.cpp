@@ -1,5 +1,7 @@
 #include "run/cluster/pair_records.hpp"
 
+#include "catalog/method_names.hpp"
+#include "catalog/method_params.hpp"
 #include "core/results.hpp"
 
 namespace hwcomm {
@@ -20,26 +22,29 @@ std::string at(const LocalEnds& e, const std::string& local) { return e.node + "
 std::vector<InterNodeRecord> records_initiated_by(const LocalEnds& me, const LocalEnds& peer, bool lower,
                                                   const InterNodeSelection& selection) {
     std::vector<InterNodeRecord> out;
-    std::vector<std::string> directions{"uni"};
-    if (lower) directions.push_back("bi");
+    std::vector<std::string> directions{MpiDirection::Uni};
+    if (lower) directions.push_back(MpiDirection::Bi);
     if (selection.host) {
-        std::vector<std::string> placements{"near-nic"};
-        if (me.far_numa >= 0 && peer.far_numa >= 0) placements.push_back("far");
+        std::vector<std::string> placements{MpiPlacement::NearNic};
+        if (me.far_numa >= 0 && peer.far_numa >= 0) placements.push_back(MpiPlacement::Far);
         for (const std::string& placement : placements) {
-            const bool far = placement == "far";
+            const bool far = placement == MpiPlacement::Far;
             const std::string src = at(me, far ? me.far_numa_id : me.near_numa_id);
             const std::string dst = at(peer, far ? peer.far_numa_id : peer.near_numa_id);
-            for (const char* op : {"sendrecv", "put"})
+            for (const char* op : {MpiOp::Sendrecv, MpiOp::Put})
                 for (const std::string& direction : directions)
-                    out.push_back(make_record("mpi-host", src, dst,
-                                              {{"op", op}, {"direction", direction}, {"placement", placement}}));
+                    out.push_back(make_record(method_name::kMpiHost, src, dst,
+                                              {{MpiOp::key, op},
+                                               {MpiDirection::key, direction},
+                                               {MpiPlacement::key, placement}}));
         }
     }
     if (selection.gpu && me.gpu_ordinal >= 0 && peer.gpu_ordinal >= 0)
         for (const std::string& direction : directions)
-            out.push_back(make_record("mpi-gpu", at(me, me.gpu_id), at(peer, peer.gpu_id),
-                                      {{"op", "sendrecv"}, {"direction", direction},
-                                       {"path", selection.cuda_aware ? "cuda-aware" : "staged"}}));
+            out.push_back(make_record(method_name::kMpiGpu, at(me, me.gpu_id), at(peer, peer.gpu_id),
+                                      {{MpiOp::key, MpiOp::Sendrecv},
+                                       {MpiDirection::key, direction},
+                                       {MpiPath::key, selection.cuda_aware ? MpiPath::CudaAware : MpiPath::Staged}}));
     return out;
 }
 

@@ -16,7 +16,7 @@
 namespace hwcomm {
 
 struct InterNodeRecord {
-    std::string method;   // "mpi-host" | "mpi-gpu"
+    std::string method;   // method_name::kMpiHost | kMpiGpu
     std::string src, dst;  // node-qualified: "node0:numa0"
     ParamSet params;      // op, direction, placement | path
     std::string key;
@@ -25,7 +25,7 @@ struct InterNodeRecord {
 struct InterNodeSelection {
     bool host = true;
     bool gpu = true;
-    bool cuda_aware = false;  // mpi-gpu path: cuda-aware, else staged
+    bool cuda_aware = false;  // the GPU method's path: cuda-aware, else staged
 };
 
 // The records `initiator` measures against `peer`; `lower` says whether the

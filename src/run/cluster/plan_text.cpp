@@ -3,6 +3,8 @@
 #include <cstdio>
 #include <sstream>
 
+#include "catalog/method_names.hpp"
+
 namespace hwcomm {
 
 std::string describe_cluster_plan(const PairSchedule& schedule, const std::vector<std::string>& names,
@@ -26,9 +28,10 @@ std::string describe_cluster_plan(const PairSchedule& schedule, const std::vecto
     }
     char line[200];
     std::snprintf(line, sizeof line,
-                  "estimate: about %.0f s between nodes (%zu mpi-host records per pair, %zu sizes, %.2f s budget per "
-                  "size; a far NUMA node and mpi-gpu add more), after each node's own characterization\n",
-                  estimate, kHostRecordsPerPair, options.sizes.size(), options.stopping.time_budget_s);
+                  "estimate: about %.0f s between nodes (%zu %s records per pair, %zu sizes, %.2f s budget per "
+                  "size; a far NUMA node and %s add more), after each node's own characterization\n",
+                  estimate, kHostRecordsPerPair, method_name::kMpiHost, options.sizes.size(),
+                  options.stopping.time_budget_s, method_name::kMpiGpu);
     out << line;
     return out.str();
 }

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "core/graph.hpp"
+#include "core/peer_path.hpp"
 #include "methods/characterizer.hpp"
 
 namespace hwcomm::cuda {
@@ -21,24 +22,18 @@ std::vector<const Vertex*> cuda_gpus(const Graph& graph);
 // "" when `v` is a NUMA node with memory, else why not.
 std::string why_not_host_node(const Vertex& v);
 
-// The top of the PCIe tree above `id` (a HostBridge id), "" when none.
-std::string pcie_root_of(const Graph& graph, const std::string& id);
-
-struct PeerPath {
-    bool possible = false;
-    std::string via;  // "nvlink", "nvlink via nvswitch-fabric", "pcie root pci:...", or why not
-};
-// Peer access is plausible when the GPUs share an NVLink edge, NVLink edges to
-// one NVSwitch (or hidden fabric), or the same PCIe root; it is ruled out when
-// discovery recorded that CUDA denies it (attr "peer_access_to_cudaN" = "no").
-PeerPath peer_path_in_graph(const Graph& graph, const Vertex& a, const Vertex& b);
+// Peer paths and PCIe roots from the graph alone (core/peer_path.hpp, shared
+// with the transfer-set checks of builds without CUDA).
+using ::hwcomm::pcie_root_of;
+using ::hwcomm::peer_path_in_graph;
+using ::hwcomm::PeerPath;
 
 // The PCIe link between a GPU and its parent, as discovery saw it.
 std::optional<PcieLink> gpu_pcie_link(const Graph& graph, const Vertex& gpu);
 
 // Parameter sets shared by several methods.
 inline const std::vector<std::string>& host_memory_kinds() {
-    static const std::vector<std::string> kinds{"pageable", "pinned", "registered", "wc"};
+    static const std::vector<std::string> kinds{"pageable", "pinned", "registered", "wc", "huge"};
     return kinds;
 }
 // {"peer":"on"} (when the graph allows it) and {"peer":"off"}.

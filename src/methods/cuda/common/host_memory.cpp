@@ -82,11 +82,17 @@ private:
     std::string how_;
 };
 
-// A strictly bound NumaBuffer, page-locked with cudaHostRegister.
+// A strictly bound NumaBuffer, page-locked with cudaHostRegister; with `huge`,
+// transparent huge pages asked for before the first touch.
 class RegisteredHostBuffer final : public HostBuffer {
 public:
-    RegisteredHostBuffer(const HwlocTopology& topo, int numa, std::size_t bytes)
-        : buffer_(topo, numa, bytes == 0 ? 1 : bytes), bytes_(bytes), numa_(numa) {
+    RegisteredHostBuffer(const HwlocTopology& topo, int numa, std::size_t bytes, bool huge)
+        : buffer_(topo, numa, bytes == 0 ? 1 : bytes, BufferOptions{.huge_pages = huge}), bytes_(bytes), numa_(numa),
+          huge_(huge) {
+        if (huge) {
+            const std::string why = huge_pages_shortfall(buffer_.huge_pages());
+            if (!why.empty()) throw Unavailable("no huge pages on NUMA node " + std::to_string(numa) + ": " + why);
+        }
         HWCOMM_CUDA_CHECK(
             cudaHostRegister(buffer_.data(), buffer_.size(), cudaHostRegisterPortable | cudaHostRegisterMapped));
         registered_ = true;
@@ -102,16 +108,27 @@ public:
     std::byte* data() override { return buffer_.data(); }
     std::byte* device_view() override { return device_view_; }
     std::size_t size() const override { return bytes_; }
-    HostMemKind kind() const override { return HostMemKind::Registered; }
+    HostMemKind kind() const override { return huge_ ? HostMemKind::Huge : HostMemKind::Registered; }
     nlohmann::json describe() const override {
-        return base_description(kind(), numa_, buffer_.placement(),
-                                "hwloc_alloc_membind(BIND, STRICT), touched, cudaHostRegister(Portable|Mapped)");
+        nlohmann::json j = base_description(
+            kind(), numa_, buffer_.placement(),
+            std::string("hwloc_alloc_membind(BIND, STRICT), ") + (huge_ ? "madvise(MADV_HUGEPAGE), " : "") +
+                "touched, cudaHostRegister(Portable|Mapped)");
+        if (huge_) {
+            // What the kernel really gave: the bytes on huge pages (smaps AnonHugePages) and their size.
+            j["huge_pages"] = huge_pages_to_json(buffer_.huge_pages());
+            j["huge_pages"]["page_bytes"] = thp_page_bytes();
+            j["huge_pages"]["backed_fraction"] =
+                static_cast<double>(buffer_.huge_pages().backed_bytes) / static_cast<double>(buffer_.size());
+        }
+        return j;
     }
 
 private:
     NumaBuffer buffer_;
     std::size_t bytes_;
     int numa_;
+    bool huge_;
     bool registered_ = false;
     std::byte* device_view_ = nullptr;
 };
@@ -123,7 +140,8 @@ HostMemKind host_mem_kind_from_string(const std::string& text) {
     if (text == "pinned") return HostMemKind::Pinned;
     if (text == "registered") return HostMemKind::Registered;
     if (text == "wc") return HostMemKind::WriteCombined;
-    throw UsageError("unknown host memory kind '" + text + "' (pageable|pinned|registered|wc)");
+    if (text == "huge") return HostMemKind::Huge;
+    throw UsageError("unknown host memory kind '" + text + "' (pageable|pinned|registered|wc|huge)");
 }
 
 const char* to_string(HostMemKind kind) {
@@ -132,6 +150,7 @@ const char* to_string(HostMemKind kind) {
     case HostMemKind::Pinned: return "pinned";
     case HostMemKind::Registered: return "registered";
     case HostMemKind::WriteCombined: return "wc";
+    case HostMemKind::Huge: return "huge";
     }
     return "?";
 }
@@ -144,7 +163,8 @@ std::unique_ptr<HostBuffer> make_host_buffer(HostMemKind kind, const HwlocTopolo
     case HostMemKind::Pageable: return std::make_unique<PageableHostBuffer>(topo, numa_os_index, bytes);
     case HostMemKind::Pinned:
     case HostMemKind::WriteCombined: return std::make_unique<CudaHostAllocBuffer>(kind, topo, numa_os_index, bytes);
-    case HostMemKind::Registered: return std::make_unique<RegisteredHostBuffer>(topo, numa_os_index, bytes);
+    case HostMemKind::Registered: return std::make_unique<RegisteredHostBuffer>(topo, numa_os_index, bytes, false);
+    case HostMemKind::Huge: return std::make_unique<RegisteredHostBuffer>(topo, numa_os_index, bytes, true);
     }
     throw MeasurementError("unknown host memory kind");
 }

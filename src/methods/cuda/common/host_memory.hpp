@@ -6,6 +6,9 @@
 //   pinned      cudaHostAlloc(Portable|Mapped) by a thread bound to the node
 //   registered  hwloc strict-bound NumaBuffer, touched, then cudaHostRegister
 //   wc          cudaHostAlloc(WriteCombined|Portable|Mapped) by a bound thread
+//   huge        as registered, with transparent huge pages asked for before the
+//               first touch (madvise); the bytes the kernel really backed with
+//               huge pages are recorded, and a node that got none is Unavailable
 #include <cstddef>
 #include <memory>
 #include <string>
@@ -18,9 +21,9 @@
 
 namespace hwcomm::cuda {
 
-enum class HostMemKind { Pageable, Pinned, Registered, WriteCombined };
+enum class HostMemKind { Pageable, Pinned, Registered, WriteCombined, Huge };
 
-// "pageable" | "pinned" | "registered" | "wc"; throws UsageError otherwise.
+// "pageable" | "pinned" | "registered" | "wc" | "huge"; throws UsageError otherwise.
 HostMemKind host_mem_kind_from_string(const std::string& text);
 const char* to_string(HostMemKind kind);
 
@@ -36,7 +39,7 @@ public:
     virtual HostMemKind kind() const = 0;
     // {"kind","numa","placement":{...},"how"}.
     virtual nlohmann::json describe() const = 0;
-    // Pinned/registered/wc pages take part in async DMA; pageable do not.
+    // Pinned/registered/wc/huge pages take part in async DMA; pageable do not.
     bool page_locked() const { return kind() != HostMemKind::Pageable; }
 };
 

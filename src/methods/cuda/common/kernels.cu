@@ -1,6 +1,7 @@
 #include "methods/cuda/common/kernels.hpp"
 
 #include <algorithm>
+#include <cstdint>
 
 #include "methods/cuda/common/cuda_check.hpp"
 #include "methods/cuda/common/pattern.hpp"
@@ -10,6 +11,8 @@ namespace hwcomm::cuda {
 namespace {
 
 constexpr int kThreads = 512;
+constexpr std::size_t kTileVectors = kTiledCopyTileBytes / 16;
+constexpr int kTileThreads = 256;
 constexpr int kBlocksPerSm = 4;  // 4 x 512 threads: a full H100/H200 SM
 
 __device__ __forceinline__ unsigned long long global_timer_ns() {
@@ -52,6 +55,16 @@ __global__ void copy_kernel(unsigned char* dst_bytes, const unsigned char* src_b
     }
     for (; i < vectors; i += stride) dst[i] = src[i];
     for (std::size_t j = tail_begin + tid; j < bytes; j += stride) dst_bytes[j] = src_bytes[j];
+}
+
+// One short block per tile: the block scheduler hands out SM slots tile by
+// tile, so a kernel of higher stream priority gets slots as soon as a few
+// tiles end instead of after the whole copy (a grid-stride kernel holds its
+// slots to the end).
+__global__ void tiled_copy_kernel(uint4* dst, const uint4* src, std::size_t vectors) {
+    const std::size_t begin = static_cast<std::size_t>(blockIdx.x) * kTileVectors;
+    const std::size_t end = begin + kTileVectors < vectors ? begin + kTileVectors : vectors;
+    for (std::size_t i = begin + threadIdx.x; i < end; i += blockDim.x) dst[i] = src[i];
 }
 
 __global__ void fill_kernel(unsigned long long* words, std::size_t nwords, unsigned char* bytes_ptr,
@@ -114,6 +127,16 @@ void launch_copy_kernel(cudaStream_t stream, std::byte* dst, const std::byte* sr
     const int grid = grid_for(vec ? vectors : bytes, sm_count);
     copy_kernel<<<grid, kThreads, 0, stream>>>(reinterpret_cast<unsigned char*>(dst),
                                                reinterpret_cast<const unsigned char*>(src), vectors, bytes);
+    HWCOMM_CUDA_CHECK(cudaGetLastError());
+}
+
+void launch_tiled_copy_kernel(cudaStream_t stream, std::byte* dst, const std::byte* src, std::size_t bytes) {
+    if (bytes % 16 || reinterpret_cast<std::uintptr_t>(dst) % 16 || reinterpret_cast<std::uintptr_t>(src) % 16)
+        throw MeasurementError("a tiled copy moves whole 16-byte vectors between 16-byte aligned buffers");
+    const std::size_t vectors = bytes / 16;
+    const std::size_t tiles = (vectors + kTileVectors - 1) / kTileVectors;
+    tiled_copy_kernel<<<static_cast<unsigned>(tiles), kTileThreads, 0, stream>>>(
+        reinterpret_cast<uint4*>(dst), reinterpret_cast<const uint4*>(src), vectors);
     HWCOMM_CUDA_CHECK(cudaGetLastError());
 }
 

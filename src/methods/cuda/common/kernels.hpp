@@ -19,6 +19,13 @@ void launch_blocking_kernel(cudaStream_t stream, const volatile int* flag, volat
 // Either pointer may be a peer GPU's or a mapped host pointer.
 void launch_copy_kernel(cudaStream_t stream, std::byte* dst, const std::byte* src, std::size_t bytes, int sm_count);
 
+// dst[0..bytes) = src[0..bytes) by one block of 256 threads per
+// kTiledCopyTileBytes tile (thousands of short blocks): the background load
+// of copy kernels, whose SM slots free up tile by tile for a kernel of higher
+// stream priority. `bytes` and both pointers multiples of 16; throws otherwise.
+inline constexpr std::size_t kTiledCopyTileBytes = 16 * 1024;
+void launch_tiled_copy_kernel(cudaStream_t stream, std::byte* dst, const std::byte* src, std::size_t bytes);
+
 // Fills with the verification pattern (pattern.hpp), inverted when asked.
 void launch_fill_pattern(cudaStream_t stream, std::byte* data, std::size_t bytes, std::uint64_t seed, bool invert,
                          int sm_count);

@@ -43,7 +43,7 @@ nlohmann::json base_context(const Graph& graph, const std::vector<const Vertex*>
                       {"max_bytes", cap.max_bytes},
                       {"limited_by", cap.limited_by},
                       {"pool_half_gpu_memory", options.pool_half_gpu_memory}};
-    ctx["timing_requested"] = options.timing_mode;
+    ctx["timing_requested"] = to_string(options.timing);
     return ctx;
 }
 

@@ -49,12 +49,12 @@ public:
                                                  std::size_t max_bytes,
                                                  const MethodOptions& options) const override {
         return prepare_guarded(name(), [&]() -> std::unique_ptr<TransferSession> {
-            const CopyEngine engine = copy_engine_from_string(param_or_throw(params, "mode", copy_modes(), name()));
+            const Executor engine = executor_from_string(param_or_throw(params, "mode", copy_modes(), name()));
             std::vector<std::pair<int, unsigned>> device_buffers;
             unsigned host_buffers = 0;
             count_buffers(set, device_buffers, host_buffers);
             const SizeCap cap = plan_buffers(options, max_bytes, device_buffers, host_buffers);
-            auto session = std::make_unique<ConcurrentCopySession>(timing_mode_from_string(options.timing_mode), cap,
+            auto session = std::make_unique<ConcurrentCopySession>(options.timing, cap,
                                                                    engine, name());
             add_lanes(graph, set, *session);
             std::vector<const Vertex*> gpus;

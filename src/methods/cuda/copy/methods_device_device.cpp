@@ -19,7 +19,7 @@ class DeviceDeviceSession final : public OneWaySession {
 public:
     DeviceDeviceSession(const Graph& graph, const Vertex& src, const Vertex& dst, CopyCall call, const ParamSet& params,
                         const SizeCap& cap, const MethodOptions& options)
-        : OneWaySession(cuda_ordinal(src), timing_mode_from_string(options.timing_mode), cap.max_bytes),
+        : OneWaySession(cuda_ordinal(src), options.timing, cap.max_bytes),
           call_(call),
           a_(cuda_ordinal(src)),
           b_(cuda_ordinal(dst)),

@@ -29,7 +29,7 @@ class DuplexD2DSession final : public CudaLaneGroup {
 public:
     DuplexD2DSession(const Graph& graph, const Vertex& src, const Vertex& dst, bool peer_on, const SizeCap& cap,
                      const MethodOptions& options)
-        : CudaLaneGroup(timing_mode_from_string(options.timing_mode), cap.max_bytes),
+        : CudaLaneGroup(options.timing, cap.max_bytes),
           a_(cuda_ordinal(src)),
           b_(cuda_ordinal(dst)),
           peer_(a_, b_, peer_on),
@@ -63,7 +63,7 @@ class DuplexH2DSession final : public CudaLaneGroup {
 public:
     DuplexH2DSession(const Graph& graph, const Vertex& numa, const Vertex& gpu, HostMemKind kind, const SizeCap& cap,
                      const MethodOptions& options)
-        : CudaLaneGroup(timing_mode_from_string(options.timing_mode), cap.max_bytes),
+        : CudaLaneGroup(options.timing, cap.max_bytes),
           g_(cuda_ordinal(gpu)),
           host_src_(make_host_buffer(kind, topo_, numa.os_index, cap.host_bytes)),
           host_dst_(make_host_buffer(kind, topo_, numa.os_index, cap.host_bytes)),

@@ -20,7 +20,7 @@ class HostDeviceSession final : public OneWaySession {
 public:
     HostDeviceSession(const Graph& graph, const Vertex& numa, const Vertex& gpu, Direction dir, HostMemKind kind,
                       const SizeCap& cap, const MethodOptions& options)
-        : OneWaySession(cuda_ordinal(gpu), timing_mode_from_string(options.timing_mode), cap.max_bytes),
+        : OneWaySession(cuda_ordinal(gpu), options.timing, cap.max_bytes),
           dir_(dir),
           ordinal_(cuda_ordinal(gpu)),
           host_(make_host_buffer(kind, topo_, numa.os_index, cap.host_bytes)),
@@ -90,7 +90,8 @@ public:
     }
     std::map<std::string, std::string> parameter_docs() const override {
         return {{"host_mem", "pageable (malloc, first touch) | pinned (cudaHostAlloc) | registered (NUMA-bound, "
-                             "cudaHostRegister) | wc (write-combined cudaHostAlloc)"},
+                             "cudaHostRegister) | wc (write-combined cudaHostAlloc) | huge (registered on transparent "
+                             "huge pages; skipped where the node gets none)"},
                 {"numa", "OS index of the NUMA node holding the host buffer"}};
     }
     std::unique_ptr<TransferSession> prepare(const Graph& graph, const Vertex& src, const Vertex& dst,
@@ -117,7 +118,7 @@ class HostHostSession final : public OneWaySession {
 public:
     HostHostSession(const Graph& graph, const Vertex& src, const Vertex& dst, const Vertex& gpu, const SizeCap& cap,
                     const MethodOptions& options)
-        : OneWaySession(cuda_ordinal(gpu), timing_mode_from_string(options.timing_mode), cap.max_bytes),
+        : OneWaySession(cuda_ordinal(gpu), options.timing, cap.max_bytes),
           ordinal_(cuda_ordinal(gpu)),
           src_(make_host_buffer(HostMemKind::Pageable, topo_, src.os_index, cap.host_bytes)),
           dst_(make_host_buffer(HostMemKind::Registered, topo_, dst.os_index, cap.host_bytes)) {

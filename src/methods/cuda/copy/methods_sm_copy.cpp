@@ -1,13 +1,20 @@
-// sm-copy-*: copies done by GPU threads (16-byte loads and stores) through a
-// peer GPU's pointer or a mapped host pointer: the alternative to the copy
-// engines, on the same endpoints.
+// sm-copy-* and tma-copy-*: copies done on the GPU itself instead of by its
+// copy engines, through a peer GPU's pointer or a mapped host pointer, on the
+// same endpoints as memcpy-*. Two engines:
+//   sm   GPU threads: 16-byte loads and stores (common/kernels.hpp)
+//   tma  the Hopper bulk-copy unit: cp.async.bulk tiles staged through shared
+//        memory, one thread per block issuing (common/tma_kernels.hpp; sm_90+)
 //   sm-copy-d2d       kernel on the destination GPU loads through the peer pointer (pull)
 //   sm-copy-d2d-push  kernel on the source GPU stores through the peer pointer
 //   sm-copy-h2d       kernel on the GPU loads mapped pinned host memory
 //   sm-copy-d2h       kernel on the GPU stores into mapped pinned host memory
+//   tma-copy-d2d      bulk copies within one GPU (src == dst), or by the destination GPU from a peer (pull)
+//   tma-copy-h2d      bulk copies by the GPU from mapped pinned host memory
+//   tma-copy-d2h      bulk copies by the GPU into mapped pinned host memory
 #include <memory>
 #include <optional>
 
+#include "catalog/method_names.hpp"
 #include "core/error.hpp"
 #include "methods/cuda/common/cuda_check.hpp"
 #include "methods/cuda/common/device_info.hpp"
@@ -16,6 +23,7 @@
 #include "methods/cuda/common/kernels.hpp"
 #include "methods/cuda/common/peer_setup.hpp"
 #include "methods/cuda/common/session_common.hpp"
+#include "methods/cuda/common/tma_kernels.hpp"
 #include "methods/cuda/copy/copy_methods.hpp"
 #include "methods/cuda/lanes/one_way_session.hpp"
 
@@ -23,38 +31,51 @@ namespace hwcomm::cuda {
 
 namespace {
 
+enum class Engine { Sm, Tma };
+// PeerPull with src == dst: a copy within one GPU (tma-copy-d2d).
 enum class SmKind { PeerPull, PeerPush, HostToDevice, DeviceToHost };
 struct HostSide {};  // selects the host <-> GPU constructor
 
-// Runs the copy kernel on `exec_` from `src_ptr_` to `dst_ptr_`.
+// The engine's GPU, and why it cannot copy ("" when it can): the bulk-copy unit needs sm_90.
+std::string why_not_engine(Engine engine, const Vertex& gpu) {
+    if (engine == Engine::Sm || !gpu.gpu) return "";
+    return why_no_tma_cc(gpu.gpu->cc_major, gpu.gpu->cc_minor);
+}
+
+// Runs the copy kernel (or the bulk copies) on `exec_` from `src_ptr_` to `dst_ptr_`.
 class SmCopySession final : public OneWaySession {
 public:
-    // GPU to GPU.
-    SmCopySession(const Graph& graph, const Vertex& src, const Vertex& dst, SmKind kind, const SizeCap& cap,
-                  const MethodOptions& options)
-        : OneWaySession(exec_for(kind, src, dst), timing_mode_from_string(options.timing_mode), cap.max_bytes),
+    // GPU to GPU (or within one GPU).
+    SmCopySession(const Graph& graph, const Vertex& src, const Vertex& dst, Engine engine, SmKind kind,
+                  const SizeCap& cap, const MethodOptions& options)
+        : OneWaySession(exec_for(kind, src, dst), options.timing, cap.max_bytes),
           exec_(exec_for(kind, src, dst)),
-          sm_count_(sm_count_of(exec_)) {
+          sm_count_(sm_count_of(exec_)),
+          engine_(engine) {
+        require_engine();
         const int a = cuda_ordinal(src);
         const int b = cuda_ordinal(dst);
         // Pull: the destination GPU reads a's memory; push: the source GPU writes b's.
-        peer_.emplace(kind == SmKind::PeerPull ? PeerSetup::one_way(b, a) : PeerSetup::one_way(a, b));
+        if (a != b) peer_.emplace(kind == SmKind::PeerPull ? PeerSetup::one_way(b, a) : PeerSetup::one_way(a, b));
         dev_src_ = std::make_unique<DeviceBuffer>(a, cap.buffer_bytes);
         dev_dst_ = std::make_unique<DeviceBuffer>(b, cap.buffer_bytes);
         src_ptr_ = dev_src_->data();
         dst_ptr_ = dev_dst_->data();
         set_endpoints(BufferRef{nullptr, src_ptr_, a, false}, BufferRef{nullptr, dst_ptr_, b, false}, true, "");
         context_.update(base_context(graph, {&src, &dst}, cap, options));
-        context_["peer"] = peer_->describe();
-        describe_kernel(kind == SmKind::PeerPull ? "pull: loads through the peer pointer"
-                                                 : "push: stores through the peer pointer");
+        if (peer_) context_["peer"] = peer_->describe();
+        describe_kernel(a == b                      ? "within the GPU's own memory"
+                        : kind == SmKind::PeerPull ? "pull: loads through the peer pointer"
+                                                   : "push: stores through the peer pointer");
     }
     // Host to GPU or GPU to host, through mapped registered memory.
-    SmCopySession(const Graph& graph, const Vertex& numa, const Vertex& gpu, SmKind kind, const SizeCap& cap,
-                  const MethodOptions& options, HostSide)
-        : OneWaySession(cuda_ordinal(gpu), timing_mode_from_string(options.timing_mode), cap.max_bytes),
+    SmCopySession(const Graph& graph, const Vertex& numa, const Vertex& gpu, Engine engine, SmKind kind,
+                  const SizeCap& cap, const MethodOptions& options, HostSide)
+        : OneWaySession(cuda_ordinal(gpu), options.timing, cap.max_bytes),
           exec_(cuda_ordinal(gpu)),
-          sm_count_(sm_count_of(exec_)) {
+          sm_count_(sm_count_of(exec_)),
+          engine_(engine) {
+        require_engine();
         topo_ = std::make_unique<HwlocTopology>();
         host_ = make_host_buffer(HostMemKind::Registered, *topo_, numa.os_index, cap.host_bytes);
         if (!host_->device_view()) throw MeasurementError("the registered host buffer has no device mapping");
@@ -74,24 +95,42 @@ private:
     static int exec_for(SmKind kind, const Vertex& src, const Vertex& dst) {
         return kind == SmKind::PeerPull ? cuda_ordinal(dst) : cuda_ordinal(src);
     }
+    // The graph may not know the GPU's compute capability: the device does.
+    void require_engine() const {
+        if (engine_ == Engine::Tma)
+            if (const std::string why = why_no_tma(exec_); !why.empty()) throw Unavailable(why);
+    }
     void describe_kernel(const std::string& how) {
-        context_["kernel"] = {{"gpu", exec_},
-                              {"how", how},
-                              {"access", "16-byte vector loads/stores, 4 in flight per thread, byte tail loop"},
-                              {"grid", "min(4 x SMs, needed) blocks of 512 threads"},
-                              {"sm_count", sm_count_}};
+        if (engine_ == Engine::Tma)
+            context_["kernel"] = {{"gpu", exec_},
+                                  {"how", how},
+                                  {"engine", "tma: cp.async.bulk global -> shared -> global (cuda::ptx), one thread "
+                                             "per block issuing"},
+                                  {"tile_bytes", kTmaTileBytes},
+                                  {"tiles_in_flight_per_block", kTmaStages},
+                                  {"grid", "min(4 x SMs, tiles) blocks of one warp"},
+                                  {"sm_count", sm_count_}};
+        else
+            context_["kernel"] = {{"gpu", exec_},
+                                  {"how", how},
+                                  {"access", "16-byte vector loads/stores, 4 in flight per thread, byte tail loop"},
+                                  {"grid", "min(4 x SMs, needed) blocks of 512 threads"},
+                                  {"sm_count", sm_count_}};
     }
-    void enqueue_copy(std::size_t bytes, cudaStream_t stream) override {
-        launch_copy_kernel(stream, dst_ptr_, src_ptr_, bytes, sm_count_);
+    void launch(std::size_t bytes, cudaStream_t stream) {
+        if (engine_ == Engine::Tma) launch_tma_copy(stream, dst_ptr_, src_ptr_, bytes, sm_count_);
+        else launch_copy_kernel(stream, dst_ptr_, src_ptr_, bytes, sm_count_);
     }
+    void enqueue_copy(std::size_t bytes, cudaStream_t stream) override { launch(bytes, stream); }
     void copy_blocking(std::size_t bytes) override {
         ScopedDevice on(exec_);
-        launch_copy_kernel(stream().get(), dst_ptr_, src_ptr_, bytes, sm_count_);
+        launch(bytes, stream().get());
         stream().synchronize();
     }
 
     int exec_;
     int sm_count_;
+    Engine engine_;
     std::optional<PeerSetup> peer_;
     std::unique_ptr<HwlocTopology> topo_;  // before host_: the host buffer borrows it
     std::unique_ptr<HostBuffer> host_;
@@ -103,17 +142,29 @@ private:
 
 class SmCopyMethod final : public Characterizer {
 public:
-    explicit SmCopyMethod(SmKind kind) : kind_(kind) {}
+    SmCopyMethod(Engine engine, SmKind kind) : engine_(engine), kind_(kind) {}
     std::string name() const override {
+        namespace n = method_name;
+        const bool tma = engine_ == Engine::Tma;
         switch (kind_) {
-        case SmKind::PeerPull: return "sm-copy-d2d";
-        case SmKind::PeerPush: return "sm-copy-d2d-push";
-        case SmKind::HostToDevice: return "sm-copy-h2d";
-        case SmKind::DeviceToHost: return "sm-copy-d2h";
+        case SmKind::PeerPull: return tma ? n::kTmaCopyD2D : n::kSmCopyD2D;
+        case SmKind::PeerPush: return n::kSmCopyD2DPush;  // no TMA push: the pull covers peers
+        case SmKind::HostToDevice: return tma ? n::kTmaCopyH2D : n::kSmCopyH2D;
+        case SmKind::DeviceToHost: return tma ? n::kTmaCopyD2H : n::kSmCopyD2H;
         }
         return "?";
     }
     std::string description() const override {
+        if (engine_ == Engine::Tma) {
+            switch (kind_) {
+            case SmKind::PeerPull:
+                return "bulk copies by the TMA unit (sm_90+) within one GPU, or by the destination GPU from a peer's "
+                       "memory (peer on)";
+            case SmKind::HostToDevice: return "bulk copies by the TMA unit (sm_90+) from mapped pinned host memory";
+            case SmKind::DeviceToHost: return "bulk copies by the TMA unit (sm_90+) into mapped pinned host memory";
+            default: return "";
+            }
+        }
         switch (kind_) {
         case SmKind::PeerPull: return "copy kernel on the destination GPU loading through the peer pointer (peer on)";
         case SmKind::PeerPush: return "copy kernel on the source GPU storing through the peer pointer (peer on)";
@@ -133,7 +184,12 @@ public:
         if (peer()) {
             if (auto why = why_not_cuda_gpu(src); !why.empty()) return Applicability::no(why);
             if (auto why = why_not_cuda_gpu(dst); !why.empty()) return Applicability::no(why);
-            if (src.id == dst.id) return Applicability::no("same GPU: no peer pointer to go through");
+            if (auto why = why_not_engine(engine_, kind_ == SmKind::PeerPull ? dst : src); !why.empty())
+                return Applicability::no(why);
+            if (src.id == dst.id) {
+                if (engine_ == Engine::Tma) return Applicability{true, "within the GPU"};
+                return Applicability::no("same GPU: no peer pointer to go through");
+            }
             const PeerPath path = peer_path_in_graph(graph, src, dst);
             if (!path.possible) return Applicability::no("needs peer access: " + path.via);
             return Applicability{true, "peer path: " + path.via};
@@ -142,11 +198,12 @@ public:
         const Vertex& gpu = kind_ == SmKind::HostToDevice ? dst : src;
         if (auto why = why_not_host_node(host); !why.empty()) return Applicability::no(why);
         if (auto why = why_not_cuda_gpu(gpu); !why.empty()) return Applicability::no(why);
+        if (auto why = why_not_engine(engine_, gpu); !why.empty()) return Applicability::no(why);
         return Applicability::yes();
     }
     std::vector<ParamSet> parameter_sets(const Graph&, const Vertex& src, const Vertex& dst,
                                          const MethodOptions&) const override {
-        if (peer()) return {{{"peer", "on"}}};
+        if (peer()) return src.id == dst.id ? std::vector<ParamSet>{{}} : std::vector<ParamSet>{{{"peer", "on"}}};
         return host_parameter_sets(kind_ == SmKind::HostToDevice ? src : dst, {"registered"});
     }
     std::map<std::string, std::string> parameter_docs() const override {
@@ -161,24 +218,40 @@ public:
             if (peer()) {
                 const SizeCap cap =
                     plan_buffers(options, max_bytes, {{cuda_ordinal(src), 1}, {cuda_ordinal(dst), 1}}, 0);
-                return std::make_unique<SmCopySession>(graph, src, dst, kind_, cap, options);
+                return std::make_unique<SmCopySession>(graph, src, dst, engine_, kind_, cap, options);
             }
             const Vertex& host = kind_ == SmKind::HostToDevice ? src : dst;
             const Vertex& gpu = kind_ == SmKind::HostToDevice ? dst : src;
             const SizeCap cap = plan_buffers(options, max_bytes, {{cuda_ordinal(gpu), 1}}, 1);
-            return std::make_unique<SmCopySession>(graph, host, gpu, kind_, cap, options, HostSide{});
+            return std::make_unique<SmCopySession>(graph, host, gpu, engine_, kind_, cap, options, HostSide{});
         });
     }
 
 private:
+    Engine engine_;
     SmKind kind_;
 };
 
 }  // namespace
 
-std::unique_ptr<Characterizer> make_sm_copy_d2d() { return std::make_unique<SmCopyMethod>(SmKind::PeerPull); }
-std::unique_ptr<Characterizer> make_sm_copy_d2d_push() { return std::make_unique<SmCopyMethod>(SmKind::PeerPush); }
-std::unique_ptr<Characterizer> make_sm_copy_h2d() { return std::make_unique<SmCopyMethod>(SmKind::HostToDevice); }
-std::unique_ptr<Characterizer> make_sm_copy_d2h() { return std::make_unique<SmCopyMethod>(SmKind::DeviceToHost); }
+std::unique_ptr<Characterizer> make_sm_copy_d2d() { return std::make_unique<SmCopyMethod>(Engine::Sm, SmKind::PeerPull); }
+std::unique_ptr<Characterizer> make_sm_copy_d2d_push() {
+    return std::make_unique<SmCopyMethod>(Engine::Sm, SmKind::PeerPush);
+}
+std::unique_ptr<Characterizer> make_sm_copy_h2d() {
+    return std::make_unique<SmCopyMethod>(Engine::Sm, SmKind::HostToDevice);
+}
+std::unique_ptr<Characterizer> make_sm_copy_d2h() {
+    return std::make_unique<SmCopyMethod>(Engine::Sm, SmKind::DeviceToHost);
+}
+std::unique_ptr<Characterizer> make_tma_copy_d2d() {
+    return std::make_unique<SmCopyMethod>(Engine::Tma, SmKind::PeerPull);
+}
+std::unique_ptr<Characterizer> make_tma_copy_h2d() {
+    return std::make_unique<SmCopyMethod>(Engine::Tma, SmKind::HostToDevice);
+}
+std::unique_ptr<Characterizer> make_tma_copy_d2h() {
+    return std::make_unique<SmCopyMethod>(Engine::Tma, SmKind::DeviceToHost);
+}
 
 }  // namespace hwcomm::cuda

@@ -38,8 +38,8 @@ nlohmann::json to_json(const GpuMemFacts& f) {
             {"theoretical_dram_gbps", f.theoretical_gbps}};
 }
 
-KernelTimer::KernelTimer(int device, const std::string& timing_mode)
-    : device_(device), wall_(timing_mode == "wall"), stream_(device), start_(device), stop_(device) {}
+KernelTimer::KernelTimer(int device, TimingMode mode)
+    : device_(device), wall_(mode == TimingMode::Wall), stream_(device), start_(device), stop_(device) {}
 
 double KernelTimer::time(const std::function<void(cudaStream_t)>& launch) {
     ScopedDevice on(device_);
@@ -70,15 +70,18 @@ unsigned long long DeviceCounter::read() const {
     return v[0];
 }
 
-PointerChase::PointerChase(int exec, unsigned long long* memory, std::uint64_t capacity_bytes)
-    : exec_(exec), memory_(memory), capacity_(capacity_bytes), result_(exec, sizeof(ChaseResult)) {}
+PointerChase::PointerChase(int exec, unsigned long long* memory, std::uint64_t capacity_bytes, ChaseUnit unit,
+                           bool ring)
+    : exec_(exec), memory_(memory), capacity_(capacity_bytes), unit_(unit), ring_(ring),
+      result_(exec, sizeof(ChaseResult)) {}
 
 void PointerChase::lay_out(std::uint64_t footprint_bytes, KernelTimer& timer) {
     if (footprint_bytes == footprint_) return;
     if (footprint_bytes > capacity_) throw MeasurementError("pointer chase: footprint above the buffer");
     // 128-byte nodes at least: one node per cache line, so no two nodes share a line.
     const auto layout = hwcomm::gpumem::chase_layout(footprint_bytes, 128);
-    next_ = hwcomm::gpumem::chase_cycle(layout.nodes, 0x9e3779b97f4a7c15ull ^ footprint_bytes);
+    next_ = ring_ ? hwcomm::gpumem::chase_ring(layout.nodes)
+                  : hwcomm::gpumem::chase_cycle(layout.nodes, 0x9e3779b97f4a7c15ull ^ footprint_bytes);
     stride_bytes_ = layout.node_stride_bytes;
     position_ = 0;
     DeviceBuffer next_dev(exec_, next_.size() * sizeof(std::uint32_t));
@@ -98,7 +101,10 @@ PointerChase::Result PointerChase::run(std::uint64_t steps, KernelTimer& timer) 
     Result r;
     r.start_node = position_;
     const std::uint64_t words = stride_bytes_ / 8;
-    r.seconds = timer.time([&](cudaStream_t s) { launch_chase(s, memory_, position_ * words, steps, out); });
+    r.seconds = timer.time([&](cudaStream_t s) {
+        if (unit_ == ChaseUnit::Tma) launch_tma_chase(s, memory_, position_ * words, steps, out);
+        else launch_chase(s, memory_, position_ * words, steps, out);
+    });
     ChaseResult host;
     ScopedDevice on(exec_);
     HWCOMM_CUDA_CHECK(cudaMemcpy(&host, out, sizeof host, cudaMemcpyDeviceToHost));

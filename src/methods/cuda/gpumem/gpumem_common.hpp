@@ -38,7 +38,7 @@ nlohmann::json to_json(const GpuMemFacts& facts);
 // events (--timing event) or by the host's clock around launch and wait (wall).
 class KernelTimer {
 public:
-    KernelTimer(int device, const std::string& timing_mode);
+    KernelTimer(int device, TimingMode mode);
     // Enqueues `launch` between the events, waits, returns the seconds between them.
     double time(const std::function<void(cudaStream_t)>& launch);
     cudaStream_t stream() const { return stream_.get(); }
@@ -64,11 +64,16 @@ private:
     DeviceBuffer buffer_;
 };
 
+// Who loads the nodes: an SM thread, or the bulk-copy unit (TMA, sm_90+) on its behalf.
+enum class ChaseUnit { Sm, Tma };
+
 // A pointer chase laid out in `memory` (device, peer or mapped host pointer)
 // over a footprint, run by one thread of `exec`.
 class PointerChase {
 public:
-    PointerChase(int exec, unsigned long long* memory, std::uint64_t capacity_bytes);
+    // ring: nodes in address order (chase_ring) instead of a random cycle.
+    PointerChase(int exec, unsigned long long* memory, std::uint64_t capacity_bytes, ChaseUnit unit = ChaseUnit::Sm,
+                 bool ring = false);
     // Lays out a fresh single cycle when the footprint changes (untimed).
     void lay_out(std::uint64_t footprint_bytes, KernelTimer& timer);
     struct Result {
@@ -94,6 +99,8 @@ private:
     int exec_;
     unsigned long long* memory_;
     std::uint64_t capacity_;
+    ChaseUnit unit_;
+    bool ring_;
     std::uint64_t footprint_ = 0;
     std::uint64_t stride_bytes_ = 0;
     std::vector<std::uint32_t> next_;

@@ -1,5 +1,7 @@
 #include "methods/cuda/gpumem/gpumem_kernels.hpp"
 
+#include <cuda/ptx>
+
 #include "core/error.hpp"
 #include "methods/cuda/common/cuda_check.hpp"
 
@@ -66,6 +68,38 @@ __global__ void chase_kernel(const unsigned long long* buf, std::uint64_t start,
     out->cycles = c1 - c0;
     out->ns = g1 - g0;
     out->last = p;
+}
+
+// The same chase through the bulk-copy unit: every hop one 16-byte
+// cp.async.bulk of the node into shared memory, completed on an mbarrier,
+// then the next index read from there (nodes are 128-byte aligned).
+__global__ void tma_chase_kernel(const unsigned long long* buf, std::uint64_t start, std::uint64_t steps,
+                                 ChaseResult* out) {
+#if __CUDA_ARCH__ >= 900
+    namespace ptx = ::cuda::ptx;
+    __shared__ alignas(16) unsigned long long node[2];
+    __shared__ alignas(8) std::uint64_t done;
+    ptx::mbarrier_init(&done, 1);
+    ptx::fence_mbarrier_init(ptx::sem_release, ptx::scope_cluster);
+    unsigned long long p = start;
+    const unsigned long long g0 = global_timer_ns();
+    const unsigned long long c0 = sm_clock();
+    for (std::uint64_t i = 0; i < steps; ++i) {
+        (void)ptx::mbarrier_arrive_expect_tx(ptx::sem_release, ptx::scope_cta, ptx::space_shared, &done, 16u);
+        ptx::cp_async_bulk(ptx::space_shared, ptx::space_global, node, buf + p, 16u, &done);
+        while (!ptx::mbarrier_try_wait_parity(&done, static_cast<std::uint32_t>(i & 1))) {
+        }
+        p = node[0];
+    }
+    const unsigned long long c1 = sm_clock();
+    const unsigned long long g1 = global_timer_ns();
+    out->cycles = c1 - c0;
+    out->ns = g1 - g0;
+    out->last = p;
+#else
+    (void)buf, (void)start, (void)steps, (void)out;
+    __trap();  // PointerChase refuses a TMA chase below sm_90 first
+#endif
 }
 
 // At most 1024 threads, two blocks per SM: registers capped so 64 warps fit on an SM.
@@ -174,6 +208,12 @@ void launch_chase(cudaStream_t stream, const unsigned long long* buf, std::uint6
                   ChaseResult* out) {
     chase_kernel<<<1, 1, 0, stream>>>(buf, start, steps, out);
     check_launch("chase_kernel");
+}
+
+void launch_tma_chase(cudaStream_t stream, const unsigned long long* buf, std::uint64_t start, std::uint64_t steps,
+                      ChaseResult* out) {
+    tma_chase_kernel<<<1, 1, 0, stream>>>(buf, start, steps, out);
+    check_launch("tma_chase_kernel");
 }
 
 void launch_read(cudaStream_t stream, const void* data, std::size_t bytes, int vector_bytes, int ilp, int blocks,

@@ -30,6 +30,11 @@ void launch_chase_scatter(cudaStream_t stream, unsigned long long* buf, const st
 void launch_chase(cudaStream_t stream, const unsigned long long* buf, std::uint64_t start, std::uint64_t steps,
                   ChaseResult* out);
 
+// The same chase through the bulk-copy unit (sm_90+): each hop a 16-byte
+// cp.async.bulk of the node into shared memory (nodes 16-byte aligned).
+void launch_tma_chase(cudaStream_t stream, const unsigned long long* buf, std::uint64_t start, std::uint64_t steps,
+                      ChaseResult* out);
+
 // Reads `bytes` with `blocks` x `threads` threads, `vector_bytes` (4, 8, 16)
 // per load, `ilp` (1, 2, 4) independent loads in flight per thread; adds the
 // number of elements read to *count.

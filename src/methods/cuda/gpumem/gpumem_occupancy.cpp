@@ -35,7 +35,7 @@ Launch launch_for(int warps_per_sm, int sm_count) {
 class OccupancySession final : public TransferSession {
 public:
     OccupancySession(const Graph& graph, const Vertex& gpu, const SizeCap& cap, const MethodOptions& options)
-        : exec_(cuda_ordinal(gpu)), facts_(gpu_mem_facts(exec_)), timer_(exec_, options.timing_mode), counter_(exec_),
+        : exec_(cuda_ordinal(gpu)), facts_(gpu_mem_facts(exec_)), timer_(exec_, options.timing), counter_(exec_),
           data_(exec_, cap.buffer_bytes) {
         // The latency of the bound: a chase over the whole buffer, before it is zeroed for the reads.
         PointerChase chase(exec_, reinterpret_cast<unsigned long long*>(data_.data()), data_.size());
@@ -45,7 +45,7 @@ public:
         if (!(latency_ns_ > 0)) throw MeasurementError("the latency chase measured no time");
         ScopedDevice on(exec_);
         HWCOMM_CUDA_CHECK(cudaMemset(data_.data(), 0, data_.size()));
-        context_["timing_mode"] = options.timing_mode == "wall" ? "wall" : "event";
+        context_["timing_mode"] = to_string(options.timing);
         context_.update(base_context(graph, {&gpu}, cap, options));
         context_["gpumem"] = to_json(facts_);
         context_["littles_law"] = {

@@ -22,11 +22,11 @@ constexpr std::uint64_t kFootprint = std::uint64_t{1} << 30;
 class StrideSession final : public TransferSession {
 public:
     StrideSession(const Graph& graph, const Vertex& gpu, const SizeCap& cap, const MethodOptions& options)
-        : exec_(cuda_ordinal(gpu)), facts_(gpu_mem_facts(exec_)), timer_(exec_, options.timing_mode), counter_(exec_),
+        : exec_(cuda_ordinal(gpu)), facts_(gpu_mem_facts(exec_)), timer_(exec_, options.timing), counter_(exec_),
           data_(exec_, cap.buffer_bytes) {
         ScopedDevice on(exec_);
         HWCOMM_CUDA_CHECK(cudaMemset(data_.data(), 0, data_.size()));
-        context_["timing_mode"] = options.timing_mode == "wall" ? "wall" : "event";
+        context_["timing_mode"] = to_string(options.timing);
         context_.update(base_context(graph, {&gpu}, cap, options));
         context_["gpumem"] = to_json(facts_);
         context_["kernel"] = {{"how", "a[(stride * i) % n], i in [0, n), grid-stride, index advanced by additions"},

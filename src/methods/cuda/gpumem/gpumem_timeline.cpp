@@ -60,11 +60,11 @@ double sm_clock_ghz(const std::vector<WarpClock>& w) {
 class TimelineSession final : public TransferSession {
 public:
     TimelineSession(const Graph& graph, const Vertex& gpu, const SizeCap& cap, const MethodOptions& options)
-        : exec_(cuda_ordinal(gpu)), facts_(gpu_mem_facts(exec_)), timer_(exec_, options.timing_mode), data_(exec_, cap.buffer_bytes),
+        : exec_(cuda_ordinal(gpu)), facts_(gpu_mem_facts(exec_)), timer_(exec_, options.timing), data_(exec_, cap.buffer_bytes),
           scrub_(exec_, kScrubBytes), clocks_(exec_, (cap.buffer_bytes / 4 + 31) / 32 * sizeof(WarpClock)) {
         ScopedDevice on(exec_);
         HWCOMM_CUDA_CHECK(cudaMemset(data_.data(), 0, data_.size()));
-        context_["timing_mode"] = options.timing_mode == "wall" ? "wall" : "event";
+        context_["timing_mode"] = to_string(options.timing);
         context_.update(base_context(graph, {&gpu}, cap, options));
         context_["gpumem"] = to_json(facts_);
         context_["kernel"] = {{"how", "one element per thread; lane 0 records clock64 and globaltimer around the "
@@ -195,6 +195,8 @@ void register_gpumem_methods(Registry& registry) {
     registry.add(make_gpumem_occupancy());
     registry.add(make_gpumem_stride());
     registry.add(make_gpumem_latency());
+    registry.add(make_tma_latency());
+    registry.add(make_loaded_latency());
 }
 
 }  // namespace hwcomm::cuda::gpumem

@@ -5,7 +5,10 @@
 
 #include "core/error.hpp"
 #include "methods/cuda/common/cuda_check.hpp"
+#include "methods/cuda/common/device_info.hpp"
 #include "methods/cuda/common/graph_queries.hpp"
+#include "methods/cuda/common/kernels.hpp"
+#include "methods/cuda/common/tma_kernels.hpp"
 
 namespace hwcomm::cuda {
 
@@ -24,13 +27,29 @@ struct BackgroundLoad::Lane {
 
 namespace {
 
-const char* method_of(LoadDirection d) {
+const char* method_of(LoadDirection d, Executor e) {
+    const bool ce = e == Executor::CopyEngine;
     switch (d) {
-        case LoadDirection::HostToGpu: return "memcpy-h2d";
-        case LoadDirection::GpuToHost: return "memcpy-d2h";
-        case LoadDirection::GpuToGpu: return "memcpy-peer";
+        case LoadDirection::HostToGpu: return ce ? "memcpy-h2d" : "sm-copy-h2d";
+        case LoadDirection::GpuToHost: return ce ? "memcpy-d2h" : "sm-copy-d2h";
+        case LoadDirection::GpuToGpu: return ce ? "memcpy-peer" : "sm-copy-d2d-push";
     }
     return "";
+}
+
+// One chunk by a kernel on the lane's GPU: the tiled copy kernel (SM) or bulk copies (TMA).
+std::function<void(cudaStream_t)> kernel_chunk(Executor e, std::byte* dst, const std::byte* src, std::size_t n,
+                                               int device) {
+    if (e == Executor::Tma) {
+        const int sms = sm_count_of(device);
+        return [dst, src, n, sms](cudaStream_t s) { launch_tma_copy(s, dst, src, n, sms); };
+    }
+    return [dst, src, n](cudaStream_t s) { launch_tiled_copy_kernel(s, dst, src, n); };
+}
+
+std::byte* device_view_or_throw(HostBuffer& host) {
+    if (!host.device_view()) throw MeasurementError("load lane: the pinned host buffer has no device mapping");
+    return host.device_view();
 }
 
 int ordinal_or_throw(const Vertex& v) {
@@ -41,14 +60,17 @@ int ordinal_or_throw(const Vertex& v) {
 
 }  // namespace
 
-BackgroundLoad::BackgroundLoad(const std::vector<LoadRoute>& routes, int priority) : priority_(priority) {
+BackgroundLoad::BackgroundLoad(const std::vector<LoadRoute>& routes, int priority, Executor executor)
+    : priority_(priority), executor_(executor) {
+    const bool ce = executor == Executor::CopyEngine;
     for (const LoadRoute& r : routes) {
         auto lane = std::make_unique<Lane>();
         lane->spec.label = "load:" + r.label();
-        lane->spec.method = method_of(r.direction);
+        lane->spec.method = method_of(r.direction, executor);
         lane->spec.src = r.src->id;
         lane->spec.dst = r.dst->id;
         lane->spec.params = {{"chunk_bytes", std::to_string(kLoadChunkBytes)}, {"spec", r.spec}};
+        if (!ce) lane->spec.params["mode"] = to_string(executor);
         if (priority != 0) lane->spec.params["stream_priority"] = std::to_string(priority);
         lane->spec.role = "load";
         const std::size_t n = kLoadChunkBytes;
@@ -57,30 +79,39 @@ BackgroundLoad::BackgroundLoad(const std::vector<LoadRoute>& routes, int priorit
             l.device = ordinal_or_throw(*r.dst);
             l.host = make_host_buffer(HostMemKind::Pinned, topo_, r.src->os_index, n);
             l.to = std::make_unique<DeviceBuffer>(l.device, n);
-            l.copy = [&l, n](cudaStream_t s) {
+            l.copy = ce ? std::function<void(cudaStream_t)>([&l, n](cudaStream_t s) {
                 HWCOMM_CUDA_CHECK(cudaMemcpyAsync(l.to->data(), l.host->data(), n, cudaMemcpyHostToDevice, s));
-            };
+            })
+                        : kernel_chunk(executor, l.to->data(), device_view_or_throw(*l.host), n, l.device);
         } else if (r.direction == LoadDirection::GpuToHost) {
             l.device = ordinal_or_throw(*r.src);
             l.from = std::make_unique<DeviceBuffer>(l.device, n);
             l.host = make_host_buffer(HostMemKind::Pinned, topo_, r.dst->os_index, n);
-            l.copy = [&l, n](cudaStream_t s) {
+            l.copy = ce ? std::function<void(cudaStream_t)>([&l, n](cudaStream_t s) {
                 HWCOMM_CUDA_CHECK(cudaMemcpyAsync(l.host->data(), l.from->data(), n, cudaMemcpyDeviceToHost, s));
-            };
+            })
+                        : kernel_chunk(executor, device_view_or_throw(*l.host), l.from->data(), n, l.device);
         } else {
             const int a = ordinal_or_throw(*r.src);
             const int b = ordinal_or_throw(*r.dst);
             l.device = a;  // the writer queues it, as all-to-one does
-            try {
-                peers_.push_back(std::make_unique<PeerSetup>(a, b, true));
-            } catch (const MeasurementError&) {
-                l.spec.params["peer"] = "off: the driver refused peer access";
+            if (a == b) {
+                l.spec.method = ce ? "memcpy-d2d" : "sm-copy-d2d";  // within one GPU: its memory is the load
+            } else {
+                try {
+                    peers_.push_back(std::make_unique<PeerSetup>(a, b, true));
+                } catch (const MeasurementError&) {
+                    // The copy engines stage through host memory; a kernel cannot reach the peer at all.
+                    if (!ce) throw;
+                    l.spec.params["peer"] = "off: the driver refused peer access";
+                }
             }
             l.from = std::make_unique<DeviceBuffer>(a, n);
             l.to = std::make_unique<DeviceBuffer>(b, n);
-            l.copy = [&l, a, b, n](cudaStream_t s) {
+            l.copy = ce ? std::function<void(cudaStream_t)>([&l, a, b, n](cudaStream_t s) {
                 HWCOMM_CUDA_CHECK(cudaMemcpyPeerAsync(l.to->data(), b, l.from->data(), a, n, s));
-            };
+            })
+                        : kernel_chunk(executor, l.to->data(), l.from->data(), n, a);
         }
         l.stream = priority != 0 ? std::make_unique<Stream>(l.device, priority) : std::make_unique<Stream>(l.device);
         l.start = std::make_unique<Event>(l.device);
@@ -160,6 +191,7 @@ nlohmann::json BackgroundLoad::context() const {
     return {{"lanes", lanes},
             {"chunk_bytes", kLoadChunkBytes},
             {"stream_priority", priority_},
+            {"copy", describe(executor_) + (executor_ == Executor::Sm ? " (one block per 16 KiB tile)" : "")},
             {"how", "each load lane copies chunks back to back from the measured lanes' common release until after "
                     "the measured window closes; its bandwidth is the bytes of the chunks that finished inside the "
                     "window over the time they took (marks every few chunks, on the lane's own GPU clock). Extras: "

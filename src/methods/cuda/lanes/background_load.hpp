@@ -1,6 +1,8 @@
 #pragma once
-// Background lanes (role "load", the set U of the study's model): copy-engine
-// copies that keep routes busy for the whole of every sample of a lane group.
+// Background lanes (role "load", the set U of the study's model): copies that
+// keep routes busy for the whole of every sample of a lane group, on the copy
+// engines, or as copy kernels of short tiled blocks (the SM slots they hold
+// free up tile by tile, so stream priorities can act; executor.hpp).
 // Each lane copies chunks of kLoadChunkBytes back to back on its own stream,
 // held by the group's start gate and released with the measured lanes. It
 // queues enough chunks to outlast the measured window (estimated from the
@@ -21,6 +23,7 @@
 #include "methods/cuda/common/cuda_handles.hpp"
 #include "methods/cuda/common/host_memory.hpp"
 #include "methods/cuda/common/peer_setup.hpp"
+#include "methods/cuda/lanes/executor.hpp"
 #include "methods/cuda/lanes/load_window.hpp"
 #include "methods/under_load.hpp"
 #include "platform/hwloc_topology.hpp"
@@ -30,7 +33,8 @@ namespace hwcomm::cuda {
 class BackgroundLoad {
 public:
     // priority: the streams' priority (0: default; see stream_priority_range).
-    BackgroundLoad(const std::vector<LoadRoute>& routes, int priority = 0);
+    BackgroundLoad(const std::vector<LoadRoute>& routes, int priority = 0,
+                   Executor executor = Executor::CopyEngine);
     ~BackgroundLoad();
     BackgroundLoad(const BackgroundLoad&) = delete;
     BackgroundLoad& operator=(const BackgroundLoad&) = delete;
@@ -64,6 +68,7 @@ private:
     std::vector<std::unique_ptr<Lane>> lanes_;
     std::size_t active_ = 0;
     int priority_ = 0;
+    Executor executor_;
     double cover_factor_ = kLoadCoverFactor;
     bool covered_ = true;
 };

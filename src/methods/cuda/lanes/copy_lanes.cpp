@@ -6,23 +6,13 @@
 #include "methods/cuda/common/cuda_check.hpp"
 #include "methods/cuda/common/device_info.hpp"
 #include "methods/cuda/common/graph_queries.hpp"
-#include "methods/cuda/common/kernels.hpp"
 
 namespace hwcomm::cuda {
 
-CopyEngine copy_engine_from_string(const std::string& text) {
-    if (text == "ce") return CopyEngine::CopyEngine;
-    if (text == "sm") return CopyEngine::Sm;
-    throw UsageError("unknown copy mode '" + text + "' (ce|sm)");
-}
-
-ConcurrentCopySession::ConcurrentCopySession(TimingMode mode, const SizeCap& cap, CopyEngine engine,
+ConcurrentCopySession::ConcurrentCopySession(TimingMode mode, const SizeCap& cap, Executor executor,
                                              const std::string& method)
-    : CudaLaneGroup(mode, cap.max_bytes), cap_(cap), engine_(engine), method_(method) {
-    context_["copy"] = engine == CopyEngine::CopyEngine
-                           ? "copy engines: cudaMemcpyAsync / cudaMemcpyPeerAsync, one stream per lane"
-                           : "copy kernels: 16-byte loads and stores through a peer or mapped host pointer, one "
-                             "stream per lane";
+    : CudaLaneGroup(mode, cap.max_bytes), cap_(cap), executor_(executor), method_(method) {
+    context_["copy"] = describe(executor);
     context_["lane_buffers"] = {{"device_buffer_bytes", cap.buffer_bytes}, {"host_buffer_bytes", cap.host_bytes}};
 }
 
@@ -32,7 +22,7 @@ LaneSpec ConcurrentCopySession::spec(const Vertex& src, const Vertex& dst) const
     s.method = method_;
     s.src = src.id;
     s.dst = dst.id;
-    s.params = {{"mode", engine_ == CopyEngine::CopyEngine ? "ce" : "sm"}};
+    s.params = {{"mode", to_string(executor_)}};
     return s;
 }
 
@@ -43,7 +33,7 @@ DeviceBuffer& ConcurrentCopySession::device_buffer(int ordinal) {
 
 HostBuffer& ConcurrentCopySession::host_buffer(int numa) {
     host_buffers_.push_back(make_host_buffer(HostMemKind::Pinned, topo_, numa, cap_.host_bytes));
-    if (engine_ == CopyEngine::Sm && !host_buffers_.back()->device_view())
+    if (executor_ != Executor::CopyEngine && !host_buffers_.back()->device_view())
         throw MeasurementError("the pinned host buffer has no device mapping for a copy kernel");
     context_["host_buffers"].push_back(host_buffers_.back()->describe());
     return *host_buffers_.back();
@@ -58,16 +48,13 @@ void ConcurrentCopySession::add_host_to_gpu(const Vertex& numa, const Vertex& gp
     const int g = cuda_ordinal(gpu);
     HostBuffer& host = host_buffer(numa.os_index);
     DeviceBuffer& dev = device_buffer(g);
-    const int sms = engine_ == CopyEngine::Sm ? sm_count_of(g) : 0;
     EnqueueCopy enqueue;
-    if (engine_ == CopyEngine::CopyEngine)
+    if (executor_ == Executor::CopyEngine)
         enqueue = [&host, &dev](std::size_t bytes, cudaStream_t s) {
             HWCOMM_CUDA_CHECK(cudaMemcpyAsync(dev.data(), host.data(), bytes, cudaMemcpyHostToDevice, s));
         };
     else
-        enqueue = [&host, &dev, sms](std::size_t bytes, cudaStream_t s) {
-            launch_copy_kernel(s, dev.data(), host.device_view(), bytes, sms);
-        };
+        enqueue = executor_copy(executor_, dev.data(), host.device_view(), sm_count_of(g));
     add_lane({spec(numa, gpu), g, BufferRef{host.data(), host.device_view(), g, false},
               BufferRef{nullptr, dev.data(), g, false}, std::move(enqueue)});
 }
@@ -76,16 +63,13 @@ void ConcurrentCopySession::add_gpu_to_host(const Vertex& gpu, const Vertex& num
     const int g = cuda_ordinal(gpu);
     DeviceBuffer& dev = device_buffer(g);
     HostBuffer& host = host_buffer(numa.os_index);
-    const int sms = engine_ == CopyEngine::Sm ? sm_count_of(g) : 0;
     EnqueueCopy enqueue;
-    if (engine_ == CopyEngine::CopyEngine)
+    if (executor_ == Executor::CopyEngine)
         enqueue = [&host, &dev](std::size_t bytes, cudaStream_t s) {
             HWCOMM_CUDA_CHECK(cudaMemcpyAsync(host.data(), dev.data(), bytes, cudaMemcpyDeviceToHost, s));
         };
     else
-        enqueue = [&host, &dev, sms](std::size_t bytes, cudaStream_t s) {
-            launch_copy_kernel(s, host.device_view(), dev.data(), bytes, sms);
-        };
+        enqueue = executor_copy(executor_, host.device_view(), dev.data(), sm_count_of(g));
     add_lane({spec(gpu, numa), g, BufferRef{nullptr, dev.data(), g, false},
               BufferRef{host.data(), host.device_view(), g, false}, std::move(enqueue)});
 }
@@ -97,16 +81,13 @@ void ConcurrentCopySession::add_gpu_to_gpu(const Vertex& src, const Vertex& dst,
     enable_peer(a, b);
     DeviceBuffer& from = device_buffer(a);
     DeviceBuffer& to = device_buffer(b);
-    const int sms = engine_ == CopyEngine::Sm ? sm_count_of(exec) : 0;
     EnqueueCopy enqueue;
-    if (engine_ == CopyEngine::CopyEngine)
+    if (executor_ == Executor::CopyEngine)
         enqueue = [&from, &to, a, b](std::size_t bytes, cudaStream_t s) {
             HWCOMM_CUDA_CHECK(cudaMemcpyPeerAsync(to.data(), b, from.data(), a, bytes, s));
         };
     else
-        enqueue = [&from, &to, sms](std::size_t bytes, cudaStream_t s) {
-            launch_copy_kernel(s, to.data(), from.data(), bytes, sms);
-        };
+        enqueue = executor_copy(executor_, to.data(), from.data(), sm_count_of(exec));
     LaneSpec s = spec(src, dst);
     s.params["initiator"] = initiator == Initiator::Writer ? "src" : "dst";
     add_lane({std::move(s), exec, BufferRef{nullptr, from.data(), a, false}, BufferRef{nullptr, to.data(), b, false},

@@ -1,10 +1,11 @@
 #pragma once
-// The session of the concurrency methods: several lanes, each a copy between
-// its own buffers, started together by the lane group's gate. A lane is a
-// copy-engine copy (cudaMemcpyAsync / cudaMemcpyPeerAsync: "ce") or a copy
-// kernel (16-byte loads and stores through a peer or mapped host pointer:
-// "sm"). Host buffers are pinned (cudaHostAlloc Portable|Mapped by a thread
-// bound to the NUMA node), one per lane.
+// Lanes between endpoints (the concurrency methods, under-load): several
+// lanes, each a copy between its own buffers, started together by the lane
+// group's gate. A lane is a copy-engine copy (cudaMemcpyAsync /
+// cudaMemcpyPeerAsync: "ce"), a copy kernel (16-byte loads and stores through
+// a peer or mapped host pointer: "sm") or bulk copies by the TMA unit ("tma",
+// sm_90 and newer): executor.hpp. Host buffers are pinned (cudaHostAlloc
+// Portable|Mapped by a thread bound to the NUMA node), one per lane.
 #include <cstddef>
 #include <memory>
 #include <string>
@@ -14,13 +15,10 @@
 #include "methods/cuda/common/host_memory.hpp"
 #include "methods/cuda/common/peer_setup.hpp"
 #include "methods/cuda/common/sizing.hpp"
+#include "methods/cuda/lanes/executor.hpp"
 #include "methods/cuda/lanes/lane_group.hpp"
 
 namespace hwcomm::cuda {
-
-enum class CopyEngine { CopyEngine, Sm };
-// "ce" | "sm"; throws UsageError otherwise.
-CopyEngine copy_engine_from_string(const std::string& text);
 
 // Which GPU's stream queues a GPU-to-GPU lane (and, for "sm", runs the kernel):
 // the source writes into the destination, or the destination reads the source.
@@ -28,7 +26,7 @@ enum class Initiator { Writer, Reader };
 
 class ConcurrentCopySession final : public CudaLaneGroup {
 public:
-    ConcurrentCopySession(TimingMode mode, const SizeCap& cap, CopyEngine engine, const std::string& method);
+    ConcurrentCopySession(TimingMode mode, const SizeCap& cap, Executor executor, const std::string& method);
 
     void add_host_to_gpu(const Vertex& numa, const Vertex& gpu);
     void add_gpu_to_host(const Vertex& gpu, const Vertex& numa);
@@ -43,7 +41,7 @@ private:
     void enable_peer(int device, int peer);
 
     SizeCap cap_;
-    CopyEngine engine_;
+    Executor executor_;
     std::string method_;
     HwlocTopology topo_;  // before the host buffers, which borrow it
     std::vector<std::unique_ptr<PeerSetup>> peers_;

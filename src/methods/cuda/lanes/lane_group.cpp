@@ -11,14 +11,6 @@
 
 namespace hwcomm::cuda {
 
-TimingMode timing_mode_from_string(const std::string& text) {
-    if (text == "event") return TimingMode::Event;
-    if (text == "wall") return TimingMode::Wall;
-    throw UsageError("unknown timing mode '" + text + "' (event|wall)");
-}
-
-const char* to_string(TimingMode mode) { return mode == TimingMode::Event ? "event" : "wall"; }
-
 CudaLaneGroup::CudaLaneGroup(TimingMode mode, std::size_t max_bytes) : mode_(mode), max_bytes_(max_bytes) {
     context_["timing_mode"] = to_string(mode);
 }

@@ -31,16 +31,11 @@
 #include "methods/cuda/common/cuda_handles.hpp"
 #include "methods/cuda/common/pattern_ops.hpp"
 #include "methods/cuda/lanes/background_load.hpp"
+#include "methods/cuda/lanes/executor.hpp"
 
 namespace hwcomm::cuda {
 
-enum class TimingMode { Event, Wall };
-// "event" | "wall"; throws UsageError otherwise.
-TimingMode timing_mode_from_string(const std::string& text);
-const char* to_string(TimingMode mode);
-
-// Queues one copy of `bytes` on `stream` (whose device is current).
-using EnqueueCopy = std::function<void(std::size_t bytes, cudaStream_t stream)>;
+// TimingMode (event | wall): methods/method_options.hpp, the run's --timing.
 
 struct CudaLaneDef {
     LaneSpec spec;      // label, method, endpoints; role "measured" or "load"

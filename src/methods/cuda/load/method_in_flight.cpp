@@ -106,7 +106,7 @@ public:
         return prepare_guarded(name(), [&]() -> std::unique_ptr<TransferSession> {
             const SizeCap cap =
                 plan_route_buffers(options, std::min(max_bytes, size_policy().max_bytes), src, dst, kMaxInFlight);
-            auto session = std::make_unique<InFlightSession>(src, dst, cap, timing_mode_from_string(options.timing_mode),
+            auto session = std::make_unique<InFlightSession>(src, dst, cap, options.timing,
                                                              name());
             session->context_ = route_context(graph, src, dst, cap, options);
             return session;

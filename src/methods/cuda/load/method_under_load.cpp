@@ -1,17 +1,20 @@
-// under-load: the default load scenarios of the machine's graph. For every
-// resource (an edge crossed the same way, or the host side of a NUMA node)
-// that k >= 2 routes of one direction share, each route is measured alone and
-// with the first 1 .. k-1 of the others loading it (background lanes, the set
-// U). One record per scenario: params "loads" (how many) and "with" (which).
+// under-load: the default load scenarios of the machine's graph. Resources (an
+// edge crossed the same way, or the host side of a NUMA node) that k >= 2
+// routes of one direction share fall into classes (methods/load_scenarios.hpp);
+// on one resource per class, one route per class of its routes is measured
+// alone and with 1, half and all of the others loading it (background lanes,
+// the set U). One record per scenario: params "loads" (how many) and "with"
+// (which).
 #include <memory>
 
 #include "methods/cuda/common/graph_queries.hpp"
 #include "methods/cuda/common/session_common.hpp"
 #include "methods/cuda/lanes/copy_lanes.hpp"
 #include "methods/cuda/load/load_methods.hpp"
+#include "methods/cuda/load/load_resources.hpp"
 #include "methods/cuda/load/route_lanes.hpp"
 #include "methods/group_characterizer.hpp"
-#include "methods/under_load.hpp"
+#include "methods/load_scenarios.hpp"
 
 namespace hwcomm::cuda {
 
@@ -27,8 +30,8 @@ class UnderLoadMethod final : public GroupCharacterizer {
 public:
     std::string name() const override { return "under-load"; }
     std::string description() const override {
-        return "each route that shares an edge (or a NUMA node's host side) with others: alone, then with 1, 2, ... "
-               "of the others loading it at once (copy engines; U recorded as load lanes)";
+        return "routes that share an edge (or a NUMA node's host side), one per class of resource and route: alone, "
+               "then with 1, half and all of the others loading it (copy engines; U recorded as load lanes)";
     }
     std::vector<VertexKind> src_kinds() const override { return {VertexKind::NumaNode, VertexKind::Gpu}; }
     std::vector<VertexKind> dst_kinds() const override { return {VertexKind::NumaNode, VertexKind::Gpu}; }
@@ -43,15 +46,9 @@ public:
         return p;
     }
     std::vector<EndpointSet> endpoint_sets(const Graph& graph) const override {
-        std::vector<Route> d2d;
-        for (const Vertex* a : load_gpus(graph))
-            for (const Vertex* b : load_gpus(graph))
-                if (a != b && peer_path_in_graph(graph, *a, *b).possible) d2d.push_back({a, b});
-        std::vector<SharedResource> resources = shared_resources(graph, host_to_gpu_routes(graph), true);
-        for (auto& r : shared_resources(graph, gpu_to_host_routes(graph), true)) resources.push_back(std::move(r));
-        for (auto& r : shared_resources(graph, d2d, false)) resources.push_back(std::move(r));
+        const std::vector<SharedResource> resources = default_load_resources(graph);
         std::vector<EndpointSet> out;
-        for (const LoadScenario& sc : load_scenarios(resources)) {
+        for (const LoadScenario& sc : class_load_scenarios(graph, resources)) {
             EndpointSet s;
             s.src_id = sc.measured.src->id;
             s.dst_id = sc.measured.dst->id;
@@ -79,8 +76,8 @@ public:
             const Vertex& src = *set.vertices.at(0);
             const Vertex& dst = *set.vertices.at(1);
             const SizeCap cap = plan_route_buffers(options, max_bytes, src, dst, 1);
-            auto session = std::make_unique<ConcurrentCopySession>(timing_mode_from_string(options.timing_mode), cap,
-                                                                   CopyEngine::CopyEngine, name());
+            auto session = std::make_unique<ConcurrentCopySession>(options.timing, cap,
+                                                                   Executor::CopyEngine, name());
             switch (direction_of(src, dst)) {
                 case LoadDirection::HostToGpu: session->add_host_to_gpu(src, dst); break;
                 case LoadDirection::GpuToHost: session->add_gpu_to_host(src, dst); break;

@@ -2,6 +2,7 @@
 
 #include "core/error.hpp"
 #include "methods/cuda/common/cuda_check.hpp"
+#include "methods/cuda/common/device_info.hpp"
 #include "methods/cuda/common/graph_queries.hpp"
 
 namespace hwcomm::cuda {
@@ -49,18 +50,24 @@ RouteBuffers::RouteBuffers(const Vertex& src, const Vertex& dst, std::size_t byt
     }
 }
 
-CudaLaneDef RouteBuffers::lane(unsigned first, unsigned copies, const std::string& label,
-                               const std::string& method) const {
+CudaLaneDef RouteBuffers::lane(unsigned first, unsigned copies, const std::string& label, const std::string& method,
+                               Executor executor) const {
     CudaLaneDef def;
     def.spec.label = label;
     def.spec.method = method;
     def.spec.src = src_->id;
     def.spec.dst = dst_->id;
     def.device = device_;
+    // A kernel reaches host memory through its mapped view; the copy engines take the host pointer.
+    const bool ce = executor == Executor::CopyEngine;
+    auto host_ptr = [ce](HostBuffer& h) {
+        if (!ce && !h.device_view()) throw MeasurementError("the pinned host buffer has no device mapping");
+        return ce ? h.data() : h.device_view();
+    };
     std::vector<std::pair<std::byte*, std::byte*>> copy_pairs;  // (to, from)
     for (unsigned k = first; k < first + copies; ++k) {
-        if (direction_ == LoadDirection::HostToGpu) copy_pairs.push_back({to_.at(k)->data(), host_.at(k)->data()});
-        else if (direction_ == LoadDirection::GpuToHost) copy_pairs.push_back({host_.at(k)->data(), from_.at(k)->data()});
+        if (direction_ == LoadDirection::HostToGpu) copy_pairs.push_back({to_.at(k)->data(), host_ptr(*host_.at(k))});
+        else if (direction_ == LoadDirection::GpuToHost) copy_pairs.push_back({host_ptr(*host_.at(k)), from_.at(k)->data()});
         else copy_pairs.push_back({to_.at(k)->data(), from_.at(k)->data()});
     }
     const int g = device_;
@@ -73,6 +80,15 @@ CudaLaneDef RouteBuffers::lane(unsigned first, unsigned copies, const std::strin
     } else {
         def.src = BufferRef{nullptr, from_.at(first)->data(), src_gpu_, false};
         def.dst = BufferRef{nullptr, to_.at(first)->data(), dst_gpu_, false};
+    }
+    if (!ce) {
+        def.spec.params["mode"] = to_string(executor);
+        std::vector<EnqueueCopy> each;
+        for (const auto& [to, from] : copy_pairs) each.push_back(executor_copy(executor, to, from, sm_count_of(g)));
+        def.enqueue = [each](std::size_t bytes, cudaStream_t s) {
+            for (const EnqueueCopy& copy : each) copy(bytes, s);
+        };
+        return def;
     }
     const LoadDirection dir = direction_;
     const int a = src_gpu_, b = dst_gpu_;

@@ -1,6 +1,6 @@
 #pragma once
 // Lanes of the pattern-C methods on one route (host to GPU, GPU to host, GPU
-// to GPU), all copy-engine copies: `pairs` source/destination buffer pairs
+// to GPU), copy-engine copies or kernels: `pairs` source/destination buffer pairs
 // (pinned host memory on the NUMA node, device memory), and a lane group that
 // exposes what these methods need (lanes added from outside, background load,
 // at most one copy per sample).
@@ -52,8 +52,9 @@ public:
     // Throws MeasurementError when allocation or peer access fails.
     RouteBuffers(const Vertex& src, const Vertex& dst, std::size_t bytes, unsigned pairs);
     // A lane that copies pair `first`, `first + 1`, ... `first + copies - 1` in turn on one stream
-    // (the pattern fill and check cover pair `first`).
-    CudaLaneDef lane(unsigned first, unsigned copies, const std::string& label, const std::string& method) const;
+    // (the pattern fill and check cover pair `first`), by the copy engines or a kernel (executor.hpp).
+    CudaLaneDef lane(unsigned first, unsigned copies, const std::string& label, const std::string& method,
+                     Executor executor = Executor::CopyEngine) const;
     LoadRoute route() const { return {src_, dst_, direction_, "route"}; }
     nlohmann::json describe() const;
 

@@ -35,7 +35,7 @@ public:
     DemandSession(const Graph& graph, const Vertex& src, const Vertex& dst, const ManagedCap& cap,
                   const MethodOptions& options)
         : SingleShotSession(dst.kind == VertexKind::Gpu ? cuda_ordinal(dst) : cuda_ordinal(src),
-                            timing_mode_from_string(options.timing_mode), cap.max_bytes),
+                            options.timing, cap.max_bytes),
           filler_(src_or_dst_gpu(src, dst)),
           buffer_(cap.max_bytes),
           home_(src.kind == VertexKind::Gpu ? gpu_home(cuda_ordinal(src)) : host_home(src.os_index, buffer_)) {

@@ -27,7 +27,7 @@ class PrefetchSession final : public SingleShotSession {
 public:
     PrefetchSession(const Graph& graph, const Vertex& src, const Vertex& dst, const ManagedCap& cap,
                     const MethodOptions& options)
-        : SingleShotSession(stream_gpu(src, dst), timing_mode_from_string(options.timing_mode), cap.max_bytes),
+        : SingleShotSession(stream_gpu(src, dst), options.timing, cap.max_bytes),
           // A GPU end fills the pattern: the source GPU, or the destination when the pages start on the host.
           filler_(src.kind == VertexKind::Gpu ? cuda_ordinal(src) : cuda_ordinal(dst)),
           buffer_(cap.max_bytes),

@@ -12,7 +12,7 @@ namespace hwcomm::cuda {
 
 ZeroCopySession::ZeroCopySession(const Graph& graph, const Vertex& numa, const Vertex& gpu, TouchDirection dir,
                                  HostMemKind kind, const SizeCap& cap, const MethodOptions& options)
-    : CudaLaneGroup(timing_mode_from_string(options.timing_mode), cap.max_bytes),
+    : CudaLaneGroup(options.timing, cap.max_bytes),
       dir_(dir),
       exec_(cuda_ordinal(gpu)),
       sm_count_(sm_count_of(exec_)),
@@ -28,7 +28,7 @@ ZeroCopySession::ZeroCopySession(const Graph& graph, const Vertex& numa, const V
 
 ZeroCopySession::ZeroCopySession(const Graph& graph, const Vertex& far_gpu, const Vertex& exec_gpu,
                                  TouchDirection dir, const SizeCap& cap, const MethodOptions& options)
-    : CudaLaneGroup(timing_mode_from_string(options.timing_mode), cap.max_bytes),
+    : CudaLaneGroup(options.timing, cap.max_bytes),
       dir_(dir),
       exec_(cuda_ordinal(exec_gpu)),
       sm_count_(sm_count_of(exec_)),

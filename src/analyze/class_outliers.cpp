@@ -1,0 +1,114 @@
+#include "analyze/class_outliers.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <map>
+
+#include "analyze/curve_metrics.hpp"
+#include "analyze/record_classes.hpp"
+#include "analyze/summary.hpp"
+#include "measure/byte_size.hpp"
+
+namespace hwcomm::analyze {
+
+namespace {
+
+bool is_size_sweep(const Record& r) {
+    if (r.status != "ok") return false;
+    return std::none_of(r.points.begin(), r.points.end(), [](const Point& p) { return !p.axes.empty(); });
+}
+
+double reduce(std::vector<double> v, const std::string& statistic) {
+    std::sort(v.begin(), v.end());
+    if (statistic == "max") return std::abs(v.front()) > std::abs(v.back()) ? v.front() : v.back();
+    if (statistic == "mean") {
+        double s = 0;
+        for (double x : v) s += x;
+        return s / static_cast<double>(v.size());
+    }
+    const std::size_t n = v.size();
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+// How far the bandwidth of a point may be from its median and still lie in
+// its 95% confidence interval, relative; 0 when the point has none.
+double ci_half_width(const CurvePoint& p) {
+    if (!(p.seconds > 0) || !(p.ci_low_s > 0) || !(p.ci_high_s > 0)) return 0;
+    return std::max(p.seconds / p.ci_low_s - 1.0, 1.0 - p.seconds / p.ci_high_s);
+}
+
+std::string percent(double v) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%+.1f%%", v * 100);
+    return buf;
+}
+
+}  // namespace
+
+std::vector<ClassOutlier> class_outliers(const ResultsFile& file, const ClassMap& classes, const VerdictRule& rule) {
+    // (method, comparable params, class) -> member -> record
+    using Group = std::map<std::tuple<std::string, std::map<std::string, std::string>, std::string>,
+                           std::map<ClassMember, const Record*>>;
+    Group groups;
+    for (const Record& r : file.records) {
+        if (!is_size_sweep(r)) continue;
+        const LinkClass* c = classes.find(member_of(r));
+        if (!c || c->members.size() < 2) continue;
+        groups[{r.method, comparable_params(r), c->id}][member_of(r)] = &r;
+    }
+    std::vector<ClassOutlier> out;
+    for (const auto& [key, members] : groups) {
+        const LinkClass& c = *std::find_if(classes.classes.begin(), classes.classes.end(),
+                                           [&](const LinkClass& x) { return x.id == std::get<2>(key); });
+        const auto rep_it = members.find(c.members.front());
+        if (rep_it == members.end()) continue;  // no representative: nothing says what the class does
+        std::map<std::uint64_t, CurvePoint> rep;
+        for (const CurvePoint& p : curve_points(*rep_it->second)) rep[p.bytes] = p;
+        for (const auto& [member, record] : members) {
+            if (record == rep_it->second) continue;
+            std::vector<CurvePoint> common, all_common;
+            std::vector<CurvePoint> mine;
+            for (const CurvePoint& p : curve_points(*record)) {
+                if (!rep.count(p.bytes)) continue;
+                all_common.push_back(p);
+                if (p.bytes >= rule.min_bytes && (rule.max_bytes == 0 || p.bytes <= rule.max_bytes)) common.push_back(p);
+            }
+            ClassOutlier o;
+            if (common.empty()) {
+                if (all_common.empty()) continue;
+                common = {all_common.back()};
+                o.in_window = false;
+            }
+            std::vector<double> diffs;
+            double ci = 0;
+            for (const CurvePoint& p : common) {
+                diffs.push_back(p.gbps / rep.at(p.bytes).gbps - 1.0);
+                ci = std::max(ci, ci_half_width(rep.at(p.bytes)));
+                o.sizes.push_back(p.bytes);
+            }
+            o.difference = reduce(diffs, rule.statistic);
+            o.tolerance = std::max(rule.threshold, ci);
+            if (std::abs(o.difference) <= o.tolerance) continue;
+            o.key = record->key;
+            o.representative = rep_it->second->key;
+            o.class_id = c.id;
+            o.class_description = c.description;
+            o.measured_as = measured_as(*record);
+            out.push_back(std::move(o));
+        }
+    }
+    return out;
+}
+
+Anomaly outlier_anomaly(const ClassOutlier& o) {
+    std::string sizes = format_size(o.sizes.front());
+    if (o.sizes.size() > 1) sizes += "-" + format_size(o.sizes.back());
+    std::string text = o.key + " is " + percent(o.difference) + " from its class representative " + o.representative +
+                       " at " + sizes + (o.in_window ? "" : " (below the size window: the largest size both measured)") +
+                       ", beyond " + percent(o.tolerance).substr(1) + "; class " + o.class_id + ": " +
+                       o.class_description + "; measured as " + o.measured_as;
+    return {"identical-link-outlier", text, {o.key, o.representative}};
+}
+
+}  // namespace hwcomm::analyze

@@ -1,0 +1,34 @@
+#pragma once
+// Identical-link anomalies (issue 21 item 4): a record whose link class
+// (classes/) has its representative measured with the same method and
+// comparable parameters, and which differs from that representative by more
+// than the verdict rule's threshold, or than the representative's own 95%
+// confidence interval where that is wider. Sizes compared: those both
+// measured in the rule's window; when they share none there (a confirmation
+// measured at a few sizes), the largest size both measured.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "analyze/study.hpp"
+#include "classes/link_classes.hpp"
+
+namespace hwcomm::analyze {
+
+struct ClassOutlier {
+    std::string key;             // the record that differs
+    std::string representative;  // its class representative's record
+    std::string class_id, class_description;
+    std::string measured_as;     // how the run measured the record: full, confirmed, promoted
+    double difference = 0;       // the rule's statistic over the sizes of record / representative - 1
+    double tolerance = 0;        // max(threshold, the representative's relative CI half-width there)
+    std::vector<std::uint64_t> sizes;
+    bool in_window = true;       // false: compared at the largest common size, below the window
+};
+
+std::vector<ClassOutlier> class_outliers(const ResultsFile& file, const ClassMap& classes, const VerdictRule& rule);
+
+// The anomaly line of an outlier ("identical-link-outlier").
+Anomaly outlier_anomaly(const ClassOutlier& outlier);
+
+}  // namespace hwcomm::analyze

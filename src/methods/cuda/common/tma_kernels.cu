@@ -1,0 +1,101 @@
+#include "methods/cuda/common/tma_kernels.hpp"
+
+#include <algorithm>
+#include <cstdint>
+
+#include <cuda/ptx>
+
+#include "core/error.hpp"
+#include "methods/cuda/common/cuda_check.hpp"
+
+namespace hwcomm::cuda {
+
+namespace {
+
+namespace ptx = ::cuda::ptx;
+
+constexpr int kBlocksPerSm = 4;  // 4 x 32 KiB of tiles per SM, within its 228 KiB of shared memory
+
+// One thread per block issues everything: a pipeline of kTmaStages tiles.
+// Tile k of this block loads into stage k % kTmaStages (the stage's mbarrier
+// counts the bytes in), is stored from there (a bulk group), and the stage is
+// refilled once that store has read it.
+__global__ void tma_copy_kernel(unsigned char* dst, const unsigned char* src, std::size_t bulk_bytes,
+                                std::size_t bytes) {
+#if __CUDA_ARCH__ >= 900
+    constexpr std::uint32_t kTile = static_cast<std::uint32_t>(kTmaTileBytes);
+    __shared__ alignas(128) unsigned char stage[kTmaStages][kTile];
+    __shared__ alignas(8) std::uint64_t full[kTmaStages];
+    if (threadIdx.x != 0) return;
+    for (int s = 0; s < kTmaStages; ++s) ptx::mbarrier_init(&full[s], 1);
+    ptx::fence_mbarrier_init(ptx::sem_release, ptx::scope_cluster);  // the async proxy sees the barriers
+
+    const std::size_t tiles = (bulk_bytes + kTile - 1) / kTile;
+    auto size_of = [&](std::size_t tile) {
+        const std::size_t left = bulk_bytes - tile * kTile;
+        return static_cast<std::uint32_t>(left < kTile ? left : kTile);
+    };
+    auto load = [&](std::size_t tile, int s) {
+        (void)ptx::mbarrier_arrive_expect_tx(ptx::sem_release, ptx::scope_cta, ptx::space_shared, &full[s],
+                                             size_of(tile));
+        ptx::cp_async_bulk(ptx::space_shared, ptx::space_global, stage[s], src + tile * kTile, size_of(tile), &full[s]);
+    };
+    // This block's tiles: blockIdx.x, blockIdx.x + gridDim.x, ...
+    std::size_t mine = tiles > blockIdx.x ? (tiles - blockIdx.x + gridDim.x - 1) / gridDim.x : 0;
+    for (std::size_t k = 0; k < mine && k < kTmaStages; ++k) load(blockIdx.x + k * gridDim.x, static_cast<int>(k));
+    for (std::size_t k = 0; k < mine; ++k) {
+        const int s = static_cast<int>(k % kTmaStages);
+        const std::size_t tile = blockIdx.x + k * gridDim.x;
+        const std::uint32_t parity = static_cast<std::uint32_t>((k / kTmaStages) & 1);
+        while (!ptx::mbarrier_try_wait_parity(&full[s], parity)) {
+        }
+        ptx::fence_proxy_async(ptx::space_shared);
+        ptx::cp_async_bulk(ptx::space_global, ptx::space_shared, dst + tile * kTile, stage[s], size_of(tile));
+        ptx::cp_async_bulk_commit_group();
+        if (k + kTmaStages < mine) {
+            ptx::cp_async_bulk_wait_group_read(ptx::n32_t<0>{});  // the store has read the stage
+            load(tile + kTmaStages * gridDim.x, s);
+        }
+    }
+    ptx::cp_async_bulk_wait_group(ptx::n32_t<0>{});  // every store done before the kernel ends
+    if (blockIdx.x == 0)
+        for (std::size_t i = bulk_bytes; i < bytes; ++i) dst[i] = src[i];
+#else
+    (void)dst, (void)src, (void)bulk_bytes, (void)bytes;
+    __trap();  // the launcher refuses first (why_no_tma)
+#endif
+}
+
+bool aligned16(const void* p) { return reinterpret_cast<std::uintptr_t>(p) % 16 == 0; }
+
+}  // namespace
+
+std::string why_no_tma_cc(int cc_major, int cc_minor) {
+    if (cc_major <= 0 || cc_major >= 9) return "";
+    return "the bulk-copy unit (TMA, cp.async.bulk) needs sm_90 (Hopper) or newer, not sm_" +
+           std::to_string(cc_major) + std::to_string(cc_minor);
+}
+
+std::string why_no_tma(int ordinal) {
+    int major = 0, minor = 0;
+    HWCOMM_CUDA_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, ordinal));
+    HWCOMM_CUDA_CHECK(cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, ordinal));
+    const std::string why = why_no_tma_cc(major, minor);
+    return why.empty() ? "" : "gpu " + std::to_string(ordinal) + ": " + why;
+}
+
+void launch_tma_copy(cudaStream_t stream, std::byte* dst, const std::byte* src, std::size_t bytes, int sm_count) {
+    int device = 0;
+    HWCOMM_CUDA_CHECK(cudaGetDevice(&device));
+    if (const std::string why = why_no_tma(device); !why.empty()) throw MeasurementError(why);
+    if (!aligned16(dst) || !aligned16(src)) throw MeasurementError("a TMA copy needs 16-byte aligned buffers");
+    const std::size_t bulk = bytes / 16 * 16;  // bulk copies move multiples of 16 bytes
+    const std::size_t tiles = std::max<std::size_t>(1, (bulk + kTmaTileBytes - 1) / kTmaTileBytes);
+    const int grid = static_cast<int>(std::min<std::size_t>(tiles, static_cast<std::size_t>(std::max(sm_count, 1)) * kBlocksPerSm));
+    // One warp per block: thread 0 issues, the rest return at once (a block must be a warp to be scheduled).
+    tma_copy_kernel<<<grid, 32, 0, stream>>>(reinterpret_cast<unsigned char*>(dst),
+                                             reinterpret_cast<const unsigned char*>(src), bulk, bytes);
+    HWCOMM_CUDA_CHECK(cudaGetLastError());
+}
+
+}  // namespace hwcomm::cuda

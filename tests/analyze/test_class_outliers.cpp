@@ -1,0 +1,127 @@
+// Identical-link anomalies (issue 21 item 4) on synthetic records over the
+// DGX-1 topology: a member outside its class representative's spread is
+// flagged, and nothing else; the identical-links cells group by link class.
+#include <gtest/gtest.h>
+
+#include "analyze/class_outliers.hpp"
+#include "analyze/record_classes.hpp"
+#include "core/error.hpp"
+#include "core/graph_json.hpp"
+#include "discover/discover.hpp"
+#include "discover/test_support.hpp"
+
+using namespace hwcomm;
+using namespace hwcomm::analyze;
+
+namespace {
+
+// A size sweep 64 MiB .. 1 GiB at `gbps`, each point's 95% CI of the median
+// time +-`ci` (relative).
+Record peer_record(const std::string& src, const std::string& dst, double gbps, double ci = 0.001,
+                   const std::string& as = "") {
+    Record r;
+    r.method = "memcpy-peer";
+    r.src = src;
+    r.dst = dst;
+    r.params = {{"peer", "on"}};
+    r.key = record_key(r.method, r.src, r.dst, r.params);
+    for (std::uint64_t bytes = 64ull << 20; bytes <= (1ull << 30); bytes *= 2) {
+        Point p;
+        p.bytes = bytes;
+        p.verified = true;
+        p.bytes_per_rep = static_cast<double>(bytes);
+        p.stats.median = static_cast<double>(bytes) / gbps / 1e9;
+        p.stats.ci95_low = p.stats.median * (1 - ci);
+        p.stats.ci95_high = p.stats.median * (1 + ci);
+        p.stats.n = 5;
+        p.bandwidth_gbps = gbps;
+        r.points.push_back(p);
+    }
+    r.measured_as = as;
+    return r;
+}
+
+ResultsFile dgx1_file() {
+    ResultsFile f;
+    const Graph g = discover_machine({.input_xml = test::fixture("hwloc/dgx1.xml"), .use_nvml = false, .use_cuda = false});
+    f.topology = graph_to_json(g);
+    // The NVLink class (representative gpu0->gpu1): one member 12% slow, one 3% slow.
+    f.records.push_back(peer_record("gpu0", "gpu1", 18.5));
+    f.records.push_back(peer_record("gpu0", "gpu2", 18.4, 0.001, "confirmed"));
+    f.records.push_back(peer_record("gpu2", "gpu3", 16.28, 0.001, "promoted"));
+    f.records.push_back(peer_record("gpu4", "gpu0", 17.95, 0.001, "confirmed"));
+    // The class across the sockets (representative gpu0->gpu5), its representative noisy: +-10%.
+    f.records.push_back(peer_record("gpu0", "gpu5", 10.0, 0.10));
+    f.records.push_back(peer_record("gpu1", "gpu4", 9.3, 0.001, "confirmed"));  // -7%: inside the CI
+    return f;
+}
+
+}  // namespace
+
+TEST(ClassOutliers, FlagsTheMemberOutsideItsClassAndNothingElse) {
+    const ResultsFile f = dgx1_file();
+    const Graph g = graph_from_json(f.topology);
+    const ClassMap classes = record_classes(f, &g, "dgx1");
+    EXPECT_EQ(classes.find({"gpu0", "gpu1"}), classes.find({"gpu4", "gpu0"}));
+    const auto outliers = class_outliers(f, classes, VerdictRule{});
+    ASSERT_EQ(outliers.size(), 1u);
+    EXPECT_EQ(outliers[0].key, "memcpy-peer|gpu2|gpu3|peer=on");
+    EXPECT_EQ(outliers[0].representative, "memcpy-peer|gpu0|gpu1|peer=on");
+    EXPECT_EQ(outliers[0].measured_as, "promoted");
+    EXPECT_NEAR(outliers[0].difference, -0.12, 1e-3);
+    EXPECT_DOUBLE_EQ(outliers[0].tolerance, 0.05);
+    EXPECT_EQ(outliers[0].sizes.size(), 5u);  // 64 MiB .. 1 GiB
+    const Anomaly a = outlier_anomaly(outliers[0]);
+    EXPECT_EQ(a.kind, "identical-link-outlier");
+    EXPECT_NE(a.text.find("-12.0% from its class representative memcpy-peer|gpu0|gpu1|peer=on"), std::string::npos)
+        << a.text;
+    EXPECT_NE(a.text.find("measured as promoted"), std::string::npos);
+}
+
+TEST(ClassOutliers, AnalyzeReportsThemAndGroupsIdenticalLinksByClass) {
+    const Analysis a = analyze_results({{"dgx1", dgx1_file()}});
+    std::size_t outliers = 0;
+    for (const Anomaly& x : a.anomalies) outliers += x.kind == "identical-link-outlier";
+    EXPECT_EQ(outliers, 1u);
+    for (const Cell& c : a.cells) {
+        if (c.key != "identical_links|gpu-gpu|peer_on|local") continue;
+        ASSERT_TRUE(c.evidence.contains("groups")) << c.evidence.dump();
+        ASSERT_EQ(c.evidence["groups"].size(), 1u) << c.evidence.dump();
+        const auto& [id, group] = *c.evidence["groups"].items().begin();
+        EXPECT_EQ(id, "c0");
+        EXPECT_EQ(group["n"], 4);
+        EXPECT_NE(group["class"].get<std::string>().find("NV1 direct"), std::string::npos);
+        return;
+    }
+    ADD_FAILURE() << "no identical-links cell for local peer-on pairs";
+}
+
+TEST(ClassOutliers, StoredClassesAreReadAndMalformedOnesRefused) {
+    ResultsFile f = dgx1_file();
+    const Graph g = graph_from_json(f.topology);
+    // Stored classes that say gpu2->gpu3 is a class of its own: nothing to compare it with.
+    f.link_classes = class_map_to_json(classify(g, {{"gpu0", "gpu1"}, {"gpu0", "gpu2"}, {"gpu4", "gpu0"},
+                                                    {"gpu0", "gpu5"}, {"gpu1", "gpu4"}}));
+    f.link_classes["classes"].push_back({{"id", "c9"}, {"signature", "planted"}, {"description", "planted"},
+                                         {"rates_known", true},
+                                         {"members", nlohmann::json::array({nlohmann::json::array({"gpu2", "gpu3"})})}});
+    EXPECT_TRUE(class_outliers(f, record_classes(f, &g, "f"), VerdictRule{}).empty());
+    f.link_classes["classes"][0]["members"] = 3;
+    try {
+        (void)record_classes(f, &g, "f.json");
+        ADD_FAILURE() << "accepted malformed classes";
+    } catch (const UsageError& e) {
+        EXPECT_EQ(std::string(e.what()).rfind("f.json: malformed link classes", 0), 0u) << e.what();
+    }
+}
+
+TEST(ClassOutliers, ComparableParamsDropANumaThatRepeatsTheEndpoint) {
+    Record r;
+    r.src = "numa1";
+    r.dst = "gpu4";
+    r.params = {{"host_mem", "pinned"}, {"numa", "1"}};
+    EXPECT_EQ(comparable_params(r), (std::map<std::string, std::string>{{"host_mem", "pinned"}}));
+    r.params["numa"] = "0";  // a binding of its own: kept
+    EXPECT_EQ(comparable_params(r).size(), 2u);
+    EXPECT_EQ(measured_as(r), "full");
+}
