@@ -158,7 +158,9 @@ TEST(CudaGpu, EveryMethodMeasuresAndVerifiesOnEveryPair) {
         std::printf("[ memory   ] device %zu: first pass kept %lld MiB, second %lld MiB\n", d,
                     (static_cast<long long>(free_before[d]) - static_cast<long long>(free_between[d])) >> 20,
                     (static_cast<long long>(free_between[d]) - static_cast<long long>(free_after[d])) >> 20);
-        EXPECT_NEAR(static_cast<double>(free_after[d]), static_cast<double>(free_between[d]), 4.0 * (1 << 20))
+        // One-sided: a session that keeps its buffers loses memory on every pass; the driver may
+        // hand back what it cached for managed memory in the first pass (measured: +64 MiB on an H100).
+        EXPECT_GE(static_cast<double>(free_after[d]) + 4.0 * (1 << 20), static_cast<double>(free_between[d]))
             << "device " << d << " lost memory across the second sweep (a session that does not free its buffers)";
     }
 }

@@ -31,9 +31,13 @@ Measured measure_sets(const std::string& text) {
     register_built_methods(registry, false);
     const TransferSetMethod* method = find_transfer_set_method(registry);
     EXPECT_NE(method, nullptr);
-    const auto sets = resolve_transfer_sets(graph, parse_transfer_sets(text, "gpu-test.csv"), method->live_machine());
+    const TransferSetFile file = parse_transfer_sets(text, "gpu-test.csv");
+    const auto sets = resolve_transfer_sets(graph, file, method->live_machine());
     const auto plan = build_transfer_plan(registry, sets);
     RunOptions options = quick_run_options();
+    // As `run --transfers` does: the sets travel in the options (the method re-reads them there).
+    options.method.transfer_sets = format_transfer_sets(file);
+    options.method.transfer_sets_source = file.source;
     Measured m;
     for (const PlannedRecord& p : plan)
         if (auto r = measure_record(graph, p, options)) m.records.push_back(std::move(*r));
@@ -75,8 +79,9 @@ TEST(TransferSetsGpu, HostAndGpuLanesTogetherAreEachVerifiedAndTheAggregateSpans
     REQUIRE_GPUS(1);
     const Measured m = measure_sets("both,ce,numa0,gpu0,64M\nboth,sm,gpu0,numa0,64M\nboth,cpu:2,numa0,numa0,64M\n");
     ASSERT_EQ(m.records.size(), 1u);
+    ASSERT_EQ(m.records.size(), 1u);
     expect_lanes_and_aggregate(m.records[0], 3);
-    EXPECT_EQ(m.records[0].points.size(), 1u);  // the set's own size only
+    ASSERT_EQ(m.records[0].points.size(), 1u);  // the set's own size only
     EXPECT_EQ(m.records[0].points[0].bytes, 64ull << 20);
     EXPECT_EQ(executor_of(m.records[0], "numa0->gpu0"), "ce");
     EXPECT_EQ(executor_of(m.records[0], "gpu0->numa0"), "sm");
