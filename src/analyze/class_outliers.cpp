@@ -59,8 +59,9 @@ std::vector<ClassOutlier> class_outliers(const ResultsFile& file, const ClassMap
     }
     std::vector<ClassOutlier> out;
     for (const auto& [key, members] : groups) {
+        const std::string& class_id = std::get<2>(key);  // clang 14 cannot capture a structured binding
         const LinkClass& c = *std::find_if(classes.classes.begin(), classes.classes.end(),
-                                           [&](const LinkClass& x) { return x.id == std::get<2>(key); });
+                                           [&](const LinkClass& x) { return x.id == class_id; });
         const auto rep_it = members.find(c.members.front());
         if (rep_it == members.end()) continue;  // no representative: nothing says what the class does
         std::map<std::uint64_t, CurvePoint> rep;

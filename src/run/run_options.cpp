@@ -189,7 +189,9 @@ RunOptions run_options_from_json(const nlohmann::json& j) {
 
 void resolve_run_options(RunOptions& o, const Graph& graph, const Registry& registry) {
     const auto specs = registry.option_specs();
-    for (const auto& [name, value] : o.method.values.all()) {
+    for (const auto& option : o.method.values.all()) {
+        const std::string& name = option.first;  // clang 14 cannot capture a structured binding
+        const std::string& value = option.second;
         const auto spec = std::find_if(specs.begin(), specs.end(), [&](const OptionSpec& s) { return s.name == name; });
         if (spec == specs.end()) throw UsageError("--" + name + " is not an option of this build's methods");
         if (const std::string why = check_option_value(*spec, value); !why.empty()) throw UsageError(why);
