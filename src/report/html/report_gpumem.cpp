@@ -8,6 +8,7 @@
 #include <string>
 
 #include "analyze/gpumem_facts.hpp"
+#include "catalog/method_names.hpp"
 #include "catalog/row_json.hpp"
 
 namespace hwcomm::report_html {
@@ -144,7 +145,7 @@ json gpumem_model(const std::vector<ReportInput>& inputs) {
                                       {"series", json::array()}, {"plateaus", json::array()}};
                 }
                 json& chart = ladders[r.src];
-                const bool tma = r.method == "gpumem-tma-latency";
+                const bool tma = r.method == method_name::kGpumemTmaLatency;  // the chase by the TMA unit, labelled apart
                 // layout=ring128 (nvbandwidth's order) beside the random cycle; the plateaus stay the random cycle's.
                 const bool ring = r.params.count("layout") > 0;
                 chart["series"].push_back(latency_series(r, l, tma ? "TMA: " : ring ? "ring: " : ""));
