@@ -87,7 +87,10 @@ TEST(ClassOutliers, AnalyzeReportsThemAndGroupsIdenticalLinksByClass) {
         if (c.key != "identical_links|gpu-gpu|peer_on|local") continue;
         ASSERT_TRUE(c.evidence.contains("groups")) << c.evidence.dump();
         ASSERT_EQ(c.evidence["groups"].size(), 1u) << c.evidence.dump();
-        const auto& [id, group] = *c.evidence["groups"].items().begin();
+        // The json iterator, not items(): a structured binding to items()' temporary proxy dangles (ASan).
+        const auto first = c.evidence["groups"].cbegin();
+        const std::string id = first.key();
+        const auto& group = first.value();
         EXPECT_EQ(id, "c0");
         EXPECT_EQ(group["n"], 4);
         EXPECT_NE(group["class"].get<std::string>().find("NV1 direct"), std::string::npos);

@@ -55,4 +55,10 @@ inline Result run_hwcomm(const Scratch& s, const std::string& args) {
 
 inline nlohmann::json read_json(const fs::path& p) { return nlohmann::json::parse(slurp(p)); }
 
+// Whether this hwcomm has the CUDA methods: plans and transfer sets of GPU
+// methods need them (CI's sanitizer build is configured without CUDA).
+inline bool built_with_cuda(const Scratch& s) {
+    return run_hwcomm(s, "--version").out.find("CUDA:       yes") != std::string::npos;
+}
+
 }  // namespace hwcomm::test

@@ -50,6 +50,7 @@ void expect_usage_error(const Result& r, const std::string& mentions) {
 
 TEST(CliPlan, EightGpuPlansAreEstimatedWithinTenMinutesWithTheirClasses) {
     Scratch s("plan8");
+    if (!built_with_cuda(s)) GTEST_SKIP() << "this build has no CUDA methods";
     for (const char* xml : {"dgxh100-nvswitch.xml", "dgx1.xml"}) {
         const json p = plan_of(s, xml);
         EXPECT_EQ(p.at("schema"), "hwcomm-plan");
@@ -79,6 +80,7 @@ TEST(CliPlan, EightGpuPlansAreEstimatedWithinTenMinutesWithTheirClasses) {
 
 TEST(CliPlan, FullSweepsGrowWithClassesNotWithGpus) {
     Scratch s("plan16");
+    if (!built_with_cuda(s)) GTEST_SKIP() << "this build has no CUDA methods";
     const json eight = plan_of(s, "dgxh100-nvswitch.xml");
     const json sixteen = plan_of(s, "dgx2-nvswitch.xml");
     // Twice the GPUs: at most twice the full sweeps (classes, not pairs), while the records grow more.

@@ -118,6 +118,7 @@ TEST(CliTransfers, ABadFileIsOneLineNamingFileAndLineAndNothingIsWritten) {
 
 TEST(CliTransfers, GpuSetsAreCheckedAgainstAFixtureMachine) {
     Scratch s("transfers-list");
+    if (!built_with_cuda(s)) GTEST_SKIP() << "this build has no CUDA methods";
     const std::string dgx1 = "--input " HWCOMM_FIXTURES "/hwloc/dgx1.xml";
     const Result all = run_hwcomm(s, "list " + dgx1 + " --transfers preset:all-to-all");
     ASSERT_EQ(all.code, 0) << all.err;
