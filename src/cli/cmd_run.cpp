@@ -17,6 +17,7 @@
 #include "classes/link_classes.hpp"
 #include "cli/cmd_run_cluster.hpp"
 #include "cli/cmd_run_plan.hpp"
+#include "cli/cmd_run_records.hpp"
 #include "cli/commands.hpp"
 #include "core/error.hpp"
 #include "discover/discover.hpp"
@@ -177,52 +178,6 @@ RunOptions options_of(const ResultsFile& results, const std::string& path) {
     } catch (const std::exception& e) {
         throw UsageError("--resume: " + path + ": " + e.what());
     }
-}
-
-void set_transfer_sets(const TransferSetFile& file, RunOptions& options) {
-    options.method.transfer_sets = format_transfer_sets(file);
-    options.method.transfer_sets_source = file.source;
-}
-
-// Every set resolved against this machine (endpoints, executors, duplicates,
-// memory free now) before anything is written; one full record per set, none
-// deferred, estimated by the built-in cost model.
-RunPlan transfer_run_plan(const Graph& graph, const Registry& registry, const TransferSetFile& file,
-                          const RunOptions& options) {
-    const TransferSetMethod* method = find_transfer_set_method(registry);
-    if (!method) throw UsageError("--transfers: this build has no transfer-set method");
-    RunPlan plan;
-    plan.records = build_transfer_plan(registry, resolve_transfer_sets(graph, file, method->live_machine()));
-    plan.options = options;
-    plan.costs = builtin_cost_model();
-    plan.deferred.assign(plan.records.size(), false);
-    plan.estimate = estimate_plan(plan.records, options, plan.costs);
-    plan.notes.push_back("--transfers " + file.source + ": the file's sets only, one record each");
-    return plan;
-}
-
-// A resumed file holds only records this run plans, once each: a record of
-// an endpoint this machine lacks or of a method the options leave out is a
-// tampered or foreign file, not progress (refused, the file untouched).
-void check_resumed_records(const ResultsFile& results, const std::vector<PlannedRecord>& plan,
-                           const std::string& path) {
-    std::set<std::string> planned, seen;
-    for (const auto& p : plan) planned.insert(p.key);
-    for (const auto& r : results.records) {
-        if (!planned.count(r.key))
-            throw UsageError("--resume: " + path + ": record " + r.key +
-                             " is not one this run plans on this machine with the file's options (file untouched)");
-        if (!seen.insert(r.key).second)
-            throw UsageError("--resume: " + path + ": record " + r.key + " is in the file twice (file untouched)");
-    }
-}
-
-bool every_planned_record_present(const std::vector<PlannedRecord>& plan, const ResultsFile& results) {
-    std::set<std::string> keys;
-    for (const auto& r : results.records) keys.insert(r.key);
-    for (const auto& p : plan)
-        if (!keys.count(p.key)) return false;
-    return true;
 }
 
 int run_command(const RunArgs& a) {
