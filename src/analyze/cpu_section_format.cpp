@@ -6,6 +6,7 @@
 #include "analyze/cpu_facts.hpp"
 #include "analyze/curve_metrics.hpp"
 #include "analyze/summary.hpp"
+#include "analyze/text_table.hpp"
 #include "catalog/method_names.hpp"
 #include "measure/byte_size.hpp"
 
@@ -15,27 +16,6 @@ namespace {
 
 std::string num(double v, const char* format = "%.1f") { return format_number(v, format); }
 std::string num(const std::optional<double>& v, const char* format = "%.1f") { return v ? num(*v, format) : "-"; }
-
-// Columns padded to their widest cell, right-aligned but the first.
-std::string table(const std::vector<std::vector<std::string>>& rows, const std::string& indent) {
-    std::vector<std::size_t> width;
-    for (const auto& row : rows)
-        for (std::size_t i = 0; i < row.size(); ++i) {
-            if (width.size() <= i) width.push_back(0);
-            width[i] = std::max(width[i], row[i].size());
-        }
-    std::string out;
-    for (const auto& row : rows) {
-        std::string line = indent;
-        for (std::size_t i = 0; i < row.size(); ++i) {
-            const std::string fill(width[i] - row[i].size(), ' ');
-            line += i == 0 ? row[i] + fill : "  " + fill + row[i];
-        }
-        while (!line.empty() && line.back() == ' ') line.pop_back();
-        out += line + "\n";
-    }
-    return out;
-}
 
 std::string matrix_text(const NodeMatrix& m, const char* format) {
     std::vector<std::vector<std::string>> rows;
@@ -50,7 +30,7 @@ std::string matrix_text(const NodeMatrix& m, const char* format) {
         }
         rows.push_back(line);
     }
-    return table(rows, "    ");
+    return text_table(rows, "    ");
 }
 
 std::string bandwidth_text(const std::vector<CpuBandwidthRow>& rows) {
@@ -65,7 +45,7 @@ std::string bandwidth_text(const std::vector<CpuBandwidthRow>& rows) {
                      num(r.median_gbps), num(r.best_gbps), stream, r.variant.empty() ? "-" : r.variant,
                      std::to_string(r.samples), num(r.ci_half_width * 100, "%.1f%%"), r.stop_reason});
     }
-    return table(t, "    ");
+    return text_table(t, "    ");
 }
 
 std::string ladder_text(const CpuLatencyLadder& l) {

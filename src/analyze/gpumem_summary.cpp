@@ -7,6 +7,7 @@
 #include "analyze/curve_metrics.hpp"
 #include "analyze/gpumem_facts.hpp"
 #include "analyze/summary.hpp"
+#include "analyze/text_table.hpp"
 #include "catalog/method_params.hpp"
 #include "measure/byte_size.hpp"
 
@@ -16,27 +17,6 @@ namespace {
 
 std::string num(double v, const char* format = "%.1f") { return format_number(v, format); }
 std::string num(const std::optional<double>& v, const char* format = "%.1f") { return v ? num(*v, format) : "-"; }
-
-// Columns padded to their widest cell, right-aligned but the first.
-std::string table(const std::vector<std::vector<std::string>>& rows, const std::string& indent) {
-    std::vector<std::size_t> width;
-    for (const auto& row : rows)
-        for (std::size_t i = 0; i < row.size(); ++i) {
-            if (width.size() <= i) width.push_back(0);
-            width[i] = std::max(width[i], row[i].size());
-        }
-    std::string out;
-    for (const auto& row : rows) {
-        std::string line = indent;
-        for (std::size_t i = 0; i < row.size(); ++i) {
-            const std::string fill(width[i] - row[i].size(), ' ');
-            line += i == 0 ? row[i] + fill : "  " + fill + row[i];
-        }
-        while (!line.empty() && line.back() == ' ') line.pop_back();
-        out += line + "\n";
-    }
-    return out;
-}
 
 std::string element_name(int bytes) {
     switch (bytes) {
@@ -68,7 +48,7 @@ std::string occupancy(const Record& r) {
         rows.push_back({element_name(s.element_bytes), std::to_string(s.ilp), from ? std::to_string(*from) : "-",
                         num(best->gbps), std::to_string(best->warps_per_sm)});
     }
-    return out + table(rows, "    ");
+    return out + text_table(rows, "    ");
 }
 
 std::string stride(const Record& r) {
@@ -85,7 +65,7 @@ std::string stride(const Record& r) {
         }
         rows.push_back(std::move(row));
     }
-    return table(rows, "  ") + "  (effective GB/s: elements read x element bytes over the time; sectors/request: 32-byte\n"
+    return text_table(rows, "  ") + "  (effective GB/s: elements read x element bytes over the time; sectors/request: 32-byte\n"
                                "  sectors per warp request in theory" +
            (ncu ? std::string(", and as Nsight Compute counted them)\n") : std::string("; ncu: not measured)\n"));
 }
@@ -97,7 +77,7 @@ std::string timeline(const Record& r) {
         rows.push_back({element_name(t.element_bytes), std::to_string(t.warps_per_block), num(t.median_cycles, "%.0f"),
                         num(t.median_ns, "%.0f"), num(t.block_gap_cycles, "%.0f"), num(t.block_gap_ns, "%.0f"),
                         num(t.sm_clock_mhz, "%.0f")});
-    return table(rows, "  ") + "  (latency: clock64 around one load per thread; block gap: a block's start after its SM's "
+    return text_table(rows, "  ") + "  (latency: clock64 around one load per thread; block gap: a block's start after its SM's "
                                "previous block ended)\n";
 }
 
