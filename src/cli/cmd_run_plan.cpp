@@ -8,9 +8,9 @@
 #include "io/fingerprint.hpp"
 #include "io/results_file.hpp"
 #include "io/results_meta.hpp"
-#include "methods/under_load.hpp"
 #include "platform/host_info.hpp"
 #include "run/filter.hpp"
+#include "run/run_options.hpp"
 
 namespace hwcomm::cli {
 
@@ -57,7 +57,6 @@ RunPlan plan_for_run(const Graph& graph, const Registry& registry, const RunOpti
                      bool live) {
     const std::optional<double> budget = budget_seconds(args);
     const Filters filters(options.filters, registry, graph);
-    (void)resolve_load_specs(graph, options.method.under_load);  // unknown endpoints: exit 2, nothing written
     CostModel costs = cost_model_for(graph, args.calibrate, live);
     RunPlan plan = make_run_plan(graph, registry, filters, options, std::move(costs), budget);
     if (plan.budget) {
@@ -78,7 +77,11 @@ int print_run_plan(const PlanCliArgs& args, const RunOptions& options) {
     const bool live = args.input.empty() && args.nvml_replay.empty();
     const Graph graph = discover_machine(discover);
     const Registry registry = build_registry();
-    const RunPlan plan = plan_for_run(graph, registry, options, args, live);
+    // Checked against this graph as a measuring run checks them: unknown --under-load endpoints or a
+    // method option's bad value exit 2 before anything is printed.
+    RunOptions resolved = options;
+    resolve_run_options(resolved, graph, registry);
+    const RunPlan plan = plan_for_run(graph, registry, resolved, args, live);
     if (args.json) std::cout << run_plan_to_json(plan).dump(1) << "\n";
     else std::cout << format_run_plan(plan);
     return 0;

@@ -27,7 +27,8 @@ std::optional<double> budget_seconds(const PlanCliArgs& args);
 // constants). `live`: the graph is this machine's (its CPU model from the host).
 CostModel cost_model_for(const Graph& graph, const std::string& calibrate, bool live);
 
-// Builds the plan and announces the budget's steps on stderr. The plan points
+// Builds the plan and announces the budget's steps on stderr. `options` are
+// resolved against `graph` already (resolve_run_options). The plan points
 // into `registry`, which must outlive it.
 RunPlan plan_for_run(const Graph& graph, const Registry& registry, const RunOptions& options, const PlanCliArgs& args,
                      bool live);
