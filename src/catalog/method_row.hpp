@@ -143,19 +143,6 @@ struct PlanTraits {
     bool heavy = false;                 // --budget's step 2 leaves its confirmations for --resume
 };
 
-// What a record of the method costs in wall time (run/cost_model.hpp): fitted
-// on the per-record elapsed_s of the default run on nvidia-h200-x2 at 6a1be3b
-// (docs/examples/h200x2/results-default-all-methods.json.gz); a test checks
-// the rows against that file. fitted_records 0: no constants (the plan uses
-// the model's fallback).
-struct CostConstants {
-    double setup_s = 0;  // per record
-    double point_s = 0;  // per size (and value of the other axes)
-    double gib_s = 0;    // per GiB of transfer size, per size
-    std::uint64_t ladder_stop_bytes = std::uint64_t{256} << 20;  // where the plateau held; 0: not before the end
-    std::size_t fitted_records = 0;
-};
-
 struct MethodRow {
     std::string name;  // method_names.hpp
     MethodFamily family;
@@ -174,7 +161,6 @@ struct MethodRow {
     // (a copy: source and destination); the cache-residency check multiplies by it.
     unsigned working_set_buffers = 1;
     PlanTraits plan;
-    CostConstants cost;
 };
 
 const char* to_string(MethodFamily family);

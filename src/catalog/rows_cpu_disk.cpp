@@ -8,14 +8,12 @@ std::vector<MethodRow> cpu_and_disk_rows() {
     using namespace rows;
     namespace n = method_name;
     return {
-        {.name = n::kCpuRead, .family = MethodFamily::CpuMemory, .src_kinds = kNuma, .dst_kinds = kNuma,
-         .cost = {.point_s = 0.2448, .gib_s = 6.562, .ladder_stop_bytes = 0, .fitted_records = 1}},
+        {.name = n::kCpuRead, .family = MethodFamily::CpuMemory, .src_kinds = kNuma, .dst_kinds = kNuma},
         {.name = n::kCpuWrite,
          .family = MethodFamily::CpuMemory,
          .src_kinds = kNuma,
          .dst_kinds = kNuma,
-         .params = {stores_param()},
-         .cost = {.point_s = 0.2644, .gib_s = 5.807, .ladder_stop_bytes = 0, .fitted_records = 1}},
+         .params = {stores_param()}},
         {.name = n::kCpuCopy,
          .family = MethodFamily::CpuMemory,
          .src_kinds = kNuma,
@@ -56,15 +54,13 @@ std::vector<MethodRow> cpu_and_disk_rows() {
          .dst_kinds = kNuma,
          .params = {{Threads::key, {Threads::Single, Threads::Multi}}},
          .solo = solo_itself(),
-         .working_set_buffers = 2,
-         .cost = {.point_s = 0.03085, .gib_s = 1.599, .ladder_stop_bytes = 0, .fitted_records = 2}},
+         .working_set_buffers = 2},
         {.name = n::kDiskRead,
          .family = MethodFamily::Disk,
          .src_kinds = {VertexKind::BlockDevice},
          .dst_kinds = kNuma,
          .params = {{DiskIoParam::key, {DiskIoParam::Buffered, DiskIoParam::Direct, DiskIoParam::Fread}}},
-         .plan = {.shared_ladder_params = {"io"}, .heavy = true},
-         .cost = {.point_s = 0.03045, .gib_s = 4.404, .ladder_stop_bytes = 0, .fitted_records = 3}},
+         .plan = {.shared_ladder_params = {"io"}, .heavy = true}},
     };
 }
 

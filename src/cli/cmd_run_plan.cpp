@@ -9,6 +9,7 @@
 #include "io/results_file.hpp"
 #include "io/results_meta.hpp"
 #include "platform/host_info.hpp"
+#include "run/cost_fit.hpp"
 #include "run/filter.hpp"
 #include "run/run_options.hpp"
 

@@ -1,12 +1,16 @@
 #pragma once
-// What a record costs in wall time, before it is measured (issue 21, item 2):
-// per method, a fixed cost per record (allocation, binding), a cost per size
-// (warm-up, repetition calibration, the samples of a small transfer, every
-// variant) and a cost per GiB of transfer size (samples, warm-up, pattern
-// reset and check of a large transfer), and the size where a full sweep's
-// plateau is expected to hold. Built-in constants come from a committed run
-// (docs/benchmarks.md); --calibrate fits them from an earlier results file of
-// this machine.
+// What a record costs in wall time, before it is measured (issue 21): per
+// method, a fixed cost per record (allocation, binding, the CPU methods'
+// worker-count probes) and, per size band (a few octaves wide), what one
+// point costs: the share of points that stop on the time budget costs about
+// the budget per variant, whatever the size, so it scales with
+// --time-budget; the share that converges scales with --min-samples. A
+// ladder sweep measures more points than its first-pass sizes (the
+// refinements where the curve bends): per band, how many per first-pass
+// size. Built-in constants come from a committed run (run/builtin_cost_table.cpp,
+// written by scripts/fit-cost-constants.sh); --calibrate fits them from an
+// earlier results file of this machine (run/cost_fit.hpp).
+#include <array>
 #include <cstdint>
 #include <map>
 #include <string>
@@ -14,23 +18,46 @@
 
 #include <nlohmann/json.hpp>
 
-#include "core/results.hpp"
-#include "measure/size_ladder.hpp"
+#include "measure/stopping_rule.hpp"
 
 namespace hwcomm {
 
+// The bands' upper edges (a size below edge i is in band i; the last band is
+// open): 64 KiB, 1 MiB, 16 MiB, 256 MiB.
+inline constexpr std::array<std::uint64_t, 4> kCostBandEdges{std::uint64_t{64} << 10, std::uint64_t{1} << 20,
+                                                             std::uint64_t{16} << 20, std::uint64_t{256} << 20};
+inline constexpr std::size_t kCostBands = kCostBandEdges.size() + 1;
+std::size_t cost_band(std::uint64_t bytes);
+
+struct CostBand {
+    double converged_s = 0;       // per point, the points that converged: scales with min_samples
+    double budget_s = 0;          // per point, the points that stopped on the time budget: scales with it
+    double points_per_size = 1;   // a ladder sweep's measured points per first-pass size
+    std::size_t points = 0;       // the points fitted (0: the band takes its nearest fitted band's costs)
+};
+
 struct MethodCost {
-    double setup_s = 0;  // per record
-    double point_s = 0;  // per size (and value of the method's other axes)
-    double gib_s = 0;    // per GiB of transfer size, per size
+    double setup_s = 0;  // per record: its time outside its points
+    std::array<CostBand, kCostBands> bands{};
     // The size where a full sweep's ladder is expected to stop (0: it is not
     // expected to: the largest size).
     std::uint64_t ladder_stop_bytes = std::uint64_t{256} << 20;
-    std::size_t records = 0;        // how many records the constants were fitted on
-    std::size_t min_samples = 5;    // the stopping rule they were measured with
+    std::size_t records = 0;       // how many records the constants were fitted on
+    std::size_t min_samples = 5;   // the stopping rule they were measured with
+    double time_budget_s = 0.2;
     // A method without constants of its own: the method of its family whose
-    // constants it takes (its curve costs about the same per size and GiB).
+    // constants it takes (its curve costs about the same per size).
     std::string borrowed_from;
+
+    // The band that prices `bytes`: its own, or the nearest fitted one.
+    const CostBand& band_of(std::uint64_t bytes) const;
+};
+
+// The sizes a record is expected to measure: a ladder's first pass (each
+// size then counts its band's points_per_size) or exactly these sizes.
+struct ExpectedSizes {
+    std::vector<std::uint64_t> sizes;
+    bool ladder = false;
 };
 
 struct CostModel {
@@ -39,36 +66,27 @@ struct CostModel {
     std::string source;       // "built-in: ..." or "calibrated from FILE"
 
     const MethodCost& of(const std::string& method) const;
-    // One size of one record of `method`, measured with `min_samples`.
-    double point_seconds(const std::string& method, std::uint64_t bytes, std::size_t min_samples) const;
+    // One point (one size, one value of the other axes, every variant) of `method` under `stopping`.
+    double point_seconds(const std::string& method, std::uint64_t bytes, const StoppingOptions& stopping) const;
     // A record measured at `sizes`, each at `combos` values of its other axes.
-    double record_seconds(const std::string& method, const std::vector<std::uint64_t>& sizes, std::size_t combos,
-                          std::size_t min_samples) const;
+    double record_seconds(const std::string& method, const ExpectedSizes& sizes, std::size_t combos,
+                          const StoppingOptions& stopping) const;
 };
 
 nlohmann::json cost_model_to_json(const CostModel& model);
 
-// The catalog rows' constants (catalog/method_row.hpp CostConstants): fitted
-// by fit_method_costs on the default run on nvidia-h200-x2 at revision 6a1be3b
-// (docs/examples/h200x2/results-default-all-methods.json.gz); tests check
-// they still match that file.
+// The built-in constants (run/builtin_cost_table.cpp, fitted by
+// fit_method_costs on the committed run it names; a test checks they still
+// match that file), with borrowed constants for the bandwidth curves that
+// have none and a fallback for the rest.
 CostModel builtin_cost_model();
 
-// Per-method constants fitted on a results file's measured records with
-// context.elapsed_s. With points' own elapsed_s the sizes' costs are fitted
-// directly; without (older files), a record's time is spread over its points
-// in proportion to their sampled time (samples x max(median, 200 us)). The
-// ladder stop: where the ladder stopped (records measured with one), or where
-// it would have stopped on the record's points (records of a fixed sweep).
-std::map<std::string, MethodCost> fit_method_costs(const ResultsFile& file, const LadderOptions& ladder = {});
-
-// `base` with the methods fitted on `file` replacing its own constants.
-CostModel calibrated_cost_model(const ResultsFile& file, const std::string& path, CostModel base);
-
-// The sizes the ladder would measure on a record's own points (sizes the
-// record lacks count as failed): how a fixed sweep's file tells where the
-// plateau holds.
-std::vector<std::uint64_t> replay_ladder(const Record& record, const std::vector<std::uint64_t>& candidates,
-                                         const LadderOptions& options);
+// The generated table and the run it was fitted on.
+struct BuiltinCostTable {
+    std::string description;  // "the default run on nvidia-h200-x2 at revision d8053dc"
+    std::string results_file; // that run's file, relative to the repository
+    std::map<std::string, MethodCost> methods;
+};
+const BuiltinCostTable& builtin_cost_table();
 
 }  // namespace hwcomm

@@ -15,41 +15,35 @@ std::size_t axis_combinations(const Characterizer& method) {
     return n;
 }
 
-// Where the curve bends the ladder adds the intermediate sizes of about one
-// octave on each side: two small sizes' worth.
-constexpr std::size_t kExpectedRefinements = 2;
 constexpr std::uint64_t kRampBytes = 64 << 10;
 
-std::vector<std::uint64_t> full_sizes(const PlannedRecord& record, const RunOptions& options, const CostModel& costs) {
-    if (!record.sizes.empty()) return record.sizes;  // a --transfers set of one size
+ExpectedSizes full_sizes(const PlannedRecord& record, const RunOptions& options, const CostModel& costs) {
+    if (!record.sizes.empty()) return {record.sizes, false};  // a --transfers set of one size
     const SizePlan plan = full_size_plan(*record.method, options);
-    if (!plan.ladder || plan.sizes.empty()) return plan.sizes;
+    if (!plan.ladder || plan.sizes.empty()) return {plan.sizes, false};
     const std::uint64_t stop = costs.of(record.method->name()).ladder_stop_bytes;
-    std::vector<std::uint64_t> sizes =
-        stop ? expected_ladder_sizes(plan.sizes, plan.ladder_options, stop)
-             : expected_ladder_sizes(plan.sizes, plan.ladder_options, plan.sizes.back());
-    for (std::size_t i = 0; i < kExpectedRefinements; ++i) sizes.push_back(std::min(kRampBytes, plan.sizes.back()));
-    return sizes;
+    return {expected_ladder_sizes(plan.sizes, plan.ladder_options, stop ? stop : plan.sizes.back()), true};
 }
 
 }  // namespace
 
-std::vector<std::uint64_t> expected_sizes(const PlannedRecord& record, const RunOptions& options, const CostModel& costs) {
-    std::vector<std::uint64_t> full = full_sizes(record, options, costs);
-    if (record.measured_as != "confirmed" || full.empty()) return full;
-    std::sort(full.begin(), full.end());
+ExpectedSizes expected_sizes(const PlannedRecord& record, const RunOptions& options, const CostModel& costs) {
+    ExpectedSizes full = full_sizes(record, options, costs);
+    if (record.measured_as != "confirmed" || full.sizes.empty()) return full;
+    std::vector<std::uint64_t>& sorted = full.sizes;
+    std::sort(sorted.begin(), sorted.end());
     // As confirmation_sizes chooses them: smallest, ramp, the first size >= 64 MiB.
-    const auto at = std::lower_bound(full.begin(), full.end(), kConfirmationPlateauBytes);
-    const std::uint64_t plateau = at == full.end() ? full.back() : *at;
-    if (options.plan.confirmation_sizes <= 1) return {plateau};
-    std::vector<std::uint64_t> sizes{full.front(), std::clamp(kRampBytes, full.front(), plateau), plateau};
+    const auto at = std::lower_bound(sorted.begin(), sorted.end(), kConfirmationPlateauBytes);
+    const std::uint64_t plateau = at == sorted.end() ? sorted.back() : *at;
+    if (options.plan.confirmation_sizes <= 1) return {{plateau}, false};
+    std::vector<std::uint64_t> sizes{sorted.front(), std::clamp(kRampBytes, sorted.front(), plateau), plateau};
     sizes.erase(std::unique(sizes.begin(), sizes.end()), sizes.end());
-    return sizes;
+    return {sizes, false};
 }
 
 double estimate_record(const PlannedRecord& record, const RunOptions& options, const CostModel& costs) {
     return costs.record_seconds(record.method->name(), expected_sizes(record, options, costs),
-                                axis_combinations(*record.method), options.stopping.min_samples);
+                                axis_combinations(*record.method), options.stopping);
 }
 
 PlanEstimate estimate_plan(const std::vector<PlannedRecord>& plan, const RunOptions& options, const CostModel& costs,
@@ -75,4 +69,26 @@ PlanEstimate estimate_plan(const std::vector<PlannedRecord>& plan, const RunOpti
     return e;
 }
 
+std::vector<RecordedEstimate> estimate_recorded(const ResultsFile& file, const Registry& registry, const CostModel& costs) {
+    const auto o = file.meta.find("options");
+    const RunOptions options = o == file.meta.end() ? RunOptions{} : run_options_from_json(*o);
+    std::vector<RecordedEstimate> out;
+    for (const Record& r : file.records) {
+        const Characterizer* method = registry.find(r.method);
+        const auto elapsed = r.context.is_object() ? r.context.find("elapsed_s") : r.context.end();
+        if (!method || !r.context.is_object() || elapsed == r.context.end() || !elapsed->is_number()) continue;
+        PlannedRecord planned;
+        planned.method = method;
+        planned.measured_as = r.measured_as == "promoted" ? "confirmed" : r.measured_as;
+        double estimate = estimate_record(planned, options, costs);
+        if (r.measured_as == "promoted") {  // its confirmation, then the full sweep the plan prices as promotion_s
+            planned.measured_as = "full";
+            estimate += estimate_record(planned, options, costs);
+        }
+        out.push_back({r.method, r.measured_as, elapsed->get<double>(), estimate});
+    }
+    return out;
+}
+
 }  // namespace hwcomm
+

@@ -7,14 +7,18 @@
 #include <string>
 #include <vector>
 
+#include "core/results.hpp"
 #include "run/cost_model.hpp"
 #include "run/plan.hpp"
 #include "run/run_options.hpp"
 
 namespace hwcomm {
 
-// The sizes a record is expected to measure.
-std::vector<std::uint64_t> expected_sizes(const PlannedRecord& record, const RunOptions& options, const CostModel& costs);
+// The sizes a record is expected to measure: a full sweep's ladder first
+// pass up to where its method's plateau held in the model's run (each size
+// then counts the refinements the model's run measured per first-pass size),
+// or exactly a confirmation's or a fixed sweep's sizes.
+ExpectedSizes expected_sizes(const PlannedRecord& record, const RunOptions& options, const CostModel& costs);
 
 double estimate_record(const PlannedRecord& record, const RunOptions& options, const CostModel& costs);
 
@@ -29,5 +33,15 @@ struct PlanEstimate {
 // `skipped`: records this invocation leaves out (by index), counted as 0 s.
 PlanEstimate estimate_plan(const std::vector<PlannedRecord>& plan, const RunOptions& options, const CostModel& costs,
                            const std::vector<bool>& skipped = {});
+
+// A measured file's records estimated again, as its plan estimated them (its
+// meta.options, each record's measured_as; a promoted record as the
+// confirmation it was planned as plus the full sweep its promotion added): how a cost model is checked against a run.
+// Records with context.elapsed_s of methods `registry` knows, in file order.
+struct RecordedEstimate {
+    std::string method, measured_as;
+    double elapsed_s = 0, estimate_s = 0;
+};
+std::vector<RecordedEstimate> estimate_recorded(const ResultsFile& file, const Registry& registry, const CostModel& costs);
 
 }  // namespace hwcomm

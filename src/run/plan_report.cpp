@@ -60,7 +60,7 @@ std::vector<std::string> methods_on_fallback(const RunPlan& plan) {
     std::vector<std::string> out;
     for (const std::string& m : method_order(plan)) {
         const auto it = plan.costs.methods.find(m);
-        if (it == plan.costs.methods.end()) out.push_back(m + " (a median CUDA copy's)");
+        if (it == plan.costs.methods.end()) out.push_back(m + " (the fitted methods' median)");
         else if (!it->second.borrowed_from.empty()) out.push_back(m + " (" + it->second.borrowed_from + "'s)");
     }
     return out;

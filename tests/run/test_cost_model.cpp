@@ -1,108 +1,181 @@
-// The cost model: the built-in constants are what the committed run gives,
-// calibration recovers planted costs, budgets parse and fit step by step.
+// The cost model: the built-in table is the fit of the run it names, a fit
+// reproduces the file it was fitted on, a time-budget-bound method costs per
+// size and not per byte, and --time-budget and --min-samples scale what they
+// bound; budgets parse and fit step by step.
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <fstream>
+#include <sstream>
 #include <thread>
 
 #include "core/error.hpp"
 #include "io/results_file.hpp"
 #include "run/budget.hpp"
+#include "run/cost_fit.hpp"
 #include "run/cost_model.hpp"
+#include "run/cost_table_source.hpp"
 
 using namespace hwcomm;
 
 namespace {
 
-const char* kCommittedRun = HWCOMM_FIXTURES "/../../docs/examples/h200x2/results-default-all-methods.json.gz";
+const std::string kSourceRoot = HWCOMM_FIXTURES "/../..";
 
-bool near(double a, double b) { return std::fabs(a - b) <= 0.001 * std::max(std::fabs(a), std::fabs(b)) + 1e-9; }
+std::string file_text(const std::string& path) {
+    std::ifstream in(path);
+    std::ostringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
 
-// A record measured with per-point times: setup + per size point_s + gib_s per GiB.
-Record planted(const std::string& method, double setup, double point_s, double gib_s) {
+constexpr std::uint64_t kMiB = 1 << 20;
+
+// A point of `bytes` that took `seconds` and stopped for `reason`.
+Point point(std::uint64_t bytes, double seconds, const char* reason) {
+    Point p;
+    p.bytes = bytes;
+    p.bandwidth_gbps = 10;
+    p.elapsed_s = seconds;
+    p.stop_reason = reason;
+    return p;
+}
+
+// The run's octave sizes 1 KiB .. 1 GiB, as meta.options.sizes says them.
+ResultsFile file_with_sizes() {
+    ResultsFile file;
+    nlohmann::json sizes = nlohmann::json::array();
+    for (std::uint64_t b = 1024; b <= (std::uint64_t{1} << 30); b *= 2) sizes.push_back(b);
+    file.meta["options"] = {{"min_samples", 5}, {"time_budget_s", 0.2}, {"sizes", sizes}};
+    return file;
+}
+
+// A ladder record: every octave size, plus `refined` intermediate sizes above
+// 1 MiB; each point `cost(bytes)`, `reason` its stop; `setup` outside the points.
+Record laddered(const std::string& method, double setup, const std::function<double(std::uint64_t)>& cost,
+                const char* reason, int refined = 0) {
     Record r;
     r.method = method;
     r.src = r.dst = "numa0";
     r.key = record_key(r.method, r.src, r.dst, {});
+    r.measured_as = "full";
+    r.status = "ok";
     double total = setup;
-    for (std::uint64_t b = 1024; b <= (std::uint64_t{1} << 28); b *= 2) {
-        Point p;
-        p.bytes = b;
-        p.bandwidth_gbps = 10;
-        p.elapsed_s = point_s + gib_s * static_cast<double>(b) / 1073741824.0;
-        total += p.elapsed_s;
-        r.points.push_back(p);
-    }
+    const auto add = [&](std::uint64_t b) {
+        r.points.push_back(point(b, cost(b), reason));
+        total += cost(b);
+    };
+    for (std::uint64_t b = 1024; b <= (std::uint64_t{1} << 30); b *= 2) add(b);
+    for (int i = 0; i < refined; ++i) add(kMiB + 1000 * static_cast<std::uint64_t>(i + 1));
     r.context["elapsed_s"] = total;
-    r.context["ladder"] = {{"stop", "plateau"}};
+    r.context["ladder"] = {{"stop", "largest size"}};
     return r;
+}
+
+std::vector<std::uint64_t> octaves() {
+    std::vector<std::uint64_t> out;
+    for (std::uint64_t b = 1024; b <= (std::uint64_t{1} << 30); b *= 2) out.push_back(b);
+    return out;
+}
+
+StoppingOptions stopping(std::size_t min_samples, double time_budget_s) {
+    StoppingOptions o;
+    o.min_samples = min_samples;
+    o.time_budget_s = time_budget_s;
+    return o;
 }
 
 }  // namespace
 
-TEST(CostModel, BuiltInConstantsAreTheFitOfTheCommittedDefaultRun) {
-    const ResultsFile file = load_results_file(kCommittedRun);
-    const auto fitted = fit_method_costs(file);
+TEST(CostModel, TheBuiltInTableIsTheFitOfTheRunItNames) {
+    const BuiltinCostTable& table = builtin_cost_table();
+    ASSERT_FALSE(table.methods.empty());
+    const ResultsFile file = load_results_file(kSourceRoot + "/" + table.results_file);
+    // To the byte: the committed table is what scripts/fit-cost-constants.sh writes from that file.
+    EXPECT_EQ(cost_table_source(fit_method_costs(file), table.description, table.results_file),
+              file_text(kSourceRoot + "/src/run/builtin_cost_table.cpp"))
+        << "refit: scripts/fit-cost-constants.sh " << table.results_file;
     const CostModel builtin = builtin_cost_model();
-    std::size_t own = 0;
-    for (const auto& [method, cost] : builtin.methods) own += cost.borrowed_from.empty();
-    ASSERT_EQ(fitted.size(), own);
-    for (const auto& [method, cost] : fitted) {
-        ASSERT_TRUE(builtin.methods.count(method)) << method;
-        const MethodCost& b = builtin.methods.at(method);
-        EXPECT_TRUE(near(b.point_s, cost.point_s)) << method << " " << b.point_s << " vs " << cost.point_s;
-        EXPECT_TRUE(near(b.gib_s, cost.gib_s)) << method << " " << b.gib_s << " vs " << cost.gib_s;
-        EXPECT_EQ(b.ladder_stop_bytes, cost.ladder_stop_bytes) << method;
-        EXPECT_EQ(b.records, cost.records) << method;
-    }
-    // The model gives back the committed run's total for its own sizes: every record sums to its elapsed_s.
-    double measured = 0, modelled = 0;
+    EXPECT_NE(builtin.source.find(table.description), std::string::npos);
+}
+
+TEST(CostModel, AFitPredictsTheFileItWasFittedOn) {
+    ResultsFile file = file_with_sizes();
+    // A noisy method (every point on the time budget, refined above 1 MiB) and a
+    // converging one (a cost per byte), each with its setup.
+    const auto noisy = [](std::uint64_t b) { return 0.21 + 0.01 * static_cast<double>(b) / (1 << 30); };
+    const auto quiet = [](std::uint64_t b) { return 0.002 + 0.5 * static_cast<double>(b) / (1 << 30); };
+    file.records.push_back(laddered("cpu-read", 7.0, noisy, "time_budget", 4));
+    file.records.push_back(laddered("cpu-read", 6.0, noisy, "time_budget", 2));
+    file.records.push_back(laddered("memcpy-h2d", 0.3, quiet, "converged"));
+    const auto fitted = fit_method_costs(file);
+    const CostModel model = calibrated_cost_model(file, "x.json", builtin_cost_model());
+    EXPECT_NE(model.source.find("x.json"), std::string::npos);
+    EXPECT_EQ(model.of("cpu-read").records, 2u);
+    EXPECT_NEAR(model.of("cpu-read").setup_s, 6.5, 1e-9);
+    // Refinements: 3 intermediate sizes per record on average in the 1-16 MiB band's 4 first-pass sizes.
+    EXPECT_NEAR(model.of("cpu-read").band_of(2 * kMiB).points_per_size, 7.0 / 4.0, 1e-9);
+    double measured = 0, predicted = 0;
     for (const Record& r : file.records) {
-        if (r.status != "ok" || !r.context.contains("elapsed_s")) continue;
         measured += r.context.at("elapsed_s").get<double>();
-        std::vector<std::uint64_t> sizes;
-        for (const Point& p : r.points) sizes.push_back(p.bytes);
-        modelled += builtin.record_seconds(r.method, sizes, 1, 5);
+        predicted += model.record_seconds(r.method, {octaves(), true}, 1, stopping(5, 0.2));
     }
-    EXPECT_LT(std::fabs(modelled / measured - 1), 0.2) << modelled << " vs " << measured;
-}
-
-TEST(CostModel, PointTimesGiveSetupPerSizeAndPerGiBCosts) {
-    ResultsFile file;
-    file.meta["options"] = {{"min_samples", 5}};
-    file.records.push_back(planted("cpu-read", 0.5, 0.02, 2.0));
-    const MethodCost c = fit_method_costs(file).at("cpu-read");
-    EXPECT_NEAR(c.setup_s, 0.5, 1e-9);
-    EXPECT_NEAR(c.point_s, 0.02 + 2.0 * 8192 / 1073741824.0, 1e-6);  // median of the sizes <= 64 KiB
-    EXPECT_NEAR(c.gib_s, 2.0, 0.01);
-    EXPECT_EQ(c.ladder_stop_bytes, std::uint64_t{1} << 28);  // measured with the ladder: where it stopped
-    // Calibrated, the model predicts that record's own time.
-    const CostModel m = calibrated_cost_model(file, "x.json", builtin_cost_model());
-    std::vector<std::uint64_t> sizes;
-    for (const Point& p : file.records.front().points) sizes.push_back(p.bytes);
-    EXPECT_NEAR(m.record_seconds("cpu-read", sizes, 1, 5), file.records.front().context.at("elapsed_s").get<double>(),
-                0.02 * 0.05 * 19);
-    EXPECT_NE(m.source.find("x.json"), std::string::npos);
+    EXPECT_NEAR(predicted / measured, 1.0, 0.01) << predicted << " vs " << measured;
     // Methods the file lacks keep the built-in constants.
-    EXPECT_EQ(m.of("memcpy-h2d").gib_s, builtin_cost_model().of("memcpy-h2d").gib_s);
+    EXPECT_EQ(model.of("memcpy-d2h").setup_s, builtin_cost_model().of("memcpy-d2h").setup_s);
 }
 
-TEST(CostModel, AMethodWithoutConstantsTakesItsFamilysFirstFittedOnes) {
+TEST(CostModel, ATimeBudgetBoundMethodCostsPerSizeNotPerByte) {
+    ResultsFile file = file_with_sizes();
+    file.records.push_back(laddered("disk-read", 0, [](std::uint64_t) { return 0.2; }, "time_budget"));
+    const CostModel model = calibrated_cost_model(file, "x.json", builtin_cost_model());
+    const StoppingOptions rule = stopping(5, 0.2);
+    const double small = model.record_seconds("disk-read", {{4096, 8192, 16384, 32768}, false}, 1, rule);
+    const double large = model.record_seconds("disk-read", {{256 * kMiB, 512 * kMiB, 1024 * kMiB, 2048 * kMiB}, false}, 1, rule);
+    const double eight = model.record_seconds("disk-read", {{1024, 2048, 4096, 8192, 16384, 32768, 65536, 131072}, false}, 1, rule);
+    EXPECT_NEAR(large / small, 1.0, 1e-9);  // 2^16 times the bytes, the same cost
+    EXPECT_NEAR(eight / small, 2.0, 1e-9);  // twice the sizes, twice the cost
+    EXPECT_NEAR(small, 4 * 0.2, 1e-9);
+}
+
+TEST(CostModel, TheTimeBudgetScalesBudgetBoundPointsAndMinSamplesConvergedOnes) {
+    ResultsFile file = file_with_sizes();
+    file.records.push_back(laddered("disk-read", 0, [](std::uint64_t) { return 0.2; }, "time_budget"));
+    file.records.push_back(laddered("memcpy-h2d", 0, [](std::uint64_t) { return 0.01; }, "converged"));
+    const CostModel model = calibrated_cost_model(file, "x.json", builtin_cost_model());
+    const std::uint64_t b = kMiB;
+    // --budget's short-sampling step (3 samples, 0.05 s): a quarter of the budget, 3/5 of the samples.
+    EXPECT_NEAR(model.point_seconds("disk-read", b, stopping(3, 0.05)) / model.point_seconds("disk-read", b, stopping(5, 0.2)),
+                0.25, 1e-9);
+    EXPECT_NEAR(model.point_seconds("memcpy-h2d", b, stopping(3, 0.05)) / model.point_seconds("memcpy-h2d", b, stopping(5, 0.2)),
+                0.6, 1e-9);
+    EXPECT_NEAR(model.point_seconds("disk-read", b, stopping(10, 0.2)), 0.2, 1e-9);  // min samples do not bound it
+}
+
+TEST(CostModel, ASizeOutsideTheFittedBandsTakesTheNearestFittedBand) {
+    ResultsFile file = file_with_sizes();
+    Record r = laddered("memcpy-h2d", 0, [](std::uint64_t b) { return b >= 256 * kMiB ? 0.5 : 0.01; }, "converged");
+    std::erase_if(r.points, [](const Point& p) { return p.bytes < 64 * 1024; });  // no point below 64 KiB
+    r.context["elapsed_s"] = 3.0;
+    file.records.push_back(r);
+    const MethodCost c = fit_method_costs(file).at("memcpy-h2d");
+    EXPECT_EQ(c.bands[0].points, 0u);
+    EXPECT_DOUBLE_EQ(c.band_of(1024).converged_s, c.bands[1].converged_s);
+    EXPECT_DOUBLE_EQ(c.band_of(std::uint64_t{8} << 30).converged_s, 0.5);
+}
+
+TEST(CostModel, ABandwidthCurveWithoutConstantsBorrowsItsFamilysOthersTheMedian) {
     const CostModel m = builtin_cost_model();
-    EXPECT_TRUE(m.of("cpu-read").borrowed_from.empty());
-    for (const char* cpu : {"cpu-copy", "cpu-triad"}) {
-        EXPECT_EQ(m.of(cpu).borrowed_from, "cpu-read") << cpu;
-        EXPECT_EQ(m.of(cpu).gib_s, m.of("cpu-read").gib_s) << cpu;
-        EXPECT_EQ(m.of(cpu).records, 0u) << cpu;
+    for (const auto& [name, c] : m.methods) {
+        if (c.borrowed_from.empty()) continue;
+        EXPECT_EQ(c.records, 0u) << name;
+        ASSERT_TRUE(builtin_cost_table().methods.count(c.borrowed_from)) << name;
+        EXPECT_EQ(c.setup_s, builtin_cost_table().methods.at(c.borrowed_from).setup_s) << name;
     }
-    // A latency chase or an axis sweep is no bandwidth curve: the fallback's constants, not cpu-read's.
-    for (const char* other : {"cpu-latency", "cpu-loaded-latency", "cpu-bandwidth-mix"})
-        EXPECT_FALSE(m.methods.count(other)) << other;
-}
-
-TEST(CostModel, FewerSamplesCostProportionallyLess) {
-    const CostModel m = builtin_cost_model();
-    EXPECT_NEAR(m.point_seconds("memcpy-h2d", 1 << 20, 3) / m.point_seconds("memcpy-h2d", 1 << 20, 5), 0.6, 1e-12);
+    // A method nobody fitted: per band the median of the fitted methods.
+    const MethodCost& none = m.of("no-such-method");
+    EXPECT_EQ(&none, &m.fallback);
+    EXPECT_GT(m.point_seconds("no-such-method", kMiB, stopping(5, 0.2)), 0);
 }
 
 TEST(Budget, DurationsParseOrAreOneLineErrors) {

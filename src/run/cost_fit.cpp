@@ -1,0 +1,183 @@
+#include "run/cost_fit.hpp"
+
+#include <algorithm>
+#include <set>
+
+namespace hwcomm {
+
+namespace {
+
+constexpr double kSampleFloorS = 200e-6;  // the CUDA methods' target sample length
+
+double median_of(std::vector<double> v) {
+    if (v.empty()) return 0;
+    std::sort(v.begin(), v.end());
+    const std::size_t n = v.size();
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+// Seconds a point spent sampling, as its samples say: samples x max(median, floor) per variant.
+double sampled_seconds(const Point& p) {
+    const auto one = [](std::size_t n, double median) { return static_cast<double>(n) * std::max(median, kSampleFloorS); };
+    if (p.variants.empty()) return one(p.samples_s.size(), p.stats.median);
+    double s = 0;
+    for (const VariantResult& v : p.variants) s += one(v.samples_s.size(), v.stats.median);
+    return s;
+}
+
+bool has_point_times(const Record& r) {
+    return !r.points.empty() &&
+           std::all_of(r.points.begin(), r.points.end(), [](const Point& p) { return p.elapsed_s > 0; });
+}
+
+// Each point's seconds: its own elapsed_s when every point has one, else the
+// record's time spread by sampled time (then nothing is left for setup).
+std::vector<double> point_seconds_of(const Record& r, double elapsed, double& setup) {
+    std::vector<double> out;
+    if (has_point_times(r)) {
+        double sum = 0;
+        for (const Point& p : r.points) out.push_back(p.elapsed_s), sum += p.elapsed_s;
+        setup = std::max(0.0, elapsed - sum);
+        return out;
+    }
+    double sampled = 0;
+    for (const Point& p : r.points) sampled += sampled_seconds(p);
+    setup = 0;
+    if (!(sampled > 0)) return out;
+    for (const Point& p : r.points) out.push_back(elapsed * sampled_seconds(p) / sampled);
+    return out;
+}
+
+bool measured_with_time(const Record& r) {
+    return r.status == "ok" && r.context.is_object() && r.context.contains("elapsed_s") &&
+           r.context.at("elapsed_s").is_number() && r.provenance.value("kind", "measured") == "measured";
+}
+
+std::uint64_t ladder_stop_of(const Record& r, const LadderOptions& ladder) {
+    std::vector<std::uint64_t> sizes;
+    for (const Point& p : r.points)
+        if (p.axes.empty()) sizes.push_back(p.bytes);
+    if (sizes.empty()) return 0;
+    std::sort(sizes.begin(), sizes.end());
+    if (r.context.contains("ladder")) return sizes.back();  // measured with the ladder: where it stopped
+    const std::vector<std::uint64_t> replayed = replay_ladder(r, sizes, ladder);
+    if (replayed.empty() || replayed.back() >= sizes.back()) return 0;  // no plateau before the largest size
+    return replayed.back();
+}
+
+template <typename T>
+T option_of(const ResultsFile& file, const char* name, T fallback) {
+    const auto o = file.meta.find("options");
+    if (o == file.meta.end() || !o->is_object()) return fallback;
+    const auto v = o->find(name);
+    if (v == o->end() || !v->is_number()) return fallback;
+    return v->get<T>();
+}
+
+// The run's first-pass ladder sizes: its octave sizes at the plan's octave step.
+std::set<std::uint64_t> first_pass_sizes(const ResultsFile& file) {
+    std::vector<std::uint64_t> octaves;
+    int step = 1;
+    if (const auto o = file.meta.find("options"); o != file.meta.end() && o->is_object()) {
+        if (const auto s = o->find("sizes"); s != o->end() && s->is_array())
+            for (const auto& v : *s)
+                if (v.is_number_unsigned()) octaves.push_back(v.get<std::uint64_t>());
+        if (const auto p = o->find("plan"); p != o->end() && p->is_object())
+            step = std::max(1, p->value("ladder_octave_step", 1));
+    }
+    std::sort(octaves.begin(), octaves.end());
+    const std::vector<std::uint64_t> pass = first_pass(octaves, step);
+    return {pass.begin(), pass.end()};
+}
+
+struct BandSums {
+    double converged = 0, budget = 0;
+    std::size_t points = 0, ladder_points = 0, ladder_first_pass = 0;
+};
+
+struct MethodSums {
+    std::vector<double> setups, stops;  // stops: 0 where no plateau held
+    std::array<BandSums, kCostBands> bands{};
+};
+
+}  // namespace
+
+std::vector<std::uint64_t> replay_ladder(const Record& record, const std::vector<std::uint64_t>& candidates,
+                                         const LadderOptions& options) {
+    std::map<std::uint64_t, double> bandwidth;
+    for (const Point& p : record.points)
+        if (p.axes.empty() && p.status == "ok" && p.bandwidth_gbps > 0) bandwidth[p.bytes] = p.bandwidth_gbps;
+    SizeLadder ladder(candidates, {}, options);
+    std::vector<std::uint64_t> measured;
+    while (const auto next = ladder.next()) {
+        const auto it = bandwidth.find(*next);
+        if (it != bandwidth.end()) measured.push_back(*next);
+        ladder.add(*next, it == bandwidth.end() ? std::nullopt : std::optional<double>(it->second));
+    }
+    std::sort(measured.begin(), measured.end());
+    return measured;
+}
+
+std::map<std::string, MethodCost> fit_method_costs(const ResultsFile& file, const LadderOptions& ladder) {
+    const std::set<std::uint64_t> first_pass = first_pass_sizes(file);
+    std::map<std::string, MethodSums> sums;
+    for (const Record& r : file.records) {
+        if (!measured_with_time(r)) continue;
+        double setup = 0;
+        const std::vector<double> seconds = point_seconds_of(r, r.context.at("elapsed_s").get<double>(), setup);
+        if (seconds.empty()) continue;
+        MethodSums& m = sums[r.method];
+        m.setups.push_back(setup);
+        const bool climbed = r.context.contains("ladder");
+        // A confirmation's few sizes say nothing of where a sweep stops.
+        if (r.measured_as != "confirmed") m.stops.push_back(static_cast<double>(ladder_stop_of(r, ladder)));
+        for (std::size_t i = 0; i < r.points.size(); ++i) {
+            const Point& p = r.points[i];
+            BandSums& b = m.bands[cost_band(p.bytes)];
+            ++b.points;
+            (p.stop_reason == "time_budget" ? b.budget : b.converged) += seconds[i];
+            if (climbed && p.axes.empty()) {
+                ++b.ladder_points;
+                b.ladder_first_pass += first_pass.count(p.bytes);
+            }
+        }
+    }
+    const auto min_samples = std::max<std::size_t>(1, option_of<std::size_t>(file, "min_samples", 5));
+    const double time_budget = option_of<double>(file, "time_budget_s", StoppingOptions{}.time_budget_s);
+    std::map<std::string, MethodCost> out;
+    for (const auto& [method, m] : sums) {
+        MethodCost c;
+        c.records = m.setups.size();
+        double setup = 0;
+        for (double s : m.setups) setup += s;
+        c.setup_s = setup / static_cast<double>(c.records);
+        for (std::size_t i = 0; i < kCostBands; ++i) {
+            const BandSums& b = m.bands[i];
+            CostBand& band = c.bands[i];
+            band.points = b.points;
+            if (b.points == 0) continue;
+            band.converged_s = b.converged / static_cast<double>(b.points);
+            band.budget_s = b.budget / static_cast<double>(b.points);
+            band.points_per_size = b.ladder_first_pass ? static_cast<double>(b.ladder_points) /
+                                                             static_cast<double>(b.ladder_first_pass)
+                                                       : 1.0;
+        }
+        std::vector<double> stopped;
+        for (double s : m.stops)
+            if (s > 0) stopped.push_back(s);
+        // Most records found their plateau: where; else a full sweep goes to the largest size.
+        c.ladder_stop_bytes = stopped.size() * 2 > m.stops.size() ? static_cast<std::uint64_t>(median_of(stopped)) : 0;
+        c.min_samples = min_samples;
+        c.time_budget_s = time_budget;
+        out[method] = c;
+    }
+    return out;
+}
+
+CostModel calibrated_cost_model(const ResultsFile& file, const std::string& path, CostModel base) {
+    for (auto& [method, cost] : fit_method_costs(file)) base.methods[method] = cost;
+    base.source = "calibrated from " + path + " (other methods: " + base.source + ")";
+    return base;
+}
+
+}  // namespace hwcomm
