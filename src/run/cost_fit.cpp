@@ -96,9 +96,33 @@ struct BandSums {
 };
 
 struct MethodSums {
-    std::vector<double> setups, stops;  // stops: 0 where no plateau held
+    // promoted_setups: a promoted record's time outside its points includes the
+    // confirmation it was first (its points are not kept): used only where no
+    // full record is.
+    std::vector<double> setups, confirm_setups, promoted_setups, stops;  // stops: 0 where no plateau held
     std::array<BandSums, kCostBands> bands{};
 };
+
+void add_record(MethodSums& m, const Record& r, const std::vector<double>& seconds, double setup,
+                const std::set<std::uint64_t>& first_pass, const LadderOptions& ladder) {
+    (r.measured_as == "confirmed"  ? m.confirm_setups
+     : r.measured_as == "promoted" ? m.promoted_setups
+                                   : m.setups)
+        .push_back(setup);
+    const bool climbed = r.context.contains("ladder");
+    // A confirmation's few sizes say nothing of where a sweep stops.
+    if (r.measured_as != "confirmed") m.stops.push_back(static_cast<double>(ladder_stop_of(r, ladder)));
+    for (std::size_t i = 0; i < r.points.size(); ++i) {
+        const Point& p = r.points[i];
+        BandSums& b = m.bands[cost_band(p.bytes)];
+        ++b.points;
+        (p.stop_reason == "time_budget" ? b.budget : b.converged) += seconds[i];
+        if (climbed && p.axes.empty()) {
+            ++b.ladder_points;
+            b.ladder_first_pass += first_pass.count(p.bytes);
+        }
+    }
+}
 
 }  // namespace
 
@@ -126,31 +150,26 @@ std::map<std::string, MethodCost> fit_method_costs(const ResultsFile& file, cons
         double setup = 0;
         const std::vector<double> seconds = point_seconds_of(r, r.context.at("elapsed_s").get<double>(), setup);
         if (seconds.empty()) continue;
-        MethodSums& m = sums[r.method];
-        m.setups.push_back(setup);
-        const bool climbed = r.context.contains("ladder");
-        // A confirmation's few sizes say nothing of where a sweep stops.
-        if (r.measured_as != "confirmed") m.stops.push_back(static_cast<double>(ladder_stop_of(r, ladder)));
-        for (std::size_t i = 0; i < r.points.size(); ++i) {
-            const Point& p = r.points[i];
-            BandSums& b = m.bands[cost_band(p.bytes)];
-            ++b.points;
-            (p.stop_reason == "time_budget" ? b.budget : b.converged) += seconds[i];
-            if (climbed && p.axes.empty()) {
-                ++b.ladder_points;
-                b.ladder_first_pass += first_pass.count(p.bytes);
-            }
-        }
+        const std::string key = cost_key(r.method, r.params);
+        for (MethodSums* m : key == r.method ? std::vector<MethodSums*>{&sums[r.method]}
+                                             : std::vector<MethodSums*>{&sums[r.method], &sums[key]})
+            add_record(*m, r, seconds, setup, first_pass, ladder);
     }
     const auto min_samples = std::max<std::size_t>(1, option_of<std::size_t>(file, "min_samples", 5));
     const double time_budget = option_of<double>(file, "time_budget_s", StoppingOptions{}.time_budget_s);
     std::map<std::string, MethodCost> out;
-    for (const auto& [method, m] : sums) {
+    for (const auto& [method, m] : sums) {  // methods and cost keys
         MethodCost c;
-        c.records = m.setups.size();
-        double setup = 0;
-        for (double s : m.setups) setup += s;
-        c.setup_s = setup / static_cast<double>(c.records);
+        c.records = m.setups.size() + m.confirm_setups.size() + m.promoted_setups.size();
+        const auto mean = [](const std::vector<double>& v) {
+            double sum = 0;
+            for (double x : v) sum += x;
+            return v.empty() ? 0.0 : sum / static_cast<double>(v.size());
+        };
+        // A method with only confirmations: their setup is its full sweeps' too
+        // (a method without confirmations: below).
+        c.setup_s = mean(!m.setups.empty() ? m.setups : !m.promoted_setups.empty() ? m.promoted_setups : m.confirm_setups);
+        c.confirm_setup_s = mean(m.confirm_setups);
         for (std::size_t i = 0; i < kCostBands; ++i) {
             const BandSums& b = m.bands[i];
             CostBand& band = c.bands[i];
@@ -170,6 +189,33 @@ std::map<std::string, MethodCost> fit_method_costs(const ResultsFile& file, cons
         c.min_samples = min_samples;
         c.time_budget_s = time_budget;
         out[method] = c;
+    }
+    // A method whose confirmations were all promoted (or that had none): the
+    // median confirmation setup of the other methods, at most its full
+    // sweeps' setup; a cost key without: its method's.
+    const auto is_method = [](const std::string& key) { return key.find(' ') == std::string::npos; };
+    std::vector<double> confirm_setups;
+    for (const auto& [key, m] : sums)
+        if (is_method(key) && !m.confirm_setups.empty()) confirm_setups.push_back(out.at(key).confirm_setup_s);
+    const double typical = median_of(confirm_setups);
+    for (auto& [key, c] : out)
+        if (is_method(key) && sums.at(key).confirm_setups.empty())
+            c.confirm_setup_s = confirm_setups.empty() ? c.setup_s : std::min(c.setup_s, typical);
+    // What a cost key's records do not say (no confirmation, no sweep, a band
+    // without points or without ladder points) its method's records do.
+    for (auto& [key, c] : out) {
+        if (is_method(key)) continue;
+        const MethodSums& m = sums.at(key);
+        const MethodCost& method = out.at(key.substr(0, key.find(' ')));
+        if (m.confirm_setups.empty()) c.confirm_setup_s = method.confirm_setup_s;
+        if (m.setups.empty() && m.promoted_setups.empty()) {
+            c.setup_s = method.setup_s;
+            c.ladder_stop_bytes = method.ladder_stop_bytes;
+        }
+        for (std::size_t b = 0; b < kCostBands; ++b) {
+            if (c.bands[b].points == 0) c.bands[b] = method.bands[b];
+            else if (m.bands[b].ladder_first_pass == 0) c.bands[b].points_per_size = method.bands[b].points_per_size;
+        }
     }
     return out;
 }

@@ -19,10 +19,12 @@ double median_of(std::vector<double> v) {
 // A method with neither constants nor a sibling's: per band, the median of the fitted methods.
 MethodCost median_method(const std::map<std::string, MethodCost>& methods) {
     MethodCost m;
-    std::vector<double> setups;
+    std::vector<double> setups, confirm_setups;
     std::array<std::vector<double>, kCostBands> converged, budget, per_size;
     for (const auto& [name, c] : methods) {
+        if (name.find(' ') != std::string::npos) continue;  // a cost key's: its method's counts
         setups.push_back(c.setup_s);
+        confirm_setups.push_back(c.confirm_setup_s);
         for (std::size_t b = 0; b < kCostBands; ++b) {
             if (c.bands[b].points == 0) continue;
             converged[b].push_back(c.bands[b].converged_s);
@@ -33,6 +35,7 @@ MethodCost median_method(const std::map<std::string, MethodCost>& methods) {
         m.time_budget_s = c.time_budget_s;
     }
     m.setup_s = median_of(setups);
+    m.confirm_setup_s = median_of(confirm_setups);
     for (std::size_t b = 0; b < kCostBands; ++b) {
         m.bands[b].points = converged[b].size();
         m.bands[b].converged_s = median_of(converged[b]);
@@ -60,13 +63,28 @@ const CostBand& MethodCost::band_of(std::uint64_t bytes) const {
     return bands[own];
 }
 
-const MethodCost& CostModel::of(const std::string& method) const {
-    const auto it = methods.find(method);
+std::string cost_key(const std::string& method, const std::map<std::string, std::string>& params) {
+    const MethodRow* row = builtin_catalog().find(method);
+    if (!row) return method;
+    std::string key = method;
+    const char* sep = " ";
+    for (const auto& [name, value] : params)  // a map: in the order of the names
+        for (const ParamDecl& decl : row->params)
+            if (decl.key == name && !decl.values.empty()) {
+                key += sep + name + "=" + value;
+                sep = ",";
+            }
+    return key;
+}
+
+const MethodCost& CostModel::of(const std::string& key) const {
+    if (const auto it = methods.find(key); it != methods.end()) return it->second;
+    const auto it = methods.find(key.substr(0, key.find(' ')));
     return it == methods.end() ? fallback : it->second;
 }
 
-double CostModel::point_seconds(const std::string& method, std::uint64_t bytes, const StoppingOptions& stopping) const {
-    const MethodCost& c = of(method);
+double CostModel::point_seconds(const std::string& key, std::uint64_t bytes, const StoppingOptions& stopping) const {
+    const MethodCost& c = of(key);
     const CostBand& band = c.band_of(bytes);
     const double samples = static_cast<double>(std::max<std::size_t>(stopping.min_samples, 1)) /
                            static_cast<double>(std::max<std::size_t>(c.min_samples, 1));
@@ -74,12 +92,12 @@ double CostModel::point_seconds(const std::string& method, std::uint64_t bytes, 
     return band.converged_s * samples + band.budget_s * budget;
 }
 
-double CostModel::record_seconds(const std::string& method, const ExpectedSizes& sizes, std::size_t combos,
-                                 const StoppingOptions& stopping) const {
-    const MethodCost& c = of(method);
-    double s = c.setup_s;
+double CostModel::record_seconds(const std::string& key, const ExpectedSizes& sizes, std::size_t combos,
+                                 const StoppingOptions& stopping, bool confirmation) const {
+    const MethodCost& c = of(key);
+    double s = confirmation ? c.confirm_setup_s : c.setup_s;
     for (std::uint64_t b : sizes.sizes)
-        s += static_cast<double>(std::max<std::size_t>(combos, 1)) * point_seconds(method, b, stopping) *
+        s += static_cast<double>(std::max<std::size_t>(combos, 1)) * point_seconds(key, b, stopping) *
              (sizes.ladder ? c.band_of(b).points_per_size : 1.0);
     return s;
 }
@@ -94,7 +112,7 @@ nlohmann::json cost_model_to_json(const CostModel& model) {
             band["below_bytes"] = b < kCostBandEdges.size() ? nlohmann::json(kCostBandEdges[b]) : nlohmann::json(nullptr);
             bands.push_back(std::move(band));
         }
-        methods[name] = {{"setup_s", c.setup_s}, {"bands", std::move(bands)},
+        methods[name] = {{"setup_s", c.setup_s}, {"confirm_setup_s", c.confirm_setup_s}, {"bands", std::move(bands)},
                          {"ladder_stop_bytes", c.ladder_stop_bytes}, {"records", c.records},
                          {"min_samples", c.min_samples}, {"time_budget_s", c.time_budget_s}};
         if (!c.borrowed_from.empty()) methods[name]["borrowed_from"] = c.borrowed_from;

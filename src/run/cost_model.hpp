@@ -37,7 +37,8 @@ struct CostBand {
 };
 
 struct MethodCost {
-    double setup_s = 0;  // per record: its time outside its points
+    double setup_s = 0;          // per full sweep: its time outside its points
+    double confirm_setup_s = 0;  // per confirmation (buffers for its largest size only, no worker-count probes)
     std::array<CostBand, kCostBands> bands{};
     // The size where a full sweep's ladder is expected to stop (0: it is not
     // expected to: the largest size).
@@ -60,17 +61,26 @@ struct ExpectedSizes {
     bool ladder = false;
 };
 
+// The key a record's costs are looked up by: its method, with the values of
+// the parameters its catalog row declares a fixed set of values for
+// ("memcpy-d2h host_mem=pageable": a pageable copy costs ten times a pinned
+// one), not those naming this machine's endpoints (numa).
+std::string cost_key(const std::string& method, const std::map<std::string, std::string>& params);
+
 struct CostModel {
-    std::map<std::string, MethodCost> methods;
+    std::map<std::string, MethodCost> methods;  // by method, and by cost_key where the fit had such records
     MethodCost fallback;      // a method the model has no constants for
     std::string source;       // "built-in: ..." or "calibrated from FILE"
 
-    const MethodCost& of(const std::string& method) const;
-    // One point (one size, one value of the other axes, every variant) of `method` under `stopping`.
-    double point_seconds(const std::string& method, std::uint64_t bytes, const StoppingOptions& stopping) const;
-    // A record measured at `sizes`, each at `combos` values of its other axes.
-    double record_seconds(const std::string& method, const ExpectedSizes& sizes, std::size_t combos,
-                          const StoppingOptions& stopping) const;
+    // A cost key's constants, else its method's, else the fallback.
+    const MethodCost& of(const std::string& key) const;
+    // One point (one size, one value of the other axes, every variant) of a
+    // record of `key` (a method or a cost_key) under `stopping`.
+    double point_seconds(const std::string& key, std::uint64_t bytes, const StoppingOptions& stopping) const;
+    // A record measured at `sizes`, each at `combos` values of its other axes;
+    // `confirmation`: its setup is a confirmation's.
+    double record_seconds(const std::string& key, const ExpectedSizes& sizes, std::size_t combos,
+                          const StoppingOptions& stopping, bool confirmation = false) const;
 };
 
 nlohmann::json cost_model_to_json(const CostModel& model);
@@ -85,7 +95,7 @@ CostModel builtin_cost_model();
 struct BuiltinCostTable {
     std::string description;  // "the default run on nvidia-h200-x2 at revision d8053dc"
     std::string results_file; // that run's file, relative to the repository
-    std::map<std::string, MethodCost> methods;
+    std::map<std::string, MethodCost> methods;  // by method, and by cost_key where the fit had such records
 };
 const BuiltinCostTable& builtin_cost_table();
 

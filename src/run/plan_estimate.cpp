@@ -21,7 +21,7 @@ ExpectedSizes full_sizes(const PlannedRecord& record, const RunOptions& options,
     if (!record.sizes.empty()) return {record.sizes, false};  // a --transfers set of one size
     const SizePlan plan = full_size_plan(*record.method, options);
     if (!plan.ladder || plan.sizes.empty()) return {plan.sizes, false};
-    const std::uint64_t stop = costs.of(record.method->name()).ladder_stop_bytes;
+    const std::uint64_t stop = costs.of(cost_key(record.method->name(), record.params)).ladder_stop_bytes;
     return {expected_ladder_sizes(plan.sizes, plan.ladder_options, stop ? stop : plan.sizes.back()), true};
 }
 
@@ -42,8 +42,9 @@ ExpectedSizes expected_sizes(const PlannedRecord& record, const RunOptions& opti
 }
 
 double estimate_record(const PlannedRecord& record, const RunOptions& options, const CostModel& costs) {
-    return costs.record_seconds(record.method->name(), expected_sizes(record, options, costs),
-                                axis_combinations(*record.method), options.stopping);
+    return costs.record_seconds(cost_key(record.method->name(), record.params), expected_sizes(record, options, costs),
+                                axis_combinations(*record.method), options.stopping,
+                                record.measured_as == "confirmed");
 }
 
 PlanEstimate estimate_plan(const std::vector<PlannedRecord>& plan, const RunOptions& options, const CostModel& costs,
@@ -79,13 +80,15 @@ std::vector<RecordedEstimate> estimate_recorded(const ResultsFile& file, const R
         if (!method || !r.context.is_object() || elapsed == r.context.end() || !elapsed->is_number()) continue;
         PlannedRecord planned;
         planned.method = method;
+        planned.params = r.params;
         planned.measured_as = r.measured_as == "promoted" ? "confirmed" : r.measured_as;
-        double estimate = estimate_record(planned, options, costs);
+        const double as_planned = estimate_record(planned, options, costs);
+        double estimate = as_planned;
         if (r.measured_as == "promoted") {  // its confirmation, then the full sweep the plan prices as promotion_s
             planned.measured_as = "full";
             estimate += estimate_record(planned, options, costs);
         }
-        out.push_back({r.method, r.measured_as, elapsed->get<double>(), estimate});
+        out.push_back({r.method, r.measured_as, elapsed->get<double>(), estimate, as_planned});
     }
     return out;
 }

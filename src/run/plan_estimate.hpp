@@ -41,6 +41,7 @@ PlanEstimate estimate_plan(const std::vector<PlannedRecord>& plan, const RunOpti
 struct RecordedEstimate {
     std::string method, measured_as;
     double elapsed_s = 0, estimate_s = 0;
+    double planned_s = 0;  // as the plan estimated it: a promoted record's confirmation only
 };
 std::vector<RecordedEstimate> estimate_recorded(const ResultsFile& file, const Registry& registry, const CostModel& costs);
 
