@@ -221,7 +221,10 @@ std::map<std::string, MethodCost> fit_method_costs(const ResultsFile& file, cons
 }
 
 CostModel calibrated_cost_model(const ResultsFile& file, const std::string& path, CostModel base) {
-    for (auto& [method, cost] : fit_method_costs(file)) base.methods[method] = cost;
+    const std::map<std::string, MethodCost> fitted = fit_method_costs(file);
+    // A fitted method's cost keys are all the file's: none of the base's stays beside them.
+    std::erase_if(base.methods, [&](const auto& entry) { return fitted.count(entry.first.substr(0, entry.first.find(' '))) > 0; });
+    for (const auto& [key, cost] : fitted) base.methods[key] = cost;
     base.source = "calibrated from " + path + " (other methods: " + base.source + ")";
     return base;
 }

@@ -164,6 +164,45 @@ TEST(CostModel, ASizeOutsideTheFittedBandsTakesTheNearestFittedBand) {
     EXPECT_DOUBLE_EQ(c.band_of(std::uint64_t{8} << 30).converged_s, 0.5);
 }
 
+TEST(CostModel, CostKeysTellFixedParametersApartNotEndpoints) {
+    EXPECT_EQ(cost_key("memcpy-d2h", {{"host_mem", "pageable"}, {"numa", "0"}}), "memcpy-d2h host_mem=pageable");
+    EXPECT_EQ(cost_key("memcpy-d2h", {{"numa", "3"}}), "memcpy-d2h");
+    EXPECT_EQ(cost_key("no-such-method", {{"host_mem", "pinned"}}), "no-such-method");
+    ResultsFile file = file_with_sizes();
+    Record pageable = laddered("memcpy-d2h", 0.5, [](std::uint64_t) { return 0.2; }, "time_budget");
+    pageable.params = {{"host_mem", "pageable"}, {"numa", "0"}};
+    Record pinned = laddered("memcpy-d2h", 0.5, [](std::uint64_t) { return 0.01; }, "converged");
+    pinned.params = {{"host_mem", "pinned"}, {"numa", "0"}};
+    file.records = {pageable, pinned};
+    const CostModel model = calibrated_cost_model(file, "x.json", builtin_cost_model());
+    const StoppingOptions rule = stopping(5, 0.2);
+    EXPECT_NEAR(model.point_seconds("memcpy-d2h host_mem=pageable", kMiB, rule), 0.2, 1e-9);
+    EXPECT_NEAR(model.point_seconds("memcpy-d2h host_mem=pinned", kMiB, rule), 0.01, 1e-9);
+    // A value the file lacks: the method's mean over its records.
+    EXPECT_NEAR(model.point_seconds("memcpy-d2h host_mem=wc", kMiB, rule), 0.105, 1e-9);
+}
+
+TEST(CostModel, AConfirmationPaysAConfirmationsSetupAPromotionNone) {
+    ResultsFile file = file_with_sizes();
+    file.records.push_back(laddered("memcpy-h2d", 1.0, [](std::uint64_t) { return 0.01; }, "converged"));
+    Record promoted = laddered("memcpy-h2d", 3.0, [](std::uint64_t) { return 0.01; }, "converged");
+    promoted.measured_as = "promoted";  // its time outside its points includes the confirmation it was first
+    file.records.push_back(promoted);
+    Record confirmed = laddered("memcpy-h2d", 0.05, [](std::uint64_t) { return 0.01; }, "converged");
+    confirmed.measured_as = "confirmed";
+    confirmed.context.erase("ladder");
+    confirmed.points.resize(3);
+    confirmed.context["elapsed_s"] = 0.05 + 3 * 0.01;
+    file.records.push_back(confirmed);
+    const MethodCost c = fit_method_costs(file).at("memcpy-h2d");
+    EXPECT_NEAR(c.setup_s, 1.0, 1e-9);
+    EXPECT_NEAR(c.confirm_setup_s, 0.05, 1e-9);
+    EXPECT_EQ(c.records, 3u);
+    const CostModel model = calibrated_cost_model(file, "x.json", builtin_cost_model());
+    EXPECT_NEAR(model.record_seconds("memcpy-h2d", {{1024, 65536, 64 * kMiB}, false}, 1, stopping(5, 0.2), true),
+                0.05 + 3 * 0.01, 1e-9);
+}
+
 TEST(CostModel, ABandwidthCurveWithoutConstantsBorrowsItsFamilysOthersTheMedian) {
     const CostModel m = builtin_cost_model();
     for (const auto& [name, c] : m.methods) {
