@@ -68,12 +68,13 @@ std::string cost_key(const std::string& method, const std::map<std::string, std:
     if (!row) return method;
     std::string key = method;
     const char* sep = " ";
-    for (const auto& [name, value] : params)  // a map: in the order of the names
-        for (const ParamDecl& decl : row->params)
-            if (decl.key == name && !decl.values.empty()) {
-                key += sep + name + "=" + value;
-                sep = ",";
-            }
+    for (const ParamDecl& decl : row->params) {  // in the row's order
+        if (decl.values.empty()) continue;
+        const auto it = params.find(decl.key);
+        // Absent is a kind of its own (memcpy-d2d within one GPU has no peer=).
+        key += sep + decl.key + "=" + (it == params.end() ? std::string("none") : it->second);
+        sep = ",";
+    }
     return key;
 }
 

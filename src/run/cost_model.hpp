@@ -64,7 +64,8 @@ struct ExpectedSizes {
 // The key a record's costs are looked up by: its method, with the values of
 // the parameters its catalog row declares a fixed set of values for
 // ("memcpy-d2h host_mem=pageable": a pageable copy costs ten times a pinned
-// one), not those naming this machine's endpoints (numa).
+// one; "memcpy-d2d peer=none" within one GPU), not those naming this
+// machine's endpoints (numa).
 std::string cost_key(const std::string& method, const std::map<std::string, std::string>& params);
 
 struct CostModel {

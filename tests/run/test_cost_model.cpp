@@ -166,7 +166,9 @@ TEST(CostModel, ASizeOutsideTheFittedBandsTakesTheNearestFittedBand) {
 
 TEST(CostModel, CostKeysTellFixedParametersApartNotEndpoints) {
     EXPECT_EQ(cost_key("memcpy-d2h", {{"host_mem", "pageable"}, {"numa", "0"}}), "memcpy-d2h host_mem=pageable");
-    EXPECT_EQ(cost_key("memcpy-d2h", {{"numa", "3"}}), "memcpy-d2h");
+    EXPECT_EQ(cost_key("memcpy-d2h", {{"numa", "3"}}), "memcpy-d2h host_mem=none");
+    EXPECT_EQ(cost_key("memcpy-d2d", {}), "memcpy-d2d peer=none");
+    EXPECT_EQ(cost_key("cpu-latency", {}), "cpu-latency");
     EXPECT_EQ(cost_key("no-such-method", {{"host_mem", "pinned"}}), "no-such-method");
     ResultsFile file = file_with_sizes();
     Record pageable = laddered("memcpy-d2h", 0.5, [](std::uint64_t) { return 0.2; }, "time_budget");
