@@ -59,7 +59,7 @@ std::vector<MethodRow> cuda_copy_rows() {
                            {{SrcMem::key, SrcMem::Pageable}, {DstMem::key, DstMem::Pinned}}}},
          .working_set_buffers = 2,
          .plan = {.heavy = true},
-         .cost = {.point_s = 0.1391, .gib_s = 2.555, .ladder_stop_bytes = 0, .fitted_records = 1}},
+         .cost = {.point_s = 0.1391, .gib_s = 2.555, .ladder_stop_bytes = 268435456, .fitted_records = 1}},
         {.name = n::kMemcpyD2D,
          .family = MethodFamily::CopyEngine,
          .build = MethodBuild::Cuda,

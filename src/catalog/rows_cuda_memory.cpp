@@ -45,7 +45,7 @@ std::vector<MethodRow> cuda_memory_rows() {
          .params = {numa_param()},
          .solo = solo_by_lane_direction(),
          .plan = {.heavy = true},
-         .cost = {.point_s = 0.01329, .gib_s = 1.661, .ladder_stop_bytes = 0, .fitted_records = 6}},
+         .cost = {.point_s = 0.01329, .gib_s = 1.661, .ladder_stop_bytes = 268435456, .fitted_records = 6}},
         // gpumem: no link is measured, so no solo curve and no study series.
         {.name = n::kGpumemTimeline,
          .family = MethodFamily::GpuMemory,

@@ -109,15 +109,18 @@ nlohmann::json cost_model_to_json(const CostModel& model) {
 
 std::vector<std::uint64_t> replay_ladder(const Record& record, const std::vector<std::uint64_t>& candidates,
                                          const LadderOptions& options) {
-    std::map<std::uint64_t, double> bandwidth;
+    std::map<std::uint64_t, std::pair<double, double>> bandwidth;  // bandwidth, relative CI half-width
     for (const Point& p : record.points)
-        if (p.axes.empty() && p.status == "ok" && p.bandwidth_gbps > 0) bandwidth[p.bytes] = p.bandwidth_gbps;
+        if (p.axes.empty() && p.status == "ok" && p.bandwidth_gbps > 0)
+            bandwidth[p.bytes] = {p.bandwidth_gbps,
+                                  p.stats.median > 0 ? (p.stats.ci95_high - p.stats.ci95_low) / 2 / p.stats.median : 0};
     SizeLadder ladder(candidates, {}, options);
     std::vector<std::uint64_t> measured;
     while (const auto next = ladder.next()) {
         const auto it = bandwidth.find(*next);
         if (it != bandwidth.end()) measured.push_back(*next);
-        ladder.add(*next, it == bandwidth.end() ? std::nullopt : std::optional<double>(it->second));
+        ladder.add(*next, it == bandwidth.end() ? std::nullopt : std::optional<double>(it->second.first),
+                   it == bandwidth.end() ? 0 : it->second.second);
     }
     std::sort(measured.begin(), measured.end());
     return measured;
