@@ -164,9 +164,12 @@ std::optional<VariantChoice> choose_variants(TransferSession& session, const std
     const auto probe_sizes = session.variant_probe_sizes();
     if (probe_sizes.empty()) return VariantChoice(variants);
     // A probe only ranks the variants (worker counts): a quarter of a point's
-    // budget each; its median and CI stay in the record with the choice.
+    // budget and at most 3 samples before the budget may stretch (at 1 GiB each
+    // sample carries a fill and a check of the buffers); its median and CI stay
+    // in the record with the choice.
     RunOptions probe_options = options;
     probe_options.stopping.time_budget_s = options.stopping.time_budget_s / 4;
+    probe_options.stopping.min_samples = std::min<std::size_t>(options.stopping.min_samples, 3);
     return VariantChoice::probe(variants, probe_sizes, sizes, session.max_bytes(),
                                 [&](std::uint64_t bytes, const std::string& v) -> std::optional<VariantProbe> {
                                     const VariantOutcome o = measure_variant(session, bytes, v, probe_options, should_stop);
