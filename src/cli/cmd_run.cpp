@@ -56,6 +56,7 @@ struct RunArgs {
     std::string min_size, max_size, max_noise;
     int points_per_octave = 0;
     std::size_t min_samples = 0;
+    std::optional<std::size_t> noise_limit;
     double time_budget = 0;
     unsigned max_workers = 0;
     std::string timing;
@@ -107,6 +108,7 @@ RunOptions options_from_args(const RunArgs& a) {
     if (!a.max_size.empty()) o.sweep.max_bytes = parse_size(a.max_size);
     if (a.points_per_octave) o.sweep.points_per_octave = a.points_per_octave;
     if (a.min_samples) o.stopping.min_samples = a.min_samples;
+    if (a.noise_limit) o.stopping.noise_limit_after = *a.noise_limit;
     if (!a.max_noise.empty()) o.stopping.max_noise = parse_noise(a.max_noise);
     if (!(a.time_budget >= 0 && std::isfinite(a.time_budget)))  // nan and inf too
         throw UsageError("--time-budget must be a positive number of seconds");
@@ -392,6 +394,9 @@ void add_run_command(CLI::App& app, Action& action) {
     measured(sub->add_option("--min-samples", args->min_samples, "samples per size before convergence is judged (default 5)")
         ->check(CLI::PositiveNumber));
     measured(sub->add_option("--max-noise", args->max_noise, "stop when the median's 95% CI half-width is within this (default 1%)")->check(non_empty()));
+    measured(sub->add_option("--noise-limit", args->noise_limit,
+                             "stop a size after N samples when its spread puts --max-noise out of the budget's reach "
+                             "(stop_reason noise_limited; default 10, 0: sample to the budget)"));
     measured(sub->add_option("--time-budget", args->time_budget, "sampling seconds per size and variant (default 0.2, quick 0.05)"));
     measured(sub->add_option("--max-workers", args->max_workers, "cap on worker threads of the CPU methods (default: all cores)")
         ->check(CLI::PositiveNumber));

@@ -71,7 +71,7 @@ struct Point {
     std::string status = "ok";   // "ok" | "error"
     std::string error;
     bool verified = false;
-    std::string stop_reason;     // "converged" | "time_budget" | "max_samples"
+    std::string stop_reason;     // "converged" | "time_budget" | "max_samples" | "noise_limited"
     std::vector<double> samples_s;  // seconds per transfer (sample time / repetitions)
     SampleStats stats;
     double bandwidth_gbps = 0;       // bytes_per_rep / median / 1e9

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "measure/byte_size.hpp"
 
@@ -20,7 +21,8 @@ nlohmann::json ladder_options_to_json(const LadderOptions& o) {
             {"plateau_tolerance", o.plateau_tolerance},
             {"plateau_points", o.plateau_points},
             {"plateau_min_bytes", o.plateau_min_bytes},
-            {"bend_slope", {o.bend_min_slope, o.bend_max_slope}}};
+            {"bend_slope", {o.bend_min_slope, o.bend_max_slope}},
+            {"noisy_plateau_cap", o.noisy_plateau_cap}};
 }
 
 SizeLadder::SizeLadder(std::vector<std::uint64_t> octaves, std::vector<std::uint64_t> intermediates,
@@ -43,7 +45,7 @@ std::optional<std::uint64_t> SizeLadder::next() const {
     return octaves_[next_octave_];
 }
 
-void SizeLadder::add(std::uint64_t bytes, std::optional<double> bandwidth_gbps) {
+void SizeLadder::add(std::uint64_t bytes, std::optional<double> bandwidth_gbps, double relative_ci) {
     measured_.push_back(bytes);
     if (!refinements_.empty() && refinements_.front() == bytes) {
         refinements_.erase(refinements_.begin());
@@ -54,15 +56,18 @@ void SizeLadder::add(std::uint64_t bytes, std::optional<double> bandwidth_gbps) 
         run_start_ = octave_points_.size();  // a failed size breaks the run of agreeing sizes
         return;
     }
+    const double ci = std::isfinite(relative_ci) ? std::max(0.0, relative_ci) : 1.0;
     if (!octave_points_.empty()) {
-        const auto [lower, lower_bw] = octave_points_.back();
-        const double slope = std::log(*bandwidth_gbps / lower_bw) /
-                             std::log(static_cast<double>(bytes) / static_cast<double>(lower));
+        const OctavePoint& lower = octave_points_.back();
+        const double step = std::log(*bandwidth_gbps / lower.gbps);
+        const double slope = step / std::log(static_cast<double>(bytes) / static_cast<double>(lower.bytes));
         const bool bends = (slope > options_.bend_min_slope && slope < options_.bend_max_slope) ||
                            slope < -options_.bend_min_slope;
-        if (bends) refine_if_bent(lower, bytes);
+        // log(1 + a) + log(1 + b) ~ a + b: a step inside both CIs is noise, not a bend.
+        const bool beyond_noise = std::abs(step) > std::log1p(ci) + std::log1p(lower.relative_ci);
+        if (bends && beyond_noise) refine_if_bent(lower.bytes, bytes);
     }
-    octave_points_.emplace_back(bytes, *bandwidth_gbps);
+    octave_points_.push_back({bytes, *bandwidth_gbps, ci});
     check_plateau();
 }
 
@@ -76,13 +81,21 @@ void SizeLadder::refine_if_bent(std::uint64_t lower, std::uint64_t upper) {
 void SizeLadder::check_plateau() {
     const std::size_t n = options_.plateau_points;
     if (n == 0 || octave_points_.size() < run_start_ + n) return;
-    if (octave_points_.back().first < options_.plateau_min_bytes) return;
-    double lo = octave_points_.back().second, hi = lo;
+    if (octave_points_.back().bytes < options_.plateau_min_bytes) return;
+    double lo = octave_points_.back().gbps, hi = lo;
+    double ci_low = 0, ci_high = std::numeric_limits<double>::infinity();  // the values every CI holds
     for (std::size_t i = octave_points_.size() - n; i < octave_points_.size(); ++i) {
-        lo = std::min(lo, octave_points_[i].second);
-        hi = std::max(hi, octave_points_[i].second);
+        const OctavePoint& p = octave_points_[i];
+        lo = std::min(lo, p.gbps);
+        hi = std::max(hi, p.gbps);
+        ci_low = std::max(ci_low, p.gbps * (1 - p.relative_ci));
+        ci_high = std::min(ci_high, p.gbps * (1 + p.relative_ci));
     }
-    if (hi / lo - 1 <= options_.plateau_tolerance) plateau_ = true;
+    if (hi / lo - 1 <= options_.plateau_tolerance) {
+        plateau_ = true;
+    } else if (ci_low <= ci_high && hi / lo - 1 <= options_.noisy_plateau_cap) {
+        plateau_ = noisy_plateau_ = true;
+    }
 }
 
 nlohmann::json SizeLadder::summary() const {
@@ -92,9 +105,10 @@ nlohmann::json SizeLadder::summary() const {
     j["refined_above"] = std::move(refined);
     if (plateau_) {
         const std::size_t n = options_.plateau_points;
-        const std::uint64_t first = octave_points_[octave_points_.size() - n].first;
-        j["stop"] = "plateau: " + format_size(first) + " to " + format_size(octave_points_.back().first) +
-                    " within " + std::to_string(static_cast<int>(std::lround(options_.plateau_tolerance * 100))) + "%";
+        const std::uint64_t first = octave_points_[octave_points_.size() - n].bytes;
+        j["stop"] = "plateau: " + format_size(first) + " to " + format_size(octave_points_.back().bytes) +
+                    (noisy_plateau_ ? std::string(" within their 95% CIs")
+                                    : " within " + std::to_string(static_cast<int>(std::lround(options_.plateau_tolerance * 100))) + "%");
     } else {
         j["stop"] = "largest size";
     }

@@ -4,8 +4,12 @@
 // (between latency-bound and plateau, or at a cache edge), and no larger sizes
 // once the plateau holds: `plateau_points` consecutive octave sizes whose
 // bandwidths lie within `plateau_tolerance` of each other, the last of them at
-// least `plateau_min_bytes`. Pure: it only sees the sizes and bandwidths fed
-// to it, so tests drive it with planted curves.
+// least `plateau_min_bytes`. A noisy curve is judged by its points' 95% CIs:
+// a step no larger than the two points' uncertainty is no bend, and sizes
+// whose CIs share a value (and lie within `noisy_plateau_cap`) are a plateau,
+// so noise neither buys intermediate sizes nor keeps the ladder climbing.
+// Pure: it only sees the sizes and bandwidths fed to it, so tests drive it
+// with planted curves.
 #include <cstddef>
 #include <cstdint>
 #include <map>
@@ -32,6 +36,9 @@ struct LadderOptions {
     // the intermediate candidates are measured too.
     double bend_min_slope = 0.15;
     double bend_max_slope = 0.85;
+    // A plateau of overlapping CIs may span at most this (max / min - 1):
+    // wide CIs alone never hide a rise larger than it.
+    double noisy_plateau_cap = 0.10;
 };
 
 nlohmann::json ladder_options_to_json(const LadderOptions& options);
@@ -46,8 +53,9 @@ public:
     // The next size to measure; nullopt once the ladder is done.
     std::optional<std::uint64_t> next() const;
     // The result of the size next() gave: its bandwidth, or nullopt when the
-    // point failed (it then neither bends nor holds a plateau).
-    void add(std::uint64_t bytes, std::optional<double> bandwidth_gbps);
+    // point failed (it then neither bends nor holds a plateau), and the
+    // relative half-width of its 95% CI (0: exact, as planted curves are).
+    void add(std::uint64_t bytes, std::optional<double> bandwidth_gbps, double relative_ci = 0);
 
     // The first-pass sizes.
     const std::vector<std::uint64_t>& octave_sizes() const { return octaves_; }
@@ -64,10 +72,16 @@ private:
     LadderOptions options_;
     std::size_t next_octave_ = 0;
     std::vector<std::uint64_t> refinements_;  // queued intermediate sizes, measured first
-    std::vector<std::pair<std::uint64_t, double>> octave_points_;  // ok octave sizes in order
+    struct OctavePoint {
+        std::uint64_t bytes;
+        double gbps;
+        double relative_ci;
+    };
+    std::vector<OctavePoint> octave_points_;  // ok octave sizes in order
     std::size_t run_start_ = 0;  // octave_points_ from here on follow each other without a failed size
     std::vector<std::uint64_t> measured_, refined_from_;
     bool plateau_ = false;
+    bool noisy_plateau_ = false;  // the plateau held by overlapping CIs, not within plateau_tolerance
 };
 
 // The first-pass sizes of `octaves` under options.octave_step.

@@ -13,6 +13,7 @@ const char* to_string(StopReason reason) {
     case StopReason::Converged: return "converged";
     case StopReason::TimeBudget: return "time_budget";
     case StopReason::MaxSamples: return "max_samples";
+    case StopReason::NoiseLimited: return "noise_limited";
     }
     return "unknown";
 }
@@ -40,7 +41,19 @@ std::optional<StopReason> StoppingRule::add(double sample_s, double elapsed_s) {
     const bool enough = samples_.size() >= options_.min_samples;
     const double budget = options_.time_budget_s * (enough ? 1.0 : std::max(1.0, options_.min_samples_budget_factor));
     if (elapsed_s >= budget) return StopReason::TimeBudget;
+    if (noise_out_of_reach(elapsed_s)) return StopReason::NoiseLimited;
     return std::nullopt;
+}
+
+bool StoppingRule::noise_out_of_reach(double elapsed_s) const {
+    const std::size_t n = samples_.size();
+    if (options_.noise_limit_after == 0 || n < std::max(options_.noise_limit_after, options_.min_samples) ||
+        !(elapsed_s > 0) || !(options_.max_noise > 0))
+        return false;
+    const double width = relative_half_width() / options_.max_noise;
+    const double needed = static_cast<double>(n) * width * width;
+    const double affordable = static_cast<double>(n) * options_.time_budget_s / elapsed_s;
+    return needed > options_.noise_limit_margin * affordable;
 }
 
 SamplingResult sample_until_stop(const StoppingOptions& options, const std::function<double()>& next,

@@ -2,7 +2,12 @@
 // When to stop sampling one size: after warm-up, keep sampling until at least
 // min_samples are taken AND the 95% CI of the median is within max_noise of
 // the median ("converged"), or the time budget is spent ("time_budget"), or
-// max_samples are taken ("max_samples"). To reach min_samples the budget may
+// max_samples are taken ("max_samples"), or the spread says the target is out
+// of reach ("noise_limited": after noise_limit_after samples, reaching
+// max_noise would take more than noise_limit_margin times the samples the
+// whole budget affords at this pace, the half-width shrinking as 1/sqrt(n);
+// like nvbench's criterion, more samples would only refine an estimate whose
+// spread is already known). To reach min_samples the budget may
 // stretch to min_samples_budget_factor times itself (large transfers whose
 // single sample nearly fills the budget still get a median with a spread). Pure: it only sees the numbers fed to
 // it, so tests drive it with synthetic streams.
@@ -14,7 +19,7 @@
 
 namespace hwcomm {
 
-enum class StopReason { Converged, TimeBudget, MaxSamples };
+enum class StopReason { Converged, TimeBudget, MaxSamples, NoiseLimited };
 const char* to_string(StopReason reason);
 
 struct StoppingOptions {
@@ -23,6 +28,8 @@ struct StoppingOptions {
     double time_budget_s = 0.25;    // per size and variant, sampling time only
     std::size_t max_samples = 1000;
     double min_samples_budget_factor = 5;
+    std::size_t noise_limit_after = 0;  // 0: never stop for noise (runs written before it existed)
+    double noise_limit_margin = 4;
 };
 
 class StoppingRule {
@@ -36,6 +43,7 @@ public:
     double relative_half_width() const;
 
 private:
+    bool noise_out_of_reach(double elapsed_s) const;
     StoppingOptions options_;
     std::vector<double> samples_;
 };

@@ -91,7 +91,7 @@ std::set<std::uint64_t> first_pass_sizes(const ResultsFile& file) {
 }
 
 struct BandSums {
-    double converged = 0, budget = 0;
+    double converged = 0, budget = 0, noise = 0;
     std::size_t points = 0, ladder_points = 0, ladder_first_pass = 0;
 };
 
@@ -116,7 +116,9 @@ void add_record(MethodSums& m, const Record& r, const std::vector<double>& secon
         const Point& p = r.points[i];
         BandSums& b = m.bands[cost_band(p.bytes)];
         ++b.points;
-        (p.stop_reason == "time_budget" ? b.budget : b.converged) += seconds[i];
+        (p.stop_reason == "time_budget"     ? b.budget
+         : p.stop_reason == "noise_limited" ? b.noise
+                                            : b.converged) += seconds[i];
         if (climbed && p.axes.empty()) {
             ++b.ladder_points;
             b.ladder_first_pass += first_pass.count(p.bytes);
@@ -128,15 +130,18 @@ void add_record(MethodSums& m, const Record& r, const std::vector<double>& secon
 
 std::vector<std::uint64_t> replay_ladder(const Record& record, const std::vector<std::uint64_t>& candidates,
                                          const LadderOptions& options) {
-    std::map<std::uint64_t, double> bandwidth;
+    std::map<std::uint64_t, std::pair<double, double>> bandwidth;  // bandwidth, relative CI half-width
     for (const Point& p : record.points)
-        if (p.axes.empty() && p.status == "ok" && p.bandwidth_gbps > 0) bandwidth[p.bytes] = p.bandwidth_gbps;
+        if (p.axes.empty() && p.status == "ok" && p.bandwidth_gbps > 0)
+            bandwidth[p.bytes] = {p.bandwidth_gbps,
+                                  p.stats.median > 0 ? (p.stats.ci95_high - p.stats.ci95_low) / 2 / p.stats.median : 0};
     SizeLadder ladder(candidates, {}, options);
     std::vector<std::uint64_t> measured;
     while (const auto next = ladder.next()) {
         const auto it = bandwidth.find(*next);
         if (it != bandwidth.end()) measured.push_back(*next);
-        ladder.add(*next, it == bandwidth.end() ? std::nullopt : std::optional<double>(it->second));
+        ladder.add(*next, it == bandwidth.end() ? std::nullopt : std::optional<double>(it->second.first),
+                   it == bandwidth.end() ? 0 : it->second.second);
     }
     std::sort(measured.begin(), measured.end());
     return measured;
@@ -157,6 +162,7 @@ std::map<std::string, MethodCost> fit_method_costs(const ResultsFile& file, cons
     }
     const auto min_samples = std::max<std::size_t>(1, option_of<std::size_t>(file, "min_samples", 5));
     const double time_budget = option_of<double>(file, "time_budget_s", StoppingOptions{}.time_budget_s);
+    const auto noise_limit_after = option_of<std::size_t>(file, "noise_limit_after", 0);
     std::map<std::string, MethodCost> out;
     for (const auto& [method, m] : sums) {  // methods and cost keys
         MethodCost c;
@@ -177,6 +183,7 @@ std::map<std::string, MethodCost> fit_method_costs(const ResultsFile& file, cons
             if (b.points == 0) continue;
             band.converged_s = b.converged / static_cast<double>(b.points);
             band.budget_s = b.budget / static_cast<double>(b.points);
+            band.noise_s = b.noise / static_cast<double>(b.points);
             band.points_per_size = b.ladder_first_pass ? static_cast<double>(b.ladder_points) /
                                                              static_cast<double>(b.ladder_first_pass)
                                                        : 1.0;
@@ -188,6 +195,7 @@ std::map<std::string, MethodCost> fit_method_costs(const ResultsFile& file, cons
         c.ladder_stop_bytes = stopped.size() * 2 > m.stops.size() ? static_cast<std::uint64_t>(median_of(stopped)) : 0;
         c.min_samples = min_samples;
         c.time_budget_s = time_budget;
+        c.noise_limit_after = noise_limit_after;
         out[method] = c;
     }
     // A method whose confirmations were all promoted (or that had none): the

@@ -15,7 +15,7 @@ namespace hwcomm {
 // Per method, on the records with context.elapsed_s: setup_s the mean of a
 // full record's time outside its points (a promoted one's only where no full
 // one is: it includes its confirmation), confirm_setup_s a confirmation's; per size band the mean cost of a point,
-// split by how it stopped (time budget or not); per band the ladder sweeps'
+// split by how it stopped (time budget, noise limit, else); per band the ladder sweeps'
 // measured points per first-pass size (meta.options.sizes at the plan's
 // octave step). Means, not medians: a plan's estimate is a sum. Points
 // without their own elapsed_s (older files) share their record's time in

@@ -20,7 +20,7 @@ double median_of(std::vector<double> v) {
 MethodCost median_method(const std::map<std::string, MethodCost>& methods) {
     MethodCost m;
     std::vector<double> setups, confirm_setups;
-    std::array<std::vector<double>, kCostBands> converged, budget, per_size;
+    std::array<std::vector<double>, kCostBands> converged, budget, noise, per_size;
     for (const auto& [name, c] : methods) {
         if (name.find(' ') != std::string::npos) continue;  // a cost key's: its method's counts
         setups.push_back(c.setup_s);
@@ -29,10 +29,12 @@ MethodCost median_method(const std::map<std::string, MethodCost>& methods) {
             if (c.bands[b].points == 0) continue;
             converged[b].push_back(c.bands[b].converged_s);
             budget[b].push_back(c.bands[b].budget_s);
+            noise[b].push_back(c.bands[b].noise_s);
             per_size[b].push_back(c.bands[b].points_per_size);
         }
         m.min_samples = c.min_samples;
         m.time_budget_s = c.time_budget_s;
+        m.noise_limit_after = c.noise_limit_after;
     }
     m.setup_s = median_of(setups);
     m.confirm_setup_s = median_of(confirm_setups);
@@ -40,6 +42,7 @@ MethodCost median_method(const std::map<std::string, MethodCost>& methods) {
         m.bands[b].points = converged[b].size();
         m.bands[b].converged_s = median_of(converged[b]);
         m.bands[b].budget_s = median_of(budget[b]);
+        m.bands[b].noise_s = median_of(noise[b]);
         m.bands[b].points_per_size = per_size[b].empty() ? 1 : median_of(per_size[b]);
     }
     return m;
@@ -90,7 +93,12 @@ double CostModel::point_seconds(const std::string& key, std::uint64_t bytes, con
     const double samples = static_cast<double>(std::max<std::size_t>(stopping.min_samples, 1)) /
                            static_cast<double>(std::max<std::size_t>(c.min_samples, 1));
     const double budget = c.time_budget_s > 0 ? stopping.time_budget_s / c.time_budget_s : 1;
-    return band.converged_s * samples + band.budget_s * budget;
+    // Points stopped for noise stop after noise_limit_after samples; with no
+    // limit on either side they are priced as measured.
+    const double noise = c.noise_limit_after > 0 && stopping.noise_limit_after > 0
+                             ? static_cast<double>(stopping.noise_limit_after) / static_cast<double>(c.noise_limit_after)
+                             : 1;
+    return band.converged_s * samples + band.budget_s * budget + band.noise_s * noise;
 }
 
 double CostModel::record_seconds(const std::string& key, const ExpectedSizes& sizes, std::size_t combos,
@@ -109,13 +117,15 @@ nlohmann::json cost_model_to_json(const CostModel& model) {
         nlohmann::json bands = nlohmann::json::array();
         for (std::size_t b = 0; b < kCostBands; ++b) {
             nlohmann::json band{{"converged_s", c.bands[b].converged_s}, {"budget_s", c.bands[b].budget_s},
+                                {"noise_s", c.bands[b].noise_s},
                                 {"points_per_size", c.bands[b].points_per_size}, {"points", c.bands[b].points}};
             band["below_bytes"] = b < kCostBandEdges.size() ? nlohmann::json(kCostBandEdges[b]) : nlohmann::json(nullptr);
             bands.push_back(std::move(band));
         }
         methods[name] = {{"setup_s", c.setup_s}, {"confirm_setup_s", c.confirm_setup_s}, {"bands", std::move(bands)},
                          {"ladder_stop_bytes", c.ladder_stop_bytes}, {"records", c.records},
-                         {"min_samples", c.min_samples}, {"time_budget_s", c.time_budget_s}};
+                         {"min_samples", c.min_samples}, {"time_budget_s", c.time_budget_s},
+                         {"noise_limit_after", c.noise_limit_after}};
         if (!c.borrowed_from.empty()) methods[name]["borrowed_from"] = c.borrowed_from;
     }
     return {{"source", model.source}, {"methods", std::move(methods)}};

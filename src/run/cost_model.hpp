@@ -4,7 +4,8 @@
 // worker-count probes) and, per size band (a few octaves wide), what one
 // point costs: the share of points that stop on the time budget costs about
 // the budget per variant, whatever the size, so it scales with
-// --time-budget; the share that converges scales with --min-samples. A
+// --time-budget; the share stopped for noise (after --noise-limit samples)
+// scales with that; the share that converges scales with --min-samples. A
 // ladder sweep measures more points than its first-pass sizes (the
 // refinements where the curve bends): per band, how many per first-pass
 // size. Built-in constants come from a committed run (run/builtin_cost_table.cpp,
@@ -32,6 +33,7 @@ std::size_t cost_band(std::uint64_t bytes);
 struct CostBand {
     double converged_s = 0;       // per point, the points that converged: scales with min_samples
     double budget_s = 0;          // per point, the points that stopped on the time budget: scales with it
+    double noise_s = 0;           // per point, the points stopped for noise ("noise_limited"): scales with --noise-limit
     double points_per_size = 1;   // a ladder sweep's measured points per first-pass size
     std::size_t points = 0;       // the points fitted (0: the band takes its nearest fitted band's costs)
 };
@@ -46,6 +48,7 @@ struct MethodCost {
     std::size_t records = 0;       // how many records the constants were fitted on
     std::size_t min_samples = 5;   // the stopping rule they were measured with
     double time_budget_s = 0.2;
+    std::size_t noise_limit_after = 0;  // 0: the run had no noise limit
     // A method without constants of its own: the method of its family whose
     // constants it takes (its curve costs about the same per size).
     std::string borrowed_from;

@@ -27,7 +27,7 @@ std::string cost_table_source(const std::map<std::string, MethodCost>& methods, 
         "// The cost model's built-in constants (run/cost_model.hpp), fitted by fit_method_costs on\n"
         "// " + results_file + ".\n"
         "// By method and by cost key (run/cost_model.hpp cost_key); per band (sizes below 64 KiB, 1 MiB,\n"
-        "// 16 MiB, 256 MiB, the rest): {converged_s, budget_s, points_per_size, points}.\n"
+        "// 16 MiB, 256 MiB, the rest): {converged_s, budget_s, noise_s, points_per_size, points}.\n"
         "#include \"run/cost_model.hpp\"\n\n"
         "namespace hwcomm {\n\n"
         "const BuiltinCostTable& builtin_cost_table() {\n"
@@ -41,11 +41,12 @@ std::string cost_table_source(const std::map<std::string, MethodCost>& methods, 
         for (std::size_t b = 0; b < kCostBands; ++b) {
             const CostBand& band = c.bands[b];
             s += std::string(b ? ", " : "") + "{" + number(band.converged_s) + ", " + number(band.budget_s) + ", " +
-                 number(band.points_per_size) + ", " + std::to_string(band.points) + "}";
+                 number(band.noise_s) + ", " + number(band.points_per_size) + ", " + std::to_string(band.points) + "}";
         }
         s += "}},\n              .ladder_stop_bytes = " + std::to_string(c.ladder_stop_bytes) +
              "u, .records = " + std::to_string(c.records) + ", .min_samples = " + std::to_string(c.min_samples) +
-             ", .time_budget_s = " + number(c.time_budget_s) + "}},\n";
+             ", .time_budget_s = " + number(c.time_budget_s) +
+             ", .noise_limit_after = " + std::to_string(c.noise_limit_after) + "}},\n";
     }
     s += "        }};\n    return table;\n}\n\n}  // namespace hwcomm\n";
     return s;

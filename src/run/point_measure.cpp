@@ -163,9 +163,16 @@ std::optional<VariantChoice> choose_variants(TransferSession& session, const std
                                              const std::function<bool()>& should_stop) {
     const auto probe_sizes = session.variant_probe_sizes();
     if (probe_sizes.empty()) return VariantChoice(variants);
+    // A probe only ranks the variants (worker counts): a quarter of a point's
+    // budget and at most 3 samples before the budget may stretch (at 1 GiB each
+    // sample carries a fill and a check of the buffers); its median and CI stay
+    // in the record with the choice.
+    RunOptions probe_options = options;
+    probe_options.stopping.time_budget_s = options.stopping.time_budget_s / 4;
+    probe_options.stopping.min_samples = std::min<std::size_t>(options.stopping.min_samples, 3);
     return VariantChoice::probe(variants, probe_sizes, sizes, session.max_bytes(),
                                 [&](std::uint64_t bytes, const std::string& v) -> std::optional<VariantProbe> {
-                                    const VariantOutcome o = measure_variant(session, bytes, v, options, should_stop);
+                                    const VariantOutcome o = measure_variant(session, bytes, v, probe_options, should_stop);
                                     if (o.interrupted) return std::nullopt;
                                     const SampleStats& st = o.result.stats;
                                     return VariantProbe{.gbps = o.result.bandwidth_gbps,

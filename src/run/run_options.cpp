@@ -15,6 +15,7 @@ RunOptions default_run_options() {
     // Sized so a default run over the 4 CPU records of a one-node, 2-core
     // machine ends within 2 minutes (docs/benchmarks.md).
     o.stopping.time_budget_s = 0.2;
+    o.stopping.noise_limit_after = 10;
     return o;
 }
 
@@ -26,6 +27,7 @@ RunOptions quick_run_options() {
     o.sweep.octave_step = 2;
     o.stopping.min_samples = 3;
     o.stopping.time_budget_s = 0.05;
+    o.stopping.noise_limit_after = 10;
     o.max_variants = 3;
     return o;
 }
@@ -51,6 +53,8 @@ nlohmann::json run_options_to_json(const RunOptions& o) {
             {"time_budget_s", o.stopping.time_budget_s},
             {"max_samples", o.stopping.max_samples},
             {"min_samples_budget_factor", o.stopping.min_samples_budget_factor},
+            {"noise_limit_after", o.stopping.noise_limit_after},
+            {"noise_limit_margin", o.stopping.noise_limit_margin},
             {"warmup_runs", o.warmup_runs},
             {"max_variants", o.max_variants},
             {"max_workers", o.method.max_workers},
@@ -114,6 +118,8 @@ void validate_run_options(const RunOptions& o) {
     check_range("max_noise", o.stopping.max_noise, 0, 1 - 1e-12);
     check_range("time_budget_s", o.stopping.time_budget_s, 0, lim.max_time_budget_s);
     check_range("min_samples_budget_factor", o.stopping.min_samples_budget_factor, 0, lim.max_budget_factor);
+    bounded<std::size_t>("noise_limit_after", o.stopping.noise_limit_after, 0, lim.max_samples);
+    check_range("noise_limit_margin", o.stopping.noise_limit_margin, 0, lim.max_budget_factor);
     bounded<std::size_t>("warmup_runs", o.warmup_runs, 0, lim.max_warmup_runs);
     bounded<std::size_t>("max_variants", o.max_variants, 0, lim.max_variants);
     bounded<unsigned>("max_workers", o.method.max_workers, 0, lim.max_workers);
@@ -150,6 +156,9 @@ RunOptions run_options_from_json(const nlohmann::json& j) {
         o.stopping.max_samples = unsigned_field(j, "max_samples");
         if (j.contains("min_samples_budget_factor"))
             o.stopping.min_samples_budget_factor = number_field(j, "min_samples_budget_factor");
+        // Files written before the noise limit existed resume with it off, as they were measured.
+        o.stopping.noise_limit_after = j.contains("noise_limit_after") ? unsigned_field(j, "noise_limit_after") : 0;
+        if (j.contains("noise_limit_margin")) o.stopping.noise_limit_margin = number_field(j, "noise_limit_margin");
         o.warmup_runs = unsigned_field(j, "warmup_runs");
         o.max_variants = unsigned_field(j, "max_variants");
         o.method.max_workers = bounded<unsigned>("max_workers", unsigned_field(j, "max_workers"), 0, lim.max_workers);

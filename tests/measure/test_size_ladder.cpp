@@ -112,3 +112,59 @@ TEST(SizeLadder, ExpectedSizesEndAtTheFirstOctaveOfTheExpectedStop) {
     EXPECT_EQ(expected_ladder_sizes(c, {}, 512 * MiB).size(), 30u);
     EXPECT_EQ(expected_ladder_sizes(c, {}, 64 * MiB).size(), 29u);  // never below the plateau's 256 MiB
 }
+
+namespace {
+
+// A disk-like curve: latency-bound to 16 MiB, then flat at 1 GB/s with each
+// octave off by +-`wobble` in alternating signs, every point's CI +-8% there.
+Sizes climb_noisy(SizeLadder& ladder, double wobble) {
+    Sizes measured;
+    int i = 0;
+    while (const auto b = ladder.next()) {
+        measured.push_back(*b);
+        const bool flat = *b >= 16 * MiB;
+        const double gbps = flat ? (i++ % 2 ? 1 + wobble : 1 - wobble) : *link(*b, 20e-6, 1.0);
+        ladder.add(*b, gbps, flat ? 0.08 : 0.0);
+    }
+    return measured;
+}
+
+}  // namespace
+
+TEST(SizeLadder, AStepWithinBothPointsCisIsNoBend) {
+    // +-6%: a 13% step between octaves, a bend's slope, but inside two 8% CIs.
+    SizeLadder ladder(octaves(), thirds(), {});
+    const Sizes measured = climb_noisy(ladder, 0.06);
+    for (std::uint64_t b : measured)
+        if (b >= 16 * MiB) EXPECT_TRUE(is_power_of_two(b)) << b << " refined on noise";
+    // The same steps measured exactly are bends: refined.
+    SizeLadder exact(octaves(), thirds(), {});
+    Sizes refined;
+    int i = 0;
+    while (const auto b = exact.next()) {
+        const bool flat = *b >= 16 * MiB;
+        if (flat && !is_power_of_two(*b)) refined.push_back(*b);
+        exact.add(*b, flat ? (i++ % 2 ? 1.06 : 0.94) : *link(*b, 20e-6, 1.0));
+    }
+    EXPECT_FALSE(refined.empty());
+}
+
+TEST(SizeLadder, OverlappingCisHoldAPlateauThatTwoPercentWouldNot) {
+    // +-4%: 8% apart, beyond 2% but within the CIs and the 10% cap.
+    SizeLadder ladder(octaves(), thirds(), {});
+    const Sizes measured = climb_noisy(ladder, 0.04);
+    EXPECT_TRUE(ladder.plateau_reached());
+    EXPECT_EQ(*std::max_element(measured.begin(), measured.end()), 256 * MiB);
+    EXPECT_EQ(ladder.summary().at("stop"), "plateau: 64 MiB to 256 MiB within their 95% CIs");
+}
+
+TEST(SizeLadder, WideCisDoNotHideARiseBeyondTheNoisyCap) {
+    // Rising 15% per octave with +-20% CIs: overlapping, but more than the 10% cap.
+    SizeLadder ladder(octaves(), {}, {});
+    while (const auto b = ladder.next()) {
+        const double gbps = std::pow(1.15, std::log2(static_cast<double>(*b)));
+        ladder.add(*b, gbps, 0.2);
+    }
+    EXPECT_FALSE(ladder.plateau_reached());
+    EXPECT_EQ(ladder.summary().at("stop"), "largest size");
+}

@@ -99,3 +99,39 @@ TEST(StoppingRule, ReasonNames) {
     EXPECT_STREQ(to_string(StopReason::TimeBudget), "time_budget");
     EXPECT_STREQ(to_string(StopReason::MaxSamples), "max_samples");
 }
+
+TEST(StoppingRule, StopsForNoiseWhenTheTargetIsOutOfTheBudgetsReach) {
+    StoppingOptions o;
+    o.min_samples = 5;
+    o.max_noise = 0.01;
+    o.time_budget_s = 0.1;
+    o.noise_limit_after = 10;
+    // Samples alternating 1.0 and 1.2 ms: the CI stays ~9% wide. After 10
+    // samples in 0.011 s the budget affords ~90; 1% would take ~830, more
+    // than the margin of 4 budgets.
+    StoppingRule rule(o);
+    std::optional<StopReason> reason;
+    std::size_t n = 0;
+    while (!reason) reason = rule.add(n % 2 ? 1.2e-3 : 1.0e-3, 1.1e-3 * static_cast<double>(++n));
+    EXPECT_EQ(*reason, StopReason::NoiseLimited);
+    EXPECT_EQ(n, 10u);
+    EXPECT_STREQ(to_string(StopReason::NoiseLimited), "noise_limited");
+    // Off (0), the same stream samples on to the budget.
+    o.noise_limit_after = 0;
+    StoppingRule off(o);
+    reason.reset();
+    n = 0;
+    while (!reason) reason = off.add(n % 2 ? 1.2e-3 : 1.0e-3, 1.1e-3 * static_cast<double>(++n));
+    EXPECT_EQ(*reason, StopReason::TimeBudget);
+    EXPECT_GT(n, 80u);
+}
+
+TEST(StoppingRule, AQuietStreamStillConvergesWithTheNoiseLimitOn) {
+    StoppingOptions o;
+    o.noise_limit_after = 10;
+    StoppingRule rule(o);
+    std::optional<StopReason> reason;
+    std::size_t n = 0;
+    while (!reason) reason = rule.add(1e-3 * (1 + 0.001 * static_cast<double>(n % 3)), 1e-3 * static_cast<double>(++n));
+    EXPECT_EQ(*reason, StopReason::Converged);
+}

@@ -9,6 +9,7 @@
 #include "discover/discover.hpp"
 #include "planted_method.hpp"
 #include "run/class_plan.hpp"
+#include "run/confirmation.hpp"
 #include "run/engine.hpp"
 
 using namespace hwcomm;
@@ -145,4 +146,42 @@ TEST(ClassConfirmation, ExhaustiveMeasuresEveryPairInFullOnTheFixedSizes) {
         EXPECT_EQ(r.points.size(), o.sizes.size()) << r.key;
         EXPECT_FALSE(r.context.contains("ladder"));
     }
+}
+
+namespace {
+
+// One ok point of `bytes` taking `seconds` per transfer, its CI +-0.2%.
+Point timed_point(std::uint64_t bytes, double seconds) {
+    Point p;
+    p.bytes = bytes;
+    p.status = "ok";
+    p.bytes_per_rep = static_cast<double>(bytes);
+    p.bandwidth_gbps = static_cast<double>(bytes) / seconds / 1e9;
+    p.stats.median = seconds;
+    p.stats.ci95_low = seconds * 0.998;
+    p.stats.ci95_high = seconds * 1.002;
+    return p;
+}
+
+Record timed_record(std::vector<std::pair<std::uint64_t, double>> times) {
+    Record r;
+    r.src = "gpu0";
+    r.dst = "gpu1";
+    for (const auto& [bytes, seconds] : times) r.points.push_back(timed_point(bytes, seconds));
+    return r;
+}
+
+}  // namespace
+
+TEST(ClassConfirmation, ALatencyBoundDifferenceBelowTheTimersResolutionDoesNotPromote) {
+    const std::uint64_t plateau = std::uint64_t{64} << 20;
+    const Record rep = timed_record({{1, 2.0e-6}, {plateau, plateau / 50e9}});
+    // 1 B 0.4 us slower (20%) and 0.4 us faster: within the 0.5 us the clock resolves; plateau alike.
+    EXPECT_FALSE(judge_confirmation(timed_record({{1, 2.4e-6}, {plateau, plateau / 50e9}}), rep).promote);
+    EXPECT_FALSE(judge_confirmation(timed_record({{1, 1.6e-6}, {plateau, plateau / 50e9}}), rep).promote);
+    // 1 us slower at 1 B is beyond it, and so is a plateau 20% slower.
+    const ConfirmationVerdict slow_latency = judge_confirmation(timed_record({{1, 3.0e-6}, {plateau, plateau / 50e9}}), rep);
+    EXPECT_TRUE(slow_latency.promote);
+    EXPECT_NE(slow_latency.reason.find("at 1 B"), std::string::npos) << slow_latency.reason;
+    EXPECT_TRUE(judge_confirmation(timed_record({{1, 2.0e-6}, {plateau, plateau / 40e9}}), rep).promote);
 }

@@ -152,6 +152,20 @@ TEST(CostModel, TheTimeBudgetScalesBudgetBoundPointsAndMinSamplesConvergedOnes) 
     EXPECT_NEAR(model.point_seconds("disk-read", b, stopping(10, 0.2)), 0.2, 1e-9);  // min samples do not bound it
 }
 
+TEST(CostModel, PointsStoppedForNoiseScaleWithTheNoiseLimit) {
+    ResultsFile file = file_with_sizes();
+    file.meta["options"]["noise_limit_after"] = 10;
+    file.records.push_back(laddered("um-demand", 0, [](std::uint64_t) { return 0.04; }, "noise_limited"));
+    const CostModel model = calibrated_cost_model(file, "x.json", builtin_cost_model());
+    EXPECT_EQ(model.of("um-demand").noise_limit_after, 10u);
+    StoppingOptions twenty = stopping(5, 0.2), ten = stopping(5, 0.2);
+    twenty.noise_limit_after = 20;
+    ten.noise_limit_after = 10;
+    EXPECT_NEAR(model.point_seconds("um-demand", kMiB, ten), 0.04, 1e-9);
+    EXPECT_NEAR(model.point_seconds("um-demand", kMiB, twenty), 0.08, 1e-9);
+    EXPECT_NEAR(model.point_seconds("um-demand", kMiB, stopping(3, 0.05)), 0.04, 1e-9);  // neither samples nor budget
+}
+
 TEST(CostModel, ASizeOutsideTheFittedBandsTakesTheNearestFittedBand) {
     ResultsFile file = file_with_sizes();
     Record r = laddered("memcpy-h2d", 0, [](std::uint64_t b) { return b >= 256 * kMiB ? 0.5 : 0.01; }, "converged");
