@@ -234,6 +234,7 @@ CostModel calibrated_cost_model(const ResultsFile& file, const std::string& path
     std::erase_if(base.methods, [&](const auto& entry) { return fitted.count(entry.first.substr(0, entry.first.find(' '))) > 0; });
     for (const auto& [key, cost] : fitted) base.methods[key] = cost;
     base.source = "calibrated from " + path + " (other methods: " + base.source + ")";
+    base.fitted_on = path;
     return base;
 }
 

@@ -128,13 +128,14 @@ nlohmann::json cost_model_to_json(const CostModel& model) {
                          {"noise_limit_after", c.noise_limit_after}};
         if (!c.borrowed_from.empty()) methods[name]["borrowed_from"] = c.borrowed_from;
     }
-    return {{"source", model.source}, {"methods", std::move(methods)}};
+    return {{"source", model.source}, {"fitted_on", model.fitted_on}, {"methods", std::move(methods)}};
 }
 
 CostModel builtin_cost_model() {
     const BuiltinCostTable& table = builtin_cost_table();
     CostModel m;
     m.source = "built-in: " + table.description;
+    m.fitted_on = table.results_file;
     m.methods = table.methods;
     // A bandwidth curve without constants takes those of the first fitted
     // method of its family and view (cpu-copy costs per size about what

@@ -75,6 +75,7 @@ struct CostModel {
     std::map<std::string, MethodCost> methods;  // by method, and by cost_key where the fit had such records
     MethodCost fallback;      // a method the model has no constants for
     std::string source;       // "built-in: ..." or "calibrated from FILE"
+    std::string fitted_on;    // the results file the constants are fitted on (the built-in: relative to the repository)
 
     // A cost key's constants, else its method's, else the fallback.
     const MethodCost& of(const std::string& key) const;
