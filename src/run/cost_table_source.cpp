@@ -36,7 +36,7 @@ std::string cost_table_source(const std::map<std::string, MethodCost>& methods, 
         "        " + quoted(results_file) + ",\n"
         "        {\n";
     for (const auto& [name, c] : methods) {
-        s += "            {" + quoted(name) + ",\n             {.setup_s = " + number(c.setup_s) +
+        s += "            {" + quoted(name) + ", {.setup_s = " + number(c.setup_s) +
              ", .confirm_setup_s = " + number(c.confirm_setup_s) + ",\n              .bands = {{";
         for (std::size_t b = 0; b < kCostBands; ++b) {
             const CostBand& band = c.bands[b];
