@@ -134,12 +134,15 @@ TEST(CliPlan, FullSweepsGrowWithClassesNotWithGpus) {
 TEST(CliPlan, ABudgetIsFittedByAnnouncedStepsInOrder) {
     Scratch s("budget");
     const json free = plan_of(s, "dgxh100-nvswitch.xml");
-    const double half = free.at("estimate_s").get<double>() / 2;
+    // Three quarters: above the minimum plan with and without CUDA methods
+    // (without, the CPU methods' worker-count probes, which no step shortens,
+    // keep the minimum at 54% of the plan).
+    const double budget = free.at("estimate_s").get<double>() * 3 / 4;
     const Result r = run_hwcomm(s, "run --plan --json --input " + kHwloc + "dgxh100-nvswitch.xml --budget " +
-                                       std::to_string(static_cast<int>(half)) + "s");
+                                       std::to_string(static_cast<int>(budget)) + "s");
     ASSERT_EQ(r.code, 0) << r.err;
     const json p = json::parse(r.out);
-    EXPECT_LE(p.at("estimate_s").get<double>(), half);
+    EXPECT_LE(p.at("estimate_s").get<double>(), budget);
     const json& steps = p.at("budget").at("steps");
     ASSERT_FALSE(steps.empty());
     EXPECT_EQ(steps.at(0).at("step"), "confirmation-sizes");
