@@ -17,9 +17,22 @@ std::string why_no_tma(int ordinal);
 // The same from a compute capability the graph states (major 0: unknown, "").
 std::string why_no_tma_cc(int cc_major, int cc_minor);
 
-// Bytes per bulk copy (one tile) and tiles in flight per block.
+// The kernel's shape, in one place (scripts/bench/tma_probe.cu times the
+// alternatives beside the copy engines): bytes per bulk copy (one tile),
+// tiles of shared memory per block (stages), stores a block leaves
+// outstanding before it refills a stage (the wait depth: 0 waits for every
+// store to have read shared memory; stages - 1 leaves one load in flight),
+// blocks per SM (grid = SMs x this, at most one block per tile).
 inline constexpr std::size_t kTmaTileBytes = 16 * 1024;
-inline constexpr int kTmaStages = 2;
+inline constexpr int kTmaStages = 4;
+inline constexpr int kTmaStoresInFlight = 2;
+inline constexpr int kTmaBlocksPerSm = 2;
+static_assert(kTmaTileBytes % 16 == 0 && kTmaTileBytes < (1u << 20), "a bulk copy moves multiples of 16 bytes");
+static_assert(kTmaStoresInFlight >= 0 && kTmaStoresInFlight < kTmaStages, "a stage must be free to load into");
+// Each SM has 228 KiB of shared memory, 1 KiB of it reserved per block; one block may take 227 KiB.
+static_assert(kTmaStages * kTmaTileBytes <= 227 * 1024 &&
+                  kTmaBlocksPerSm * (kTmaStages * kTmaTileBytes + 2 * 1024) <= 228 * 1024,
+              "the blocks of one SM must fit its shared memory");
 
 // dst[0, bytes) = src[0, bytes) by bulk copies of up to kTmaTileBytes, each
 // staged through the block's shared memory; the last bytes % 16 by one thread.

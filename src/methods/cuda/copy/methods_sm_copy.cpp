@@ -13,6 +13,7 @@
 //   tma-copy-d2h      bulk copies by the GPU into mapped pinned host memory
 #include <memory>
 #include <optional>
+#include <string>
 
 #include "catalog/method_names.hpp"
 #include "core/error.hpp"
@@ -107,8 +108,9 @@ private:
                                   {"engine", "tma: cp.async.bulk global -> shared -> global (cuda::ptx), one thread "
                                              "per block issuing"},
                                   {"tile_bytes", kTmaTileBytes},
-                                  {"tiles_in_flight_per_block", kTmaStages},
-                                  {"grid", "min(4 x SMs, tiles) blocks of one warp"},
+                                  {"stages_per_block", kTmaStages},
+                                  {"stores_in_flight_per_block", kTmaStoresInFlight},
+                                  {"grid", "min(" + std::to_string(kTmaBlocksPerSm) + " x SMs, tiles) blocks of one warp"},
                                   {"sm_count", sm_count_}};
         else
             context_["kernel"] = {{"gpu", exec_},
