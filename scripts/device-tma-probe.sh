@@ -6,10 +6,12 @@
 # About a minute on one H100; limits keep it under 3.
 #   scripts/device-tma-probe.sh [DEVICE]      (default 0)
 # Writes under $OUT: tma-probe.txt (every variant, then the best 12 verified
-# per size), session.log. Facts to check: the "hwcomm" and "same,param" lines
-# agree (the parameterised kernel reproduces hwcomm's), every line says
-# verified "yes", the two CE lines of a size agree within ~1% (no drift), and
-# which "best" line leads: its stages, tileK, blocks/SM and wait are the
+# per size), session.log. Facts to check: the "hwcomm-old" and "same,param"
+# lines agree (the parameterised kernel reproduces the old kernel), the
+# "hwcomm-new" line (hwcomm's kernel now) agrees with the first "tiles/block"
+# line (4 tiles per block, the same shape), every line says verified "yes",
+# the two CE lines of a size agree within ~1% (no drift), and which "best"
+# line leads: its stages, tileK, blocks/SM or tiles/block and wait are the
 # numbers for src/methods/cuda/common/tma_kernels.hpp.
 set -uo pipefail
 out=${OUT:?set OUT}

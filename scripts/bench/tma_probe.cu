@@ -11,7 +11,7 @@
 // Knobs (columns): stages (tiles of shared memory per block), tile (bytes per
 // bulk copy), blocks/SM (grid = SMs x this, each block striding over the
 // tiles) or tiles/block (grid = tiles / this), wait (stores allowed to be
-// outstanding before a stage is refilled: 0 = hwcomm's wait_group_read<0>),
+// outstanding before a stage is refilled: 0 = wait_group_read<0>, hwcomm's),
 // issue (one thread issues loads and stores, or a producer thread loads and a
 // consumer thread stores, handing stages back through "empty" mbarriers),
 // layout (tiles interleaved across blocks, or one contiguous range per block).
@@ -36,7 +36,7 @@
 
 namespace ptx = cuda::ptx;
 
-// ---- hwcomm's kernel, verbatim from src/methods/cuda/common/tma_kernels.cu (main, ff27055) ----
+// ---- hwcomm's old kernel, verbatim from src/methods/cuda/common/tma_kernels.cu (main, ff27055) ----
 constexpr uint32_t kHwTile = 16 * 1024;
 constexpr int kHwStages = 2;
 constexpr int kHwBlocksPerSm = 4;
@@ -73,6 +73,52 @@ __global__ void hwcomm_kernel(unsigned char* dst, const unsigned char* src, size
             ptx::cp_async_bulk_wait_group_read(ptx::n32_t<0>{});
             load(tile + kTmaStages * gridDim.x, s);
         }
+    }
+    ptx::cp_async_bulk_wait_group(ptx::n32_t<0>{});
+    if (blockIdx.x == 0)
+        for (size_t i = bulk_bytes; i < bytes; ++i) dst[i] = src[i];
+}
+
+// ---- hwcomm's new kernel, verbatim from src/methods/cuda/common/tma_kernels.cu (branch tma) ----
+// The shape of the `tiles/block` 4 line: 2 stages x 16 KiB, wait 0, grid = tiles / 4, interleaved.
+constexpr size_t kTmaTileBytes = 16 * 1024;
+constexpr int kTmaStages = 2;
+constexpr int kTmaStoresInFlight = 0;
+constexpr int kTmaTilesPerBlock = 4;
+__global__ void hwcomm_new_kernel(unsigned char* dst, const unsigned char* src, size_t bulk_bytes, size_t bytes) {
+    constexpr size_t kTile = kTmaTileBytes;
+    constexpr size_t kWait = kTmaStoresInFlight;
+    extern __shared__ __align__(128) unsigned char stages[];
+    __shared__ alignas(8) uint64_t full[kTmaStages];
+    if (threadIdx.x != 0) return;
+    for (int s = 0; s < kTmaStages; ++s) ptx::mbarrier_init(&full[s], 1);
+    ptx::fence_mbarrier_init(ptx::sem_release, ptx::scope_cluster);
+    const size_t tiles = (bulk_bytes + kTile - 1) / kTile;
+    auto size_of = [&](size_t tile) {
+        const size_t left = bulk_bytes - tile * kTile;
+        return static_cast<uint32_t>(left < kTile ? left : kTile);
+    };
+    auto stage = [&](size_t k) { return stages + (k % kTmaStages) * kTile; };
+    auto tile_of = [&](size_t k) { return blockIdx.x + k * gridDim.x; };
+    auto load = [&](size_t k) {
+        uint64_t* bar = &full[k % kTmaStages];
+        (void)ptx::mbarrier_arrive_expect_tx(ptx::sem_release, ptx::scope_cta, ptx::space_shared, bar,
+                                             size_of(tile_of(k)));
+        ptx::cp_async_bulk(ptx::space_shared, ptx::space_global, stage(k), src + tile_of(k) * kTile,
+                           size_of(tile_of(k)), bar);
+    };
+    const size_t mine = tiles > blockIdx.x ? (tiles - blockIdx.x + gridDim.x - 1) / gridDim.x : 0;
+    for (size_t k = 0; k < mine && k < kTmaStages; ++k) load(k);
+    for (size_t k = 0; k < mine; ++k) {
+        const auto parity = static_cast<uint32_t>((k / kTmaStages) & 1);
+        while (!ptx::mbarrier_try_wait_parity(&full[k % kTmaStages], parity)) {
+        }
+        ptx::fence_proxy_async(ptx::space_shared);
+        ptx::cp_async_bulk(ptx::space_global, ptx::space_shared, dst + tile_of(k) * kTile, stage(k),
+                           size_of(tile_of(k)));
+        ptx::cp_async_bulk_commit_group();
+        ptx::cp_async_bulk_wait_group_read(ptx::n32_t<kTmaStoresInFlight>{});
+        if (k + 1 > kWait && k - kWait + kTmaStages < mine) load(k - kWait + kTmaStages);
     }
     ptx::cp_async_bulk_wait_group(ptx::n32_t<0>{});
     if (blockIdx.x == 0)
@@ -199,18 +245,25 @@ struct Variant {
     int blocks_per_sm = 4;     // grid = SMs x this when tiles_per_block == 0
     int tiles_per_block = 0;   // else grid = tiles / this
     int wait = 0;
-    bool split = false, contiguous = false, hwcomm = false;
+    bool split = false, contiguous = false;
+    int verbatim = 0;  // 1: hwcomm's old kernel, 2: hwcomm's new kernel, 0: the parameterised one
 };
 
 std::vector<Variant> variants(bool sweep) {
     std::vector<Variant> v;
     Variant base;
-    base.knob = "hwcomm";
-    base.hwcomm = true;
+    base.knob = "hwcomm-old";
+    base.verbatim = 1;
     v.push_back(base);
-    base.hwcomm = false;
-    base.knob = "same,param";  // the parameterised kernel in hwcomm's shape: must match the line above
+    base.verbatim = 0;
+    base.knob = "same,param";  // the parameterised kernel in the old kernel's shape: must match the line above
     v.push_back(base);
+    Variant now = base;  // hwcomm's new kernel: the shape of the first `tiles/block` line
+    now.knob = "hwcomm-new";
+    now.verbatim = 2;
+    now.stages = kTmaStages, now.tile = uint32_t(kTmaTileBytes), now.wait = kTmaStoresInFlight;
+    now.tiles_per_block = kTmaTilesPerBlock;
+    v.push_back(now);
     auto one = [&](const char* knob, auto set) {
         Variant x = base;
         x.knob = knob;
@@ -349,26 +402,31 @@ void run_size(const Options& o, size_t bytes, int sms, cudaStream_t s) {
         Line l{v};
         const size_t bulk = bytes / 16 * 16;
         const size_t tiles = (bulk + v.tile - 1) / v.tile;
-        const size_t shmem = v.hwcomm ? 0 : size_t(v.stages) * v.tile;
-        const Kernel k = v.hwcomm ? nullptr : pick(v.stages, v.wait, v.split);
+        const size_t shmem = v.verbatim == 1 ? 0 : size_t(v.stages) * v.tile;
+        const Kernel k = v.verbatim ? nullptr : pick(v.stages, v.wait, v.split);
         const int threads = v.split ? 64 : 32;
-        if (!v.hwcomm) {
+        if (v.verbatim == 1) {
+            CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&l.resident, hwcomm_kernel, 32, 0));
+        } else if (v.verbatim == 2) {
+            CHECK(cudaFuncSetAttribute(hwcomm_new_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(shmem)));
+            CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&l.resident, hwcomm_new_kernel, 32, shmem));
+        } else {
             if (!k) continue;
             CHECK(cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, int(shmem)));
             CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&l.resident, k, threads, shmem));
-        } else {
-            CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&l.resident, hwcomm_kernel, 32, 0));
         }
         if (l.resident == 0) continue;  // does not fit one SM
         l.grid = int(v.tiles_per_block ? (tiles + v.tiles_per_block - 1) / v.tiles_per_block
-                                       : std::min<size_t>(tiles, size_t(sms) * (v.hwcomm ? kHwBlocksPerSm : v.blocks_per_sm)));
+                                       : std::min<size_t>(tiles, size_t(sms) * (v.verbatim == 1 ? kHwBlocksPerSm
+                                                                                         : v.blocks_per_sm)));
         l.resident = std::min(l.resident, v.tiles_per_block ? l.resident : v.blocks_per_sm);
         fill<<<264, 512, 0, s>>>((unsigned long long*)src, bytes / 8, ++seed);
         CHECK(cudaMemsetAsync(dst, 0, bytes, s));
         auto* d = static_cast<unsigned char*>(dst);
         auto* c = static_cast<const unsigned char*>(src);
         l.st = time_trials(o, s, double(bytes), [&] {
-            if (v.hwcomm) hwcomm_kernel<<<l.grid, 32, 0, s>>>(d, c, bulk, bytes);
+            if (v.verbatim == 1) hwcomm_kernel<<<l.grid, 32, 0, s>>>(d, c, bulk, bytes);
+            else if (v.verbatim == 2) hwcomm_new_kernel<<<l.grid, 32, shmem, s>>>(d, c, bulk, bytes);
             else k<<<l.grid, threads, shmem, s>>>(d, c, bulk, v.tile, v.contiguous);
         });
         l.ratio = l.st.median / ce_before.median;

@@ -15,11 +15,15 @@ namespace {
 namespace ptx = ::cuda::ptx;
 
 // One thread per block issues everything: a pipeline of kTmaStages tiles in
-// dynamic shared memory. Tile k of this block loads into stage k % kTmaStages
-// (the stage's mbarrier counts the bytes in) and is stored from there (one
-// bulk group per tile). Groups complete in order, so once at most
-// kTmaStoresInFlight groups are pending the store of tile k - kTmaStoresInFlight
-// has read its stage, which is refilled with tile k - kTmaStoresInFlight + kTmaStages.
+// dynamic shared memory. The block's k-th tile is tile blockIdx.x + k *
+// gridDim.x (tiles interleaved across blocks); it loads into stage k %
+// kTmaStages (the stage's mbarrier counts the bytes in) and is stored from
+// there (one bulk group per tile). After each store the issuer waits until at
+// most kTmaStoresInFlight groups are pending; groups complete in order, so the
+// store of tile k - kTmaStoresInFlight has read its stage, which is refilled
+// with tile k - kTmaStoresInFlight + kTmaStages. The same code as the
+// non-split path of scripts/bench/tma_probe.cu's tma_kernel (its `tiles/block`
+// lines) and, verbatim, its `hwcomm-new` line.
 __global__ void tma_copy_kernel(unsigned char* dst, const unsigned char* src, std::size_t bulk_bytes,
                                 std::size_t bytes) {
 #if __CUDA_ARCH__ >= 900
@@ -37,7 +41,6 @@ __global__ void tma_copy_kernel(unsigned char* dst, const unsigned char* src, st
         return static_cast<std::uint32_t>(left < kTile ? left : kTile);
     };
     auto stage = [&](std::size_t k) { return stages + (k % kTmaStages) * kTile; };
-    // This block's k-th tile: blockIdx.x + k * gridDim.x.
     auto tile_of = [&](std::size_t k) { return blockIdx.x + k * gridDim.x; };
     auto load = [&](std::size_t k) {
         std::uint64_t* bar = &full[k % kTmaStages];
@@ -56,10 +59,8 @@ __global__ void tma_copy_kernel(unsigned char* dst, const unsigned char* src, st
         ptx::cp_async_bulk(ptx::space_global, ptx::space_shared, dst + tile_of(k) * kTile, stage(k),
                            size_of(tile_of(k)));
         ptx::cp_async_bulk_commit_group();
-        if (k + 1 > kWait && k - kWait + kTmaStages < mine) {
-            ptx::cp_async_bulk_wait_group_read(ptx::n32_t<kTmaStoresInFlight>{});  // store k - kWait has read
-            load(k - kWait + kTmaStages);
-        }
+        ptx::cp_async_bulk_wait_group_read(ptx::n32_t<kTmaStoresInFlight>{});  // store k - kWait has read
+        if (k + 1 > kWait && k - kWait + kTmaStages < mine) load(k - kWait + kTmaStages);
     }
     ptx::cp_async_bulk_wait_group(ptx::n32_t<0>{});  // every store done before the kernel ends
     if (blockIdx.x == 0)
@@ -88,15 +89,18 @@ std::string why_no_tma(int ordinal) {
     return why.empty() ? "" : "gpu " + std::to_string(ordinal) + ": " + why;
 }
 
-void launch_tma_copy(cudaStream_t stream, std::byte* dst, const std::byte* src, std::size_t bytes, int sm_count) {
+void launch_tma_copy(cudaStream_t stream, std::byte* dst, const std::byte* src, std::size_t bytes) {
     int device = 0;
     HWCOMM_CUDA_CHECK(cudaGetDevice(&device));
     if (const std::string why = why_no_tma(device); !why.empty()) throw MeasurementError(why);
     if (!aligned16(dst) || !aligned16(src)) throw MeasurementError("a TMA copy needs 16-byte aligned buffers");
     const std::size_t bulk = bytes / 16 * 16;  // bulk copies move multiples of 16 bytes
     const std::size_t tiles = std::max<std::size_t>(1, (bulk + kTmaTileBytes - 1) / kTmaTileBytes);
-    const int grid = static_cast<int>(
-        std::min<std::size_t>(tiles, static_cast<std::size_t>(std::max(sm_count, 1)) * kTmaBlocksPerSm));
+    // Grid from the tile count (x dimension up to 2^31 - 1 blocks: 128 TiB at 4 x 16 KiB per block).
+    const std::size_t blocks = (tiles + kTmaTilesPerBlock - 1) / kTmaTilesPerBlock;
+    if (blocks > 0x7fffffffu)
+        throw MeasurementError("a TMA copy of " + std::to_string(bytes) + " bytes needs more than 2^31 - 1 blocks");
+    const int grid = static_cast<int>(blocks);
     constexpr std::size_t shared_bytes = kTmaStages * kTmaTileBytes;
     // Over 48 KiB of dynamic shared memory is an opt-in, per function and device.
     if constexpr (shared_bytes > 48 * 1024)
