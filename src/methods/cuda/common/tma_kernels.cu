@@ -23,7 +23,8 @@ namespace ptx = ::cuda::ptx;
 // store of tile k - kTmaStoresInFlight has read its stage, which is refilled
 // with tile k - kTmaStoresInFlight + kTmaStages. The same code as the
 // non-split path of scripts/bench/tma_probe.cu's tma_kernel (its `tiles/block`
-// lines) and, verbatim, its `hwcomm-new` line.
+// lines) and, verbatim, hwcomm_new_kernel in scripts/bench/tma_probe_hwcomm.cuh
+// (its `hwcomm-new` line): change both together.
 __global__ void tma_copy_kernel(unsigned char* dst, const unsigned char* src, std::size_t bulk_bytes,
                                 std::size_t bytes) {
 #if __CUDA_ARCH__ >= 900
