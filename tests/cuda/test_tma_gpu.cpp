@@ -61,6 +61,26 @@ TEST(TmaGpu, LocalCopyIsVerifiedAndMovesAtTheCopyEnginesOrderOfRate) {
     EXPECT_LE(tma, 1.5 * ce);
 }
 
+// The grid is ceil(tiles / kTmaTilesPerBlock): sizes below one tile, a single
+// block with fewer tiles than kTmaTilesPerBlock, blocks with unequal tile
+// counts and a short last tile, each with a tail of bytes % 16 done by one thread.
+TEST(TmaGpu, EveryByteIsCopiedWhateverTheGridAndTail) {
+    REQUIRE_TMA();
+    const Graph g = live_graph();
+    Registry r;
+    register_cuda_methods(r);
+    const Vertex& gpu = *g.find("gpu0");
+    const Characterizer& m = *r.find("tma-copy-d2d");
+    const ParamSet params = m.parameter_sets(g, gpu, gpu, MethodOptions{}).front();
+    for (const std::size_t bytes : {std::size_t{1}, std::size_t{17}, 3 * kTmaTileBytes + 5,
+                                    (9 * kTmaTilesPerBlock + 1) * kTmaTileBytes + 16 + 3}) {
+        auto session = m.prepare(g, gpu, gpu, params, bytes, MethodOptions{});
+        session->reset(bytes, "");
+        (void)session->measure(bytes, "");
+        EXPECT_EQ(session->verify(bytes, ""), "") << bytes << " bytes";
+    }
+}
+
 TEST(TmaGpu, HostAndPeerCopiesAreVerifiedBesideTheCopyKernels) {
     REQUIRE_TMA();
     const Graph g = live_graph();

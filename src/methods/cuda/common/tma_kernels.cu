@@ -14,17 +14,23 @@ namespace {
 
 namespace ptx = ::cuda::ptx;
 
-constexpr int kBlocksPerSm = 4;  // 4 x 32 KiB of tiles per SM, within its 228 KiB of shared memory
-
-// One thread per block issues everything: a pipeline of kTmaStages tiles.
-// Tile k of this block loads into stage k % kTmaStages (the stage's mbarrier
-// counts the bytes in), is stored from there (a bulk group), and the stage is
-// refilled once that store has read it.
+// One thread per block issues everything: a pipeline of kTmaStages tiles in
+// dynamic shared memory. The block's k-th tile is tile blockIdx.x + k *
+// gridDim.x (tiles interleaved across blocks); it loads into stage k %
+// kTmaStages (the stage's mbarrier counts the bytes in) and is stored from
+// there (one bulk group per tile). After each store the issuer waits until at
+// most kTmaStoresInFlight groups are pending; groups complete in order, so the
+// store of tile k - kTmaStoresInFlight has read its stage, which is refilled
+// with tile k - kTmaStoresInFlight + kTmaStages. The same code as the
+// non-split path of scripts/bench/tma_probe.cu's tma_kernel (its `tiles/block`
+// lines) and, verbatim, hwcomm_new_kernel in scripts/bench/tma_probe_hwcomm.cuh
+// (its `hwcomm-new` line): change both together.
 __global__ void tma_copy_kernel(unsigned char* dst, const unsigned char* src, std::size_t bulk_bytes,
                                 std::size_t bytes) {
 #if __CUDA_ARCH__ >= 900
-    constexpr std::uint32_t kTile = static_cast<std::uint32_t>(kTmaTileBytes);
-    __shared__ alignas(128) unsigned char stage[kTmaStages][kTile];
+    constexpr std::size_t kTile = kTmaTileBytes;
+    constexpr std::size_t kWait = kTmaStoresInFlight;
+    extern __shared__ __align__(128) unsigned char stages[];
     __shared__ alignas(8) std::uint64_t full[kTmaStages];
     if (threadIdx.x != 0) return;
     for (int s = 0; s < kTmaStages; ++s) ptx::mbarrier_init(&full[s], 1);
@@ -35,27 +41,27 @@ __global__ void tma_copy_kernel(unsigned char* dst, const unsigned char* src, st
         const std::size_t left = bulk_bytes - tile * kTile;
         return static_cast<std::uint32_t>(left < kTile ? left : kTile);
     };
-    auto load = [&](std::size_t tile, int s) {
-        (void)ptx::mbarrier_arrive_expect_tx(ptx::sem_release, ptx::scope_cta, ptx::space_shared, &full[s],
-                                             size_of(tile));
-        ptx::cp_async_bulk(ptx::space_shared, ptx::space_global, stage[s], src + tile * kTile, size_of(tile), &full[s]);
+    auto stage = [&](std::size_t k) { return stages + (k % kTmaStages) * kTile; };
+    auto tile_of = [&](std::size_t k) { return blockIdx.x + k * gridDim.x; };
+    auto load = [&](std::size_t k) {
+        std::uint64_t* bar = &full[k % kTmaStages];
+        (void)ptx::mbarrier_arrive_expect_tx(ptx::sem_release, ptx::scope_cta, ptx::space_shared, bar,
+                                             size_of(tile_of(k)));
+        ptx::cp_async_bulk(ptx::space_shared, ptx::space_global, stage(k), src + tile_of(k) * kTile,
+                           size_of(tile_of(k)), bar);
     };
-    // This block's tiles: blockIdx.x, blockIdx.x + gridDim.x, ...
-    std::size_t mine = tiles > blockIdx.x ? (tiles - blockIdx.x + gridDim.x - 1) / gridDim.x : 0;
-    for (std::size_t k = 0; k < mine && k < kTmaStages; ++k) load(blockIdx.x + k * gridDim.x, static_cast<int>(k));
+    const std::size_t mine = tiles > blockIdx.x ? (tiles - blockIdx.x + gridDim.x - 1) / gridDim.x : 0;
+    for (std::size_t k = 0; k < mine && k < kTmaStages; ++k) load(k);
     for (std::size_t k = 0; k < mine; ++k) {
-        const int s = static_cast<int>(k % kTmaStages);
-        const std::size_t tile = blockIdx.x + k * gridDim.x;
-        const std::uint32_t parity = static_cast<std::uint32_t>((k / kTmaStages) & 1);
-        while (!ptx::mbarrier_try_wait_parity(&full[s], parity)) {
+        const auto parity = static_cast<std::uint32_t>((k / kTmaStages) & 1);
+        while (!ptx::mbarrier_try_wait_parity(&full[k % kTmaStages], parity)) {
         }
         ptx::fence_proxy_async(ptx::space_shared);
-        ptx::cp_async_bulk(ptx::space_global, ptx::space_shared, dst + tile * kTile, stage[s], size_of(tile));
+        ptx::cp_async_bulk(ptx::space_global, ptx::space_shared, dst + tile_of(k) * kTile, stage(k),
+                           size_of(tile_of(k)));
         ptx::cp_async_bulk_commit_group();
-        if (k + kTmaStages < mine) {
-            ptx::cp_async_bulk_wait_group_read(ptx::n32_t<0>{});  // the store has read the stage
-            load(tile + kTmaStages * gridDim.x, s);
-        }
+        ptx::cp_async_bulk_wait_group_read(ptx::n32_t<kTmaStoresInFlight>{});  // store k - kWait has read
+        if (k + 1 > kWait && k - kWait + kTmaStages < mine) load(k - kWait + kTmaStages);
     }
     ptx::cp_async_bulk_wait_group(ptx::n32_t<0>{});  // every store done before the kernel ends
     if (blockIdx.x == 0)
@@ -84,16 +90,25 @@ std::string why_no_tma(int ordinal) {
     return why.empty() ? "" : "gpu " + std::to_string(ordinal) + ": " + why;
 }
 
-void launch_tma_copy(cudaStream_t stream, std::byte* dst, const std::byte* src, std::size_t bytes, int sm_count) {
+void launch_tma_copy(cudaStream_t stream, std::byte* dst, const std::byte* src, std::size_t bytes) {
     int device = 0;
     HWCOMM_CUDA_CHECK(cudaGetDevice(&device));
     if (const std::string why = why_no_tma(device); !why.empty()) throw MeasurementError(why);
     if (!aligned16(dst) || !aligned16(src)) throw MeasurementError("a TMA copy needs 16-byte aligned buffers");
     const std::size_t bulk = bytes / 16 * 16;  // bulk copies move multiples of 16 bytes
     const std::size_t tiles = std::max<std::size_t>(1, (bulk + kTmaTileBytes - 1) / kTmaTileBytes);
-    const int grid = static_cast<int>(std::min<std::size_t>(tiles, static_cast<std::size_t>(std::max(sm_count, 1)) * kBlocksPerSm));
+    // Grid from the tile count (x dimension up to 2^31 - 1 blocks: 128 TiB at 4 x 16 KiB per block).
+    const std::size_t blocks = (tiles + kTmaTilesPerBlock - 1) / kTmaTilesPerBlock;
+    if (blocks > 0x7fffffffu)
+        throw MeasurementError("a TMA copy of " + std::to_string(bytes) + " bytes needs more than 2^31 - 1 blocks");
+    const int grid = static_cast<int>(blocks);
+    constexpr std::size_t shared_bytes = kTmaStages * kTmaTileBytes;
+    // Over 48 KiB of dynamic shared memory is an opt-in, per function and device.
+    if constexpr (shared_bytes > 48 * 1024)
+        HWCOMM_CUDA_CHECK(cudaFuncSetAttribute(tma_copy_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                               static_cast<int>(shared_bytes)));
     // One warp per block: thread 0 issues, the rest return at once (a block must be a warp to be scheduled).
-    tma_copy_kernel<<<grid, 32, 0, stream>>>(reinterpret_cast<unsigned char*>(dst),
+    tma_copy_kernel<<<grid, 32, shared_bytes, stream>>>(reinterpret_cast<unsigned char*>(dst),
                                              reinterpret_cast<const unsigned char*>(src), bulk, bytes);
     HWCOMM_CUDA_CHECK(cudaGetLastError());
 }

@@ -17,15 +17,33 @@ std::string why_no_tma(int ordinal);
 // The same from a compute capability the graph states (major 0: unknown, "").
 std::string why_no_tma_cc(int cc_major, int cc_minor);
 
-// Bytes per bulk copy (one tile) and tiles in flight per block.
+// The kernel's shape, in one place (scripts/bench/tma_probe.cu times the
+// alternatives beside the copy engines; its `tiles/block` 4 line, 0.985x the
+// copy engines at 512 MiB on nvidia-h100-x1, is this shape and its
+// `hwcomm-new` line this kernel): bytes per bulk copy (one tile), tiles of
+// shared memory per block (stages), stores a block leaves outstanding before
+// it refills a stage (the wait depth: 0 waits for every store to have read
+// shared memory), tiles per block (grid = tiles / this, block b copying tiles
+// b, b + grid, b + 2 grid, ...: many short blocks, as many resident per SM as
+// its shared memory holds, instead of a fixed grid of long ones).
 inline constexpr std::size_t kTmaTileBytes = 16 * 1024;
 inline constexpr int kTmaStages = 2;
+inline constexpr int kTmaStoresInFlight = 0;
+inline constexpr int kTmaTilesPerBlock = 4;
+static_assert(kTmaTileBytes % 16 == 0 && kTmaTileBytes < (1u << 20), "a bulk copy moves multiples of 16 bytes");
+static_assert(kTmaStoresInFlight >= 0 && kTmaStoresInFlight < kTmaStages, "a stage must be free to load into");
+static_assert(kTmaTilesPerBlock >= 1, "a block copies at least one tile");
+// Each SM has 228 KiB of shared memory, 1 KiB of it reserved per block; one block may take 227 KiB.
+static_assert(kTmaStages * kTmaTileBytes <= 227 * 1024, "one block's stages must fit an SM's shared memory");
 
 // dst[0, bytes) = src[0, bytes) by bulk copies of up to kTmaTileBytes, each
 // staged through the block's shared memory; the last bytes % 16 by one thread.
 // Both pointers 16-byte aligned (cudaMalloc'd, host pages, peer pointers);
 // either may be a peer GPU's or a mapped host pointer. Throws
 // MeasurementError when the GPU of the current device has no bulk-copy unit.
-void launch_tma_copy(cudaStream_t stream, std::byte* dst, const std::byte* src, std::size_t bytes, int sm_count);
+// The grid follows from `bytes` alone (ceil(tiles / kTmaTilesPerBlock) blocks
+// of one warp): the block scheduler spreads them over whatever SMs are free,
+// so a lane sharing the GPU with other kernels needs no SM count.
+void launch_tma_copy(cudaStream_t stream, std::byte* dst, const std::byte* src, std::size_t bytes);
 
 }  // namespace hwcomm::cuda

@@ -13,6 +13,7 @@
 //   tma-copy-d2h      bulk copies by the GPU into mapped pinned host memory
 #include <memory>
 #include <optional>
+#include <string>
 
 #include "catalog/method_names.hpp"
 #include "core/error.hpp"
@@ -107,8 +108,13 @@ private:
                                   {"engine", "tma: cp.async.bulk global -> shared -> global (cuda::ptx), one thread "
                                              "per block issuing"},
                                   {"tile_bytes", kTmaTileBytes},
-                                  {"tiles_in_flight_per_block", kTmaStages},
-                                  {"grid", "min(4 x SMs, tiles) blocks of one warp"},
+                                  {"stages_per_block", kTmaStages},
+                                  {"stores_in_flight_per_block", kTmaStoresInFlight},
+                                  {"tiles_per_block", kTmaTilesPerBlock},
+                                  {"grid", "ceil(tiles / " + std::to_string(kTmaTilesPerBlock) +
+                                               ") blocks of one warp, tiles interleaved across blocks (block b: "
+                                               "tiles b, b + grid, ...), as many resident per SM as shared memory "
+                                               "holds"},
                                   {"sm_count", sm_count_}};
         else
             context_["kernel"] = {{"gpu", exec_},
@@ -118,7 +124,7 @@ private:
                                   {"sm_count", sm_count_}};
     }
     void launch(std::size_t bytes, cudaStream_t stream) {
-        if (engine_ == Engine::Tma) launch_tma_copy(stream, dst_ptr_, src_ptr_, bytes, sm_count_);
+        if (engine_ == Engine::Tma) launch_tma_copy(stream, dst_ptr_, src_ptr_, bytes);
         else launch_copy_kernel(stream, dst_ptr_, src_ptr_, bytes, sm_count_);
     }
     void enqueue_copy(std::size_t bytes, cudaStream_t stream) override { launch(bytes, stream); }

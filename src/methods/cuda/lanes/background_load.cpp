@@ -5,7 +5,6 @@
 
 #include "core/error.hpp"
 #include "methods/cuda/common/cuda_check.hpp"
-#include "methods/cuda/common/device_info.hpp"
 #include "methods/cuda/common/graph_queries.hpp"
 #include "methods/cuda/common/kernels.hpp"
 #include "methods/cuda/common/tma_kernels.hpp"
@@ -38,12 +37,8 @@ const char* method_of(LoadDirection d, Executor e) {
 }
 
 // One chunk by a kernel on the lane's GPU: the tiled copy kernel (SM) or bulk copies (TMA).
-std::function<void(cudaStream_t)> kernel_chunk(Executor e, std::byte* dst, const std::byte* src, std::size_t n,
-                                               int device) {
-    if (e == Executor::Tma) {
-        const int sms = sm_count_of(device);
-        return [dst, src, n, sms](cudaStream_t s) { launch_tma_copy(s, dst, src, n, sms); };
-    }
+std::function<void(cudaStream_t)> kernel_chunk(Executor e, std::byte* dst, const std::byte* src, std::size_t n) {
+    if (e == Executor::Tma) return [dst, src, n](cudaStream_t s) { launch_tma_copy(s, dst, src, n); };
     return [dst, src, n](cudaStream_t s) { launch_tiled_copy_kernel(s, dst, src, n); };
 }
 
@@ -82,7 +77,7 @@ BackgroundLoad::BackgroundLoad(const std::vector<LoadRoute>& routes, int priorit
             l.copy = ce ? std::function<void(cudaStream_t)>([&l, n](cudaStream_t s) {
                 HWCOMM_CUDA_CHECK(cudaMemcpyAsync(l.to->data(), l.host->data(), n, cudaMemcpyHostToDevice, s));
             })
-                        : kernel_chunk(executor, l.to->data(), device_view_or_throw(*l.host), n, l.device);
+                        : kernel_chunk(executor, l.to->data(), device_view_or_throw(*l.host), n);
         } else if (r.direction == LoadDirection::GpuToHost) {
             l.device = ordinal_or_throw(*r.src);
             l.from = std::make_unique<DeviceBuffer>(l.device, n);
@@ -90,7 +85,7 @@ BackgroundLoad::BackgroundLoad(const std::vector<LoadRoute>& routes, int priorit
             l.copy = ce ? std::function<void(cudaStream_t)>([&l, n](cudaStream_t s) {
                 HWCOMM_CUDA_CHECK(cudaMemcpyAsync(l.host->data(), l.from->data(), n, cudaMemcpyDeviceToHost, s));
             })
-                        : kernel_chunk(executor, device_view_or_throw(*l.host), l.from->data(), n, l.device);
+                        : kernel_chunk(executor, device_view_or_throw(*l.host), l.from->data(), n);
         } else {
             const int a = ordinal_or_throw(*r.src);
             const int b = ordinal_or_throw(*r.dst);
@@ -111,7 +106,7 @@ BackgroundLoad::BackgroundLoad(const std::vector<LoadRoute>& routes, int priorit
             l.copy = ce ? std::function<void(cudaStream_t)>([&l, a, b, n](cudaStream_t s) {
                 HWCOMM_CUDA_CHECK(cudaMemcpyPeerAsync(l.to->data(), b, l.from->data(), a, n, s));
             })
-                        : kernel_chunk(executor, l.to->data(), l.from->data(), n, a);
+                        : kernel_chunk(executor, l.to->data(), l.from->data(), n);
         }
         l.stream = priority != 0 ? std::make_unique<Stream>(l.device, priority) : std::make_unique<Stream>(l.device);
         l.start = std::make_unique<Event>(l.device);

@@ -47,8 +47,8 @@ EnqueueCopy executor_copy(Executor executor, std::byte* dst, const std::byte* sr
                 launch_copy_kernel(s, dst, src, bytes, sm_count);
             };
         case Executor::Tma:
-            return [dst, src, sm_count](std::size_t bytes, cudaStream_t s) {
-                launch_tma_copy(s, dst, src, bytes, sm_count);
+            return [dst, src](std::size_t bytes, cudaStream_t s) {
+                launch_tma_copy(s, dst, src, bytes);
             };
     }
     throw MeasurementError("internal: unknown executor");

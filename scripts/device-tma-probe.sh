@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# One device-tool call for issue 22 ("TMA local copy >= CE local copy on H100
+# and H200"): builds scripts/bench/tma_probe.cu with the machine's nvcc and
+# times every bulk-copy kernel shape beside cudaMemcpyAsync (copy engines) in
+# one process, 512 MiB and 1 GiB within GPU DEVICE. Needs no hwcomm build.
+# About a minute on one H100; limits keep it under 3.
+#   scripts/device-tma-probe.sh [DEVICE]      (default 0)
+# Writes under $OUT: tma-probe.txt (every variant, then the best 12 verified
+# per size), session.log. Facts to check: the "hwcomm-old" and "same,param"
+# lines agree (the parameterised kernel reproduces the old kernel), the
+# "hwcomm-new" line (hwcomm's kernel now) agrees with the first "tiles/block"
+# line (4 tiles per block, the same shape), every line says verified "yes",
+# the two CE lines of a size agree within ~1% (no drift), and which "best"
+# line leads: its stages, tileK, blocks/SM or tiles/block and wait are the
+# numbers for src/methods/cuda/common/tma_kernels.hpp.
+set -uo pipefail
+out=${OUT:?set OUT}
+exec > >(tee "$out/session.log") 2>&1
+device=${1:-0}
+nvidia-smi --query-gpu=index,name,driver_version,clocks.sm,clocks.max.sm,clocks.mem --format=csv
+bin=$out/bin
+mkdir -p "$bin"
+nvcc=$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)
+t=$SECONDS
+timeout -k 5 60 "$nvcc" -O3 -std=c++17 -arch=sm_90 -o "$bin/tma_probe" scripts/bench/tma_probe.cu || {
+  echo "tma-probe: build failed"; exit 1; }
+echo "== build: $((SECONDS - t)) s"
+t=$SECONDS
+timeout -s INT -k 5 150 "$bin/tma_probe" --device "$device" > "$out/tma-probe.txt" 2>&1
+rc=$?
+echo "== tma_probe: exit $rc in $((SECONDS - t)) s"
+cat "$out/tma-probe.txt"
+echo "== lines not verified (expect none):"
+grep -E ' NO\(' "$out/tma-probe.txt" || echo none
+rm -rf "$bin"
+exit $rc
