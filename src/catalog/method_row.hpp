@@ -140,6 +140,9 @@ struct PlanTraits {
     bool ladder = true;  // a full sweep climbs the adaptive ladder (its points are one bandwidth-vs-size curve)
     std::vector<std::string> shared_ladder_params;  // records that differ only in these share one ladder
     bool representatives_only = false;  // no confirmations: only class representatives are measured
+    // Records with one of these parameter values: representatives only (a
+    // second view of a link another record of the method already confirms).
+    std::vector<std::pair<std::string, std::string>> representatives_only_when;
     bool heavy = false;                 // --budget's step 2 leaves its confirmations for --resume
 };
 

@@ -79,7 +79,8 @@ std::vector<MethodRow> cuda_memory_rows() {
                     {ChaseLayoutParam::key, {ChaseLayoutParam::Ring128}}},
          .headline = {HeadlineKind::MetricAtLargest, "latency_ns", "ns"},
          .view = MethodView::GpumemLatency,
-         .plan = {.ladder = false, .heavy = true}},
+         // The ring layout is nvbandwidth's view of a link the random chase confirms.
+         .plan = {.ladder = false, .representatives_only_when = {{ChaseLayoutParam::key, ChaseLayoutParam::Ring128}}, .heavy = true}},
         {.name = n::kGpumemTmaLatency,  // the same chase, each hop a bulk copy by the TMA unit (sm_90+)
          .family = MethodFamily::GpuMemory,
          .build = MethodBuild::Cuda,
@@ -88,7 +89,8 @@ std::vector<MethodRow> cuda_memory_rows() {
          .params = {{MemoryParam::key, {MemoryParam::Local, MemoryParam::PeerGpu, MemoryParam::HostPinned}}},
          .headline = {HeadlineKind::MetricAtLargest, "latency_ns", "ns"},
          .view = MethodView::GpumemLatency,
-         .plan = {.ladder = false, .heavy = true}},
+         // The TMA unit's hops cross the links gpumem-latency confirms member by member.
+         .plan = {.ladder = false, .representatives_only = true, .heavy = true}},
         {.name = n::kGpumemLoadedLatency,  // the chase while copies load its path, beside it unloaded
          .family = MethodFamily::GpuMemory,
          .build = MethodBuild::Cuda,
@@ -98,7 +100,8 @@ std::vector<MethodRow> cuda_memory_rows() {
          .axes = {{"load", ""}},
          .headline = {HeadlineKind::MetricAtLargest, "latency_ns", "ns"},
          .view = MethodView::GpumemLoadedLatency,
-         .plan = {.ladder = false, .heavy = true}},
+         // Like under-load and priority: a loaded link per class, its likeness confirmed unloaded.
+         .plan = {.ladder = false, .representatives_only = true, .heavy = true}},
     };
 }
 

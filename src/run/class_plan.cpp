@@ -38,7 +38,13 @@ std::vector<ClassMember> plan_members(const std::vector<PlannedRecord>& plan) {
     return out;
 }
 
-bool representatives_only(const std::string& method) { return plan_traits(method).representatives_only; }
+bool representatives_only(const PlannedRecord& record) {
+    const PlanTraits traits = plan_traits(record.method->name());
+    if (traits.representatives_only) return true;
+    for (const auto& [key, value] : traits.representatives_only_when)
+        if (const auto it = record.params.find(key); it != record.params.end() && it->second == value) return true;
+    return false;
+}
 
 std::string comparable_params(const PlannedRecord& record) {
     std::string out;
@@ -75,7 +81,7 @@ std::vector<PlannedRecord> apply_classes(std::vector<PlannedRecord> plan, const 
             if (ClassMember{p.src_id, p.dst_id} == reverse && reverse.src != reverse.dst) continue;  // both directions
             p.measured_as = "confirmed";
             p.representative_key = rep_key;
-            if (representatives_only(p.method->name())) dropped[members[k]] = true;
+            if (representatives_only(p)) dropped[members[k]] = true;
         }
     }
     std::vector<PlannedRecord> out;
