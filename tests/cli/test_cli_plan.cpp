@@ -179,3 +179,28 @@ TEST(CliPlan, AnotherMachinesCalibrationWarnsAndKeepsTheBuiltInCosts) {
     EXPECT_NE(r.err.find("warning: --calibrate"), std::string::npos) << r.err;
     EXPECT_NE(r.out.find("cost model: built-in"), std::string::npos) << r.out;
 }
+
+// The TMA and loaded latency chases and gpumem-latency's ring layout are
+// second views of links the random SM chase confirms: on the DGX H100 they
+// are measured on class representatives only, gpumem-latency's random chase
+// on every member.
+TEST(CliPlan, SecondViewsOfAChasedLinkAreMeasuredOnRepresentativesOnly) {
+    Scratch s("plan-views");
+    const json plan = plan_of(s, "dgxh100-nvswitch.xml");
+    std::size_t random_confirmed = 0, views = 0;
+    for (const json& r : plan.at("plan")) {
+        const std::string method = r.at("method");
+        const json params = r.value("params", json::object());
+        const bool ring = params.value("layout", "") == "ring128";
+        const bool view = method == "gpumem-tma-latency" || method == "gpumem-loaded-latency" ||
+                          (method == "gpumem-latency" && ring);
+        if (view) {
+            ++views;
+            EXPECT_EQ(r.at("measured_as"), "full") << r.dump();
+        } else if (method == "gpumem-latency" && r.at("measured_as") == "confirmed") {
+            ++random_confirmed;
+        }
+    }
+    EXPECT_GT(views, 0u);
+    EXPECT_GT(random_confirmed, 0u);
+}
