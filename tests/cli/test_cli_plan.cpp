@@ -186,6 +186,7 @@ TEST(CliPlan, AnotherMachinesCalibrationWarnsAndKeepsTheBuiltInCosts) {
 // on every member.
 TEST(CliPlan, SecondViewsOfAChasedLinkAreMeasuredOnRepresentativesOnly) {
     Scratch s("plan-views");
+    if (!built_with_cuda(s)) GTEST_SKIP() << "this build has no CUDA methods";
     const json plan = plan_of(s, "dgxh100-nvswitch.xml");
     std::size_t random_confirmed = 0, views = 0;
     for (const json& r : plan.at("plan")) {
