@@ -6,6 +6,7 @@
 // sm_90) the TMA records are skipped with the reason.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <map>
 
@@ -207,8 +208,14 @@ TEST(HugePagesGpu, HugePageHostMemoryRecordsWhatItGotOrIsSkippedWithTheReason) {
         return x.bytes_per_rep * static_cast<double>(x.repetitions) / x.seconds / 1e9;
     };
     auto pinned = h2d.prepare(g, numa, *g.find("gpu0"), {{"host_mem", "pinned"}, {"numa", node}}, 256 * kMiB, {});
-    const double a = gbps(*huge), b = gbps(*pinned);
-    std::printf("[ measured ] memcpy-h2d 256 MiB: huge %.1f GB/s, pinned %.1f GB/s\n", a, b);
+    // The best of 5 rounds each, alternating: one sample the host slowed down
+    // (pinned 25.5 of 55 GB/s once on an H100 host) says nothing about the pages.
+    double a = 0, b = 0;
+    for (int round = 0; round < 5; ++round) {
+        a = std::max(a, gbps(*huge));
+        b = std::max(b, gbps(*pinned));
+    }
+    std::printf("[ measured ] memcpy-h2d 256 MiB, best of 5: huge %.1f GB/s, pinned %.1f GB/s\n", a, b);
     // The same link and DMA: page-locked memory on 2 MiB pages is no slower than half, no faster than 1.25x.
     EXPECT_GE(a, 0.5 * b);
     EXPECT_LE(a, 1.25 * b);

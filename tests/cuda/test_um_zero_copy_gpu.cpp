@@ -85,6 +85,21 @@ double ce_gbps(const Graph& g, const Vertex& src, const Vertex& dst, std::size_t
     return best;
 }
 
+// The best of three: a floor compared with the link's capacity must not fail on
+// one sample the host slowed down (a zero-copy read of registered memory once
+// gave 23.2 of 51 GB/s on an H100 host that gave 51 in every later record).
+Measured measure_best(const char* name, const Graph& g, const Vertex& src, const Vertex& dst, std::size_t bytes,
+                      const ParamSet& params) {
+    Measured best;
+    for (int i = 0; i < 3; ++i) {
+        Measured m = measure_once(name, g, src, dst, bytes, params);
+        const std::string wrong = best.verify.empty() ? m.verify : best.verify;  // any failed check stays
+        if (i == 0 || m.gbps > best.gbps) best = std::move(m);
+        best.verify = wrong;
+    }
+    return best;
+}
+
 // docs/um.md, nvidia-h200-x2: zero-copy 0.92-0.95 of the copy engines, prefetch
 // 0.29-0.76, demand faulting 0.10-0.25. The bounds leave a factor 2-3 below and
 // say what physics says above: the same link, no faster than its copy engines
@@ -209,12 +224,12 @@ TEST(ZeroCopyGpu, HostReadAndWriteOverPcie) {
     for (const char* kind : {"pinned", "registered"}) {
         SCOPED_TRACE(kind);
         const ParamSet params{{"host_mem", kind}, {"numa", node}};
-        const Measured read = measure_once("zero-copy-read", g, numa, *g.find("gpu0"), 256 * kMiB, params);
+        const Measured read = measure_best("zero-copy-read", g, numa, *g.find("gpu0"), 256 * kMiB, params);
         EXPECT_EQ(read.verify, "");
         const double ce_in = ce_gbps(g, numa, *g.find("gpu0"), 256 * kMiB);
         EXPECT_GE(read.gbps, 0.5 * ce_in);
         EXPECT_LE(read.gbps, kSameLinkCeiling * ce_in);
-        const Measured write = measure_once("zero-copy-write", g, *g.find("gpu0"), numa, 256 * kMiB, params);
+        const Measured write = measure_best("zero-copy-write", g, *g.find("gpu0"), numa, 256 * kMiB, params);
         EXPECT_EQ(write.verify, "");
         const double ce_out = ce_gbps(g, *g.find("gpu0"), numa, 256 * kMiB);
         EXPECT_GE(write.gbps, 0.5 * ce_out);
