@@ -302,7 +302,8 @@ void add_run_command(CLI::App& app, Action& action) {
     measured(sub->add_option("--max-noise", args->max_noise, "stop when the median's 95% CI half-width is within this (default 1%)")->check(non_empty()));
     measured(sub->add_option("--noise-limit", args->noise_limit,
                              "stop a size after N samples when its spread puts --max-noise out of the budget's reach "
-                             "(stop_reason noise_limited; default 10, 0: sample to the budget)"));
+                             "(stop_reason noise_limited; default 10, 0: sample to the budget)")
+                 ->check(non_empty() & CLI::Range(std::size_t{0}, kRunOptionLimits.max_samples)));
     measured(sub->add_option("--time-budget", args->time_budget, "sampling seconds per size and variant (default 0.2, quick 0.05)"));
     measured(sub->add_option("--max-workers", args->max_workers, "cap on worker threads of the CPU methods (default: all cores)")
         ->check(CLI::PositiveNumber));

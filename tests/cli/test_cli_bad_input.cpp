@@ -25,6 +25,8 @@ TEST(CliBadInput, RunRefusesAndTouchesNothing) {
     expect_usage_error(run_hwcomm(s, "run --filter src=numa9 -o a.json"), "numa9");
     expect_usage_error(run_hwcomm(s, "run --filter colour=red -o a.json"), "colour");
     expect_usage_error(run_hwcomm(s, "run --max-noise lots -o a.json"), "--max-noise");
+    for (const char* n : {"-1", "ten", "99999999999"})
+        expect_usage_error(run_hwcomm(s, std::string("run --noise-limit ") + n + " -o a.json"), "--noise-limit");
     expect_usage_error(run_hwcomm(s, "run -o no/such/dir/a.json"), "no/such/dir/a.json");
     expect_usage_error(run_hwcomm(s, "run --input " HWCOMM_FIXTURES "/hwloc/24em64t-2n6c2t-pci.xml -o a.json"), "--input");
     EXPECT_EQ(slurp(s / "existing.json"), "precious");
