@@ -22,14 +22,7 @@
 #include <string>
 #include <vector>
 
-#define CHECK(call)                                                                                  \
-    do {                                                                                             \
-        cudaError_t e_ = (call);                                                                     \
-        if (e_ != cudaSuccess) {                                                                     \
-            std::fprintf(stderr, "%s:%d %s: %s\n", __FILE__, __LINE__, #call, cudaGetErrorString(e_)); \
-            std::exit(1);                                                                            \
-        }                                                                                            \
-    } while (0)
+#include "probe_common.cuh"  // CHECK, time_trials, fill and verify
 
 enum Store { kPlain, kStreaming, kWriteThrough, kCacheGlobal };
 
@@ -132,67 +125,12 @@ std::vector<Variant> variants() {
     return v;
 }
 
-struct Stats {
-    double median = 0, best = 0;
-};
-Stats stats_of(std::vector<double> gbps) {
-    std::sort(gbps.begin(), gbps.end());
-    return {gbps[gbps.size() / 2], gbps.back()};
-}
-
 struct Options {
     int device = 0;
     size_t bytes = size_t(512) << 20;
     int trials = 7, reps = 8;
     std::string only;
 };
-
-// GB/s of `reps` launches of `work` per trial, timed by events on `s`.
-template <class Work>
-Stats time_trials(const Options& o, cudaStream_t s, double bytes_per_rep, Work work) {
-    cudaEvent_t a, b;
-    CHECK(cudaEventCreate(&a));
-    CHECK(cudaEventCreate(&b));
-    work();  // warm-up
-    CHECK(cudaStreamSynchronize(s));
-    std::vector<double> gbps;
-    for (int t = 0; t < o.trials; ++t) {
-        CHECK(cudaEventRecord(a, s));
-        for (int r = 0; r < o.reps; ++r) work();
-        CHECK(cudaEventRecord(b, s));
-        CHECK(cudaEventSynchronize(b));
-        float ms = 0;
-        CHECK(cudaEventElapsedTime(&ms, a, b));
-        gbps.push_back(bytes_per_rep * o.reps / (ms * 1e-3) / 1e9);
-    }
-    CHECK(cudaGetLastError());
-    CHECK(cudaEventDestroy(a));
-    CHECK(cudaEventDestroy(b));
-    return stats_of(gbps);
-}
-
-__global__ void fill(unsigned long long* p, size_t n, unsigned long long seed) {
-    for (size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += size_t(gridDim.x) * blockDim.x)
-        p[i] = (i * 0x9e3779b97f4a7c15ull) ^ seed;
-}
-__global__ void count_wrong(const unsigned long long* p, size_t n, unsigned long long seed, unsigned long long* wrong) {
-    unsigned long long w = 0;
-    for (size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += size_t(gridDim.x) * blockDim.x)
-        w += p[i] != ((i * 0x9e3779b97f4a7c15ull) ^ seed);
-    if (w) atomicAdd(wrong, w);
-}
-
-// "yes" when every word of dst (device pointer or mapped host) holds the pattern, else the count.
-std::string verify(const void* dst, size_t bytes, unsigned long long seed, cudaStream_t s) {
-    unsigned long long* wrong;
-    CHECK(cudaMallocManaged(&wrong, sizeof *wrong));
-    *wrong = 0;
-    count_wrong<<<264, 512, 0, s>>>((const unsigned long long*)dst, bytes / 8, seed, wrong);
-    CHECK(cudaStreamSynchronize(s));
-    const unsigned long long w = *wrong;
-    CHECK(cudaFree(wrong));
-    return w == 0 ? "yes" : "NO (" + std::to_string(w) + " words)";
-}
 
 void run(const char* test, const Options& o, void* dst, void* src, int sms, cudaStream_t s, bool to_host) {
     unsigned long long seed = 0x5eed;

@@ -25,14 +25,7 @@
 #include <string>
 #include <vector>
 
-#define CHECK(call)                                                                                  \
-    do {                                                                                             \
-        cudaError_t e_ = (call);                                                                     \
-        if (e_ != cudaSuccess) {                                                                     \
-            std::fprintf(stderr, "%s:%d %s: %s\n", __FILE__, __LINE__, #call, cudaGetErrorString(e_)); \
-            std::exit(1);                                                                            \
-        }                                                                                            \
-    } while (0)
+#include "probe_common.cuh"  // CHECK
 
 __device__ __forceinline__ unsigned long long globaltimer() {
     unsigned long long t;
