@@ -100,7 +100,7 @@ std::vector<CpuBandwidthRow> cpu_bandwidth_rows(const std::vector<Record>& recor
         if (row.variant.empty() && r.context.is_object() && r.context.contains("workers") && r.context["workers"].is_number())
             row.variant = std::to_string(r.context["workers"].get<long long>());
         row.samples = p->stats.n;
-        row.ci_half_width = p->stats.median > 0 ? (p->stats.ci95_high - p->stats.ci95_low) / 2 / p->stats.median : 0;
+        row.ci_half_width = p->stats.relative_ci_half_width();
         row.stop_reason = p->stop_reason;
         const nlohmann::json& k = object_at(r.context, "kernels");
         row.isa = k.contains("isa") && k["isa"].is_string() ? k["isa"].get<std::string>() : "";

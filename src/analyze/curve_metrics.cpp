@@ -132,7 +132,7 @@ std::vector<CurvePoint> curve_points(const Record& record) {
         c.converged = p.stop_reason.empty() || p.stop_reason == "converged";
         // Times: the interval of the rate is the same relative width.
         if (p.stats.median > 0 && p.stats.ci95_high >= p.stats.ci95_low)
-            c.ci_half_width = (p.stats.ci95_high - p.stats.ci95_low) / 2 / p.stats.median;
+            c.ci_half_width = p.stats.relative_ci_half_width();
         else if (!c.converged)
             c.ci_half_width = 1;  // no interval recorded: nothing decided
         c.n = p.stats.n;

@@ -26,6 +26,8 @@ struct SampleStats {
     double min = 0, q1 = 0, median = 0, q3 = 0, max = 0;
     double mean = 0, stdev = 0, cv = 0;        // stdev: sample (n-1); cv = stdev/mean
     double ci95_low = 0, ci95_high = 0;        // 95% CI of the median (order statistics)
+    // The CI's half-width relative to the median (the same for the rate); 0 without a median.
+    double relative_ci_half_width() const { return median > 0 ? (ci95_high - ci95_low) / 2 / median : 0; }
 };
 
 // One variant of a point (cpu-read: one worker count).

@@ -130,18 +130,19 @@ void add_record(MethodSums& m, const Record& r, const std::vector<double>& secon
 
 std::vector<std::uint64_t> replay_ladder(const Record& record, const std::vector<std::uint64_t>& candidates,
                                          const LadderOptions& options) {
-    std::map<std::uint64_t, std::pair<double, double>> bandwidth;  // bandwidth, relative CI half-width
+    std::map<std::uint64_t, const Point*> ok;
     for (const Point& p : record.points)
-        if (p.axes.empty() && p.status == "ok" && p.bandwidth_gbps > 0)
-            bandwidth[p.bytes] = {p.bandwidth_gbps,
-                                  p.stats.median > 0 ? (p.stats.ci95_high - p.stats.ci95_low) / 2 / p.stats.median : 0};
+        if (p.axes.empty() && p.status == "ok" && p.bandwidth_gbps > 0) ok[p.bytes] = &p;
     SizeLadder ladder(candidates, {}, options);
     std::vector<std::uint64_t> measured;
     while (const auto next = ladder.next()) {
-        const auto it = bandwidth.find(*next);
-        if (it != bandwidth.end()) measured.push_back(*next);
-        ladder.add(*next, it == bandwidth.end() ? std::nullopt : std::optional<double>(it->second.first),
-                   it == bandwidth.end() ? 0 : it->second.second);
+        const auto it = ok.find(*next);
+        if (it == ok.end()) {
+            ladder.add(*next, std::nullopt);
+            continue;
+        }
+        measured.push_back(*next);
+        ladder.add(*next, it->second->bandwidth_gbps, it->second->stats.relative_ci_half_width());
     }
     std::sort(measured.begin(), measured.end());
     return measured;

@@ -176,7 +176,7 @@ std::optional<VariantChoice> choose_variants(TransferSession& session, const std
                                     if (o.interrupted) return std::nullopt;
                                     const SampleStats& st = o.result.stats;
                                     return VariantProbe{.gbps = o.result.bandwidth_gbps,
-                                                        .ci_half_width = st.median > 0 ? (st.ci95_high - st.ci95_low) / 2 / st.median : 0,
+                                                        .ci_half_width = st.relative_ci_half_width(),
                                                         .samples = st.n,
                                                         .error = o.error};
                                 });

@@ -208,8 +208,8 @@ std::optional<Record> measure_sized_record(const Graph& graph, const PlannedReco
             if (context_lost()) break;
             if (!measure_one(*bytes, combos.front(), true)) return std::nullopt;  // --resume measures it again
             const Point& p = r.points.back();
-            const double ci = p.stats.median > 0 ? (p.stats.ci95_high - p.stats.ci95_low) / 2 / p.stats.median : 0;
-            ladder.add(*bytes, p.status == "ok" ? std::optional<double>(p.bandwidth_gbps) : std::nullopt, ci);
+            ladder.add(*bytes, p.status == "ok" ? std::optional<double>(p.bandwidth_gbps) : std::nullopt,
+                       p.stats.relative_ci_half_width());
         }
         r.context["ladder"] = ladder.summary();
         sort_points(r.points);
