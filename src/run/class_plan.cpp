@@ -39,7 +39,7 @@ std::vector<ClassMember> plan_members(const std::vector<PlannedRecord>& plan) {
 }
 
 bool representatives_only(const PlannedRecord& record) {
-    const PlanTraits traits = plan_traits(record.method->name());
+    const PlanTraits& traits = plan_traits(record.method->name());
     if (traits.representatives_only) return true;
     for (const auto& [key, value] : traits.representatives_only_when)
         if (const auto it = record.params.find(key); it != record.params.end() && it->second == value) return true;

@@ -12,9 +12,10 @@ std::vector<std::uint64_t> fixed_sizes(const Characterizer& method, const RunOpt
     return method.size_policy().apply(options.sizes);
 }
 
-PlanTraits plan_traits(const std::string& method) {
+const PlanTraits& plan_traits(const std::string& method) {
+    static const PlanTraits none;  // a method without a catalog row (tests' scripted methods)
     const MethodRow* row = builtin_catalog().find(method);
-    return row ? row->plan : PlanTraits{};
+    return row ? row->plan : none;
 }
 
 bool climbs_ladder(const Characterizer& method) { return method.axes().empty() && plan_traits(method.name()).ladder; }

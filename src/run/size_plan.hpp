@@ -25,7 +25,7 @@ struct SizePlan {
 };
 
 // The plan traits of the method's catalog row (defaults for a method without one: tests' fakes).
-PlanTraits plan_traits(const std::string& method);
+const PlanTraits& plan_traits(const std::string& method);
 
 // The run's sizes under the method's size policy: what --exhaustive measures.
 std::vector<std::uint64_t> fixed_sizes(const Characterizer& method, const RunOptions& options);
