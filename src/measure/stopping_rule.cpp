@@ -35,22 +35,23 @@ double StoppingRule::relative_half_width() const {
 
 std::optional<StopReason> StoppingRule::add(double sample_s, double elapsed_s) {
     samples_.push_back(sample_s);
-    if (samples_.size() >= options_.min_samples && relative_half_width() <= options_.max_noise)
-        return StopReason::Converged;
-    if (samples_.size() >= options_.max_samples) return StopReason::MaxSamples;
     const bool enough = samples_.size() >= options_.min_samples;
+    // Sorted once per sample: the convergence and the noise limit judge the same interval.
+    const double half_width = enough ? relative_half_width() : std::numeric_limits<double>::infinity();
+    if (half_width <= options_.max_noise) return StopReason::Converged;
+    if (samples_.size() >= options_.max_samples) return StopReason::MaxSamples;
     const double budget = options_.time_budget_s * (enough ? 1.0 : std::max(1.0, options_.min_samples_budget_factor));
     if (elapsed_s >= budget) return StopReason::TimeBudget;
-    if (noise_out_of_reach(elapsed_s)) return StopReason::NoiseLimited;
+    if (noise_out_of_reach(half_width, elapsed_s)) return StopReason::NoiseLimited;
     return std::nullopt;
 }
 
-bool StoppingRule::noise_out_of_reach(double elapsed_s) const {
+bool StoppingRule::noise_out_of_reach(double half_width, double elapsed_s) const {
     const std::size_t n = samples_.size();
     if (options_.noise_limit_after == 0 || n < std::max(options_.noise_limit_after, options_.min_samples) ||
         !(elapsed_s > 0) || !(options_.max_noise > 0))
         return false;
-    const double width = relative_half_width() / options_.max_noise;
+    const double width = half_width / options_.max_noise;
     const double needed = static_cast<double>(n) * width * width;
     const double affordable = static_cast<double>(n) * options_.time_budget_s / elapsed_s;
     return needed > options_.noise_limit_margin * affordable;

@@ -43,7 +43,8 @@ public:
     double relative_half_width() const;
 
 private:
-    bool noise_out_of_reach(double elapsed_s) const;
+    // half_width: relative_half_width() of the samples so far.
+    bool noise_out_of_reach(double half_width, double elapsed_s) const;
     StoppingOptions options_;
     std::vector<double> samples_;
 };
