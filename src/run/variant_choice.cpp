@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <set>
 
 namespace hwcomm {
@@ -11,6 +12,22 @@ namespace {
 double log_distance(std::uint64_t a, std::uint64_t b) {
     return std::abs(std::log2(static_cast<double>(std::max<std::uint64_t>(a, 1))) -
                     std::log2(static_cast<double>(std::max<std::uint64_t>(b, 1))));
+}
+
+// A variant need not be probed at a larger size when, at the last probe size,
+// its samples were long enough that the team's start and join did not hold it
+// back (1 ms against microseconds) and even the top of its median's CI there
+// lies below the bottom of the best CI measured at this size: with the same
+// workers, a larger working set never moves faster (it leaves the caches), so
+// it cannot overtake. On a 16-core host the 1- to 4-worker probes at 1 GiB
+// were a third of a CPU record's time.
+constexpr double kSampleLongEnoughS = 1e-3;
+
+bool outpaced(const VariantProbe* before, const VariantProbe& best_here) {
+    if (!before || !(before->gbps > 0) || before->samples == 0) return false;
+    const double sample_s = static_cast<double>(before->bytes) / (before->gbps * 1e9);
+    if (sample_s < kSampleLongEnoughS) return false;
+    return before->gbps * (1 + before->ci_half_width) < best_here.gbps * (1 - best_here.ci_half_width);
 }
 
 }  // namespace
@@ -37,20 +54,38 @@ std::optional<VariantChoice> VariantChoice::probe(const std::vector<std::string>
                                                   const Measure& measure) {
     VariantChoice choice(variants);
     if (variants.size() < 2) return choice;
-    for (std::uint64_t bytes : snap_probe_sizes(probe_sizes, ladder, max_bytes)) {
-        const VariantProbe* best = nullptr;
+    const std::vector<std::uint64_t> sizes = snap_probe_sizes(probe_sizes, ladder, max_bytes);
+    choice.probes_.reserve(sizes.size() * variants.size());  // `previous` and `best` point into probes_
+    std::map<std::string, const VariantProbe*> previous;  // each variant at the last probe size it was measured
+    for (std::uint64_t bytes : sizes) {
+        // The fastest at the last probe size first: it sets the bar the others must be able to reach.
+        std::vector<std::string> order = variants;
+        std::stable_sort(order.begin(), order.end(), [&previous](const std::string& a, const std::string& b) {
+            const auto rate = [&previous](const std::string& v) {
+                const auto it = previous.find(v);
+                return it == previous.end() ? 0.0 : it->second->gbps;
+            };
+            return rate(a) > rate(b);
+        });
         const std::size_t first = choice.probes_.size();
-        for (const std::string& v : variants) {
+        const VariantProbe* best = nullptr;
+        for (const std::string& v : order) {
+            if (best && outpaced(previous.count(v) ? previous.at(v) : nullptr, *best)) {
+                choice.skipped_.push_back({bytes, v});
+                continue;
+            }
             std::optional<VariantProbe> p = measure(bytes, v);
             if (!p) return std::nullopt;
             p->bytes = bytes;
             p->variant = v;
             choice.probes_.push_back(std::move(*p));
+            const VariantProbe& added = choice.probes_.back();
+            if (added.error.empty() && added.gbps > 0 && (!best || added.gbps > best->gbps)) best = &added;
         }
-        for (std::size_t i = first; i < choice.probes_.size(); ++i) {
-            const VariantProbe& p = choice.probes_[i];
-            if (p.error.empty() && p.gbps > 0 && (!best || p.gbps > best->gbps)) best = &p;
-        }
+        // A variant skipped here keeps its last probe: it is no faster at the sizes above.
+        for (std::size_t i = first; i < choice.probes_.size(); ++i)
+            if (choice.probes_[i].error.empty() && choice.probes_[i].gbps > 0)
+                previous[choice.probes_[i].variant] = &choice.probes_[i];
         choice.winners_.emplace_back(bytes, best ? best->variant : std::string());
     }
     return choice;
@@ -75,9 +110,14 @@ nlohmann::json VariantChoice::to_json() const {
     }
     for (const auto& [bytes, variant] : winners_)
         winners.push_back({{"bytes", bytes}, {"variant", variant.empty() ? nlohmann::json(nullptr) : nlohmann::json(variant)}});
-    return {{"rule", "every variant measured at each probe size; each size takes the winner (highest median) of the "
-                     "probe nearest on a log scale"},
+    nlohmann::json skipped = nlohmann::json::array();
+    for (const auto& [bytes, variant] : skipped_) skipped.push_back({{"bytes", bytes}, {"variant", variant}});
+    return {{"rule", "every variant measured at each probe size, fastest at the last probe size first, except one "
+                     "whose median there (samples >= 1 ms, top of its 95% CI) is below the bottom of the best CI "
+                     "at this size: a larger working set never moves faster; each size takes the winner (highest "
+                     "median) of the probe nearest on a log scale"},
             {"probes", probes},
+            {"skipped", skipped},
             {"winners", winners}};
 }
 

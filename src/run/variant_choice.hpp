@@ -36,7 +36,9 @@ public:
     nlohmann::json to_json() const;
 
     // Measures every variant at each probe size (snapped to the nearest size of
-    // `ladder`, at most `max_bytes`); a probe size whose variants all failed
+    // `ladder`, at most `max_bytes`), except those the last probe size shows
+    // cannot overtake the best one here (variant_choice.cpp says when); a
+    // probe size whose variants all failed
     // keeps every variant for its sizes. nullopt when `measure` was interrupted
     // (it returns nullopt).
     using Measure = std::function<std::optional<VariantProbe>(std::uint64_t bytes, const std::string& variant)>;
@@ -49,6 +51,7 @@ private:
     std::vector<std::string> all_;
     std::vector<VariantProbe> probes_;
     std::vector<std::pair<std::uint64_t, std::string>> winners_;  // probe size -> variant ("" = keep all)
+    std::vector<std::pair<std::uint64_t, std::string>> skipped_;  // probe size, a variant that could not overtake
 };
 
 // The probe sizes snapped to the ladder: each the ladder size nearest on a log

@@ -123,4 +123,53 @@ TEST(VariantChoice, TheEngineMeasuresOneVariantPerSizeAfterTheProbes) {
     EXPECT_EQ(measured(256 * KiB, "2"), 0);
     EXPECT_GT(measured(256 * KiB, "4"), 0);
     EXPECT_GT(measured(8 * MiB, "2"), 0);  // a probe size: every variant
+    // At 16 MiB "4" went first (fastest at 8 MiB) and "1" and "2", slower at 8
+    // MiB than "4" is at 16 MiB, could not overtake: not probed.
+    EXPECT_EQ(measured(16 * MiB, "1"), 0);
+    EXPECT_EQ(measured(16 * MiB, "2"), 0);
+    const auto& skipped = r.context.at("variant_choice").at("skipped");
+    ASSERT_EQ(skipped.size(), 2u);
+    EXPECT_EQ(skipped[0].at("bytes"), 16 * MiB);
+}
+
+TEST(VariantChoice, OnlyAVariantThatCannotOvertakeIsLeftOutAtALargerProbe) {
+    const std::vector<std::uint64_t> ladder{4 * KiB, 64 * MiB, 256 * MiB, 1024 * MiB};
+    // Per variant and probe size: median GB/s and the CI's relative half-width.
+    struct Planted {
+        double gbps, ci;
+    };
+    std::map<std::pair<std::uint64_t, std::string>, Planted> planted{
+        // At 4 KiB the samples last microseconds: the team's start shows, nothing is ruled out after it.
+        {{4 * KiB, "1"}, {1.0, 0.01}}, {{4 * KiB, "4"}, {0.5, 0.01}}, {{4 * KiB, "16"}, {0.2, 0.01}},
+        {{64 * MiB, "1"}, {10.0, 0.01}}, {{64 * MiB, "4"}, {38.0, 0.05}}, {{64 * MiB, "16"}, {100.0, 0.01}},
+        // "4" at 64 MiB reaches 38 * 1.05 = 39.9 > 40 * 0.98 = 39.2: within the CIs, probed;
+        // "1" at 64 MiB (10) is below 39.2: skipped here and at 1 GiB.
+        {{256 * MiB, "4"}, {36.0, 0.01}}, {{256 * MiB, "16"}, {40.0, 0.02}},
+        {{1024 * MiB, "4"}, {35.0, 0.01}}, {{1024 * MiB, "16"}, {34.0, 0.01}},
+    };
+    std::vector<std::pair<std::uint64_t, std::string>> order;
+    const auto choice = VariantChoice::probe(
+        {"1", "4", "16"}, {4 * KiB, 64 * MiB, 256 * MiB, 1024 * MiB}, ladder, 1024 * MiB,
+        [&](std::uint64_t bytes, const std::string& v) -> std::optional<VariantProbe> {
+            order.emplace_back(bytes, v);
+            const auto it = planted.find({bytes, v});
+            if (it == planted.end()) {
+                ADD_FAILURE() << v << " probed at " << bytes;
+                return VariantProbe{.error = "not planted"};
+            }
+            return VariantProbe{.gbps = it->second.gbps, .ci_half_width = it->second.ci, .samples = 5};
+        });
+    ASSERT_TRUE(choice);
+    // Every variant at the first two probes; at 256 MiB the fastest at 64 MiB first.
+    ASSERT_EQ(order.size(), 10u);
+    EXPECT_EQ(order[6], std::make_pair(256 * MiB, std::string("16")));
+    EXPECT_EQ(order[7], std::make_pair(256 * MiB, std::string("4")));
+    // At 1 GiB "4" (36 at 256 MiB) may overtake "16" (40 there, 34 here) and does.
+    EXPECT_EQ(order[8], std::make_pair(1024 * MiB, std::string("16")));
+    EXPECT_EQ(choice->for_size(1024 * MiB), std::vector<std::string>{"4"});
+    EXPECT_EQ(choice->for_size(256 * MiB), std::vector<std::string>{"16"});
+    const auto j = choice->to_json();
+    ASSERT_EQ(j.at("skipped").size(), 2u);
+    EXPECT_EQ(j.at("skipped")[0].at("variant"), "1");
+    EXPECT_EQ(j.at("skipped")[1].at("bytes"), 1024 * MiB);
 }
