@@ -12,6 +12,7 @@
 // gpumem-loaded-latency: the chase over a working set beyond L2 while
 // copy-engine copies load the same path (chase_loads.hpp), beside the same
 // chase unloaded in the same record, as nvloom measures latency under load.
+#include <algorithm>
 #include <memory>
 #include <optional>
 
@@ -33,8 +34,14 @@ namespace hwcomm::cuda::gpumem {
 
 namespace {
 
-// Timed dependent loads per sample: ~10 ms at DRAM latency, ~1 ms in L1.
-constexpr std::uint64_t kSteps = 1u << 14;
+// Timed dependent loads per sample: ~2.5 ms at DRAM latency, 5 ms to pinned
+// host memory, 0.1 ms in L1, thousands of times the timers' resolution. At
+// 16384 (until 2026-11-26) the samples were 2-3x the CI's needs: cv 0.1-0.2%,
+// and a third of a 2-GPU default run's latency records.
+constexpr std::uint64_t kSteps = 1u << 12;
+// Warm-up beyond 512 Ki nodes: enough random loads to touch every 2 MiB page
+// of a 1 GiB working set many times over (TLBs), whatever the sample length.
+constexpr std::uint64_t kWarmLoads = 1u << 14;
 // Under load ~1-2 ms, so the loads' queue (kMaxLoadChunks chunks) outlasts the
 // chase even on a GPU's own memory (32 MiB chunks at ~1.5 TB/s: 2.7 ms).
 constexpr std::uint64_t kLoadedSteps = 1u << 11;
@@ -109,7 +116,7 @@ public:
     }
     void warmup(std::size_t bytes, const std::string& v) override {
         chase_->lay_out(bytes, timer_);
-        chase_->warm(steps_, timer_);
+        chase_->warm(std::max(steps_, kWarmLoads), timer_);
         if (loads_ && load_ != "none") measure(bytes, v);  // the loads' buffers and plan warm too
     }
     Sample measure(std::size_t bytes, const std::string&) override {
