@@ -22,7 +22,9 @@ nlohmann::json ladder_options_to_json(const LadderOptions& o) {
             {"plateau_points", o.plateau_points},
             {"plateau_min_bytes", o.plateau_min_bytes},
             {"bend_slope", {o.bend_min_slope, o.bend_max_slope}},
-            {"noisy_plateau_cap", o.noisy_plateau_cap}};
+            {"noisy_plateau_cap", o.noisy_plateau_cap},
+            {"scatter_from_bytes", o.scatter_from_bytes},
+            {"scatter_points", o.scatter_points}};
 }
 
 SizeLadder::SizeLadder(std::vector<std::uint64_t> octaves, std::vector<std::uint64_t> intermediates,
@@ -65,7 +67,10 @@ void SizeLadder::add(std::uint64_t bytes, std::optional<double> bandwidth_gbps, 
                            slope < -options_.bend_min_slope;
         // log(1 + a) + log(1 + b) ~ a + b: a step inside both CIs is noise, not a bend.
         const bool beyond_noise = std::abs(step) > std::log1p(ci) + std::log1p(lower.relative_ci);
-        if (bends && beyond_noise) refine_if_bent(lower.bytes, bytes);
+        if (bends && beyond_noise) {
+            if (std::abs(step) > scatter_floor(lower.bytes, *bandwidth_gbps)) refine_if_bent(lower.bytes, bytes);
+            else within_scatter_from_.push_back(lower.bytes);
+        }
     }
     octave_points_.push_back({bytes, *bandwidth_gbps, ci});
     check_plateau();
@@ -76,6 +81,22 @@ void SizeLadder::refine_if_bent(std::uint64_t lower, std::uint64_t upper) {
     for (std::uint64_t c : intermediates_)
         if (c > lower && c < upper) refinements_.push_back(c), any = true;
     if (any) refined_from_.push_back(lower);
+}
+
+double SizeLadder::scatter_floor(std::uint64_t lower, double gbps) const {
+    if (lower < options_.scatter_from_bytes || options_.scatter_points < 3) return 0;
+    std::vector<double> logs;
+    for (std::size_t i = run_start_; i < octave_points_.size(); ++i)
+        if (octave_points_[i].bytes >= options_.scatter_from_bytes) logs.push_back(std::log(octave_points_[i].gbps));
+    logs.push_back(std::log(gbps));
+    if (logs.size() < options_.scatter_points) return 0;
+    std::vector<double> second;  // each = e1 - 2 e2 + e3 of iid noise: sd sigma * sqrt(6)
+    for (std::size_t i = 1; i + 1 < logs.size(); ++i) second.push_back(std::abs(logs[i - 1] - 2 * logs[i] + logs[i + 1]));
+    std::sort(second.begin(), second.end());
+    const std::size_t n = second.size();
+    const double median = n % 2 ? second[n / 2] : (second[n / 2 - 1] + second[n / 2]) / 2;
+    const double sigma = median / (0.6745 * std::sqrt(6.0));  // the median |x| of a normal is 0.6745 sd
+    return 2 * std::sqrt(2.0) * sigma;  // twice the sd of a difference of two points
 }
 
 void SizeLadder::check_plateau() {
@@ -103,6 +124,7 @@ nlohmann::json SizeLadder::summary() const {
     nlohmann::json refined = nlohmann::json::array();
     for (std::uint64_t lower : refined_from_) refined.push_back(lower);
     j["refined_above"] = std::move(refined);
+    if (!within_scatter_from_.empty()) j["bend_within_scatter_above"] = within_scatter_from_;
     if (plateau_) {
         const std::size_t n = options_.plateau_points;
         const std::uint64_t first = octave_points_[octave_points_.size() - n].bytes;

@@ -8,6 +8,12 @@
 // a step no larger than the two points' uncertainty is no bend, and sizes
 // whose CIs share a value (and lie within `noisy_plateau_cap`) are a plateau,
 // so noise neither buys intermediate sizes nor keeps the ladder climbing.
+// Noise the CIs do not show (a disk or a pageable path that drifts from one
+// size to the next, each point tight) shows as scatter between neighbouring
+// octaves: from `scatter_points` octave sizes >= `scatter_from_bytes` on, a
+// step there must also exceed twice the spread of a difference of two such
+// points (sigma from the median |second difference| of log bandwidth, robust
+// to one real edge among them) to be a bend.
 // Pure: it only sees the sizes and bandwidths fed to it, so tests drive it
 // with planted curves.
 #include <cstddef>
@@ -39,6 +45,11 @@ struct LadderOptions {
     // A plateau of overlapping CIs may span at most this (max / min - 1):
     // wide CIs alone never hide a rise larger than it.
     double noisy_plateau_cap = 0.10;
+    // Between-point scatter: only over sizes past every GPU L2 (so a cache edge
+    // rarely sits among them, and never alone decides the median), and from 6
+    // octave sizes there (4 second differences) on.
+    std::uint64_t scatter_from_bytes = std::uint64_t{16} << 20;
+    std::size_t scatter_points = 6;
 };
 
 nlohmann::json ladder_options_to_json(const LadderOptions& options);
@@ -66,6 +77,9 @@ public:
 
 private:
     void refine_if_bent(std::uint64_t lower, std::uint64_t upper);
+    // The smallest log step that is a bend between `lower` and a new octave
+    // point of `gbps`, by the scatter between octave points (0: too few).
+    double scatter_floor(std::uint64_t lower, double gbps) const;
     void check_plateau();
 
     std::vector<std::uint64_t> octaves_, intermediates_;
@@ -79,7 +93,7 @@ private:
     };
     std::vector<OctavePoint> octave_points_;  // ok octave sizes in order
     std::size_t run_start_ = 0;  // octave_points_ from here on follow each other without a failed size
-    std::vector<std::uint64_t> measured_, refined_from_;
+    std::vector<std::uint64_t> measured_, refined_from_, within_scatter_from_;
     bool plateau_ = false;
     bool noisy_plateau_ = false;  // the plateau held by overlapping CIs, not within plateau_tolerance
 };

@@ -168,3 +168,55 @@ TEST(SizeLadder, WideCisDoNotHideARiseBeyondTheNoisyCap) {
     EXPECT_FALSE(ladder.plateau_reached());
     EXPECT_EQ(ladder.summary().at("stop"), "largest size");
 }
+
+namespace {
+
+// Flat at 2 GB/s from 16 MiB with every point tight (CI 1%) but off by +-10%
+// in a fixed, irregular order: a virtual disk's drift from one size to the
+// next, which no point's own CI shows. `edge`: from 512 MiB on, half the rate.
+Sizes climb_drifting(SizeLadder& ladder, bool edge) {
+    const double drift[] = {+0.10, -0.08, +0.02, -0.10, +0.09, -0.03, +0.10, -0.09};
+    Sizes measured;
+    while (const auto b = ladder.next()) {
+        measured.push_back(*b);
+        if (*b < 16 * MiB) {
+            ladder.add(*b, *link(*b, 20e-6, 2.0), 0.0);
+            continue;
+        }
+        const int octave = std::bit_width(*b) - 25;  // 16 MiB: 0
+        const double base = edge && *b >= 512 * MiB ? 1.0 : 2.0;
+        ladder.add(*b, base * (1 + drift[std::clamp(octave, 0, 7)]), 0.01);
+    }
+    return measured;
+}
+
+}  // namespace
+
+TEST(SizeLadder, ScatterBetweenNeighbouringOctavesBuysNoIntermediatesOnceItIsKnown) {
+    SizeLadder ladder(octaves(), thirds(), {});
+    const Sizes measured = climb_drifting(ladder, false);
+    // Until six octave sizes from 16 MiB are known, a 10% step beyond the CIs is a bend...
+    EXPECT_TRUE(std::any_of(measured.begin(), measured.end(),
+                            [](std::uint64_t b) { return b > 16 * MiB && b < 512 * MiB && !is_power_of_two(b); }));
+    // ...then the steps 256 -> 512 MiB -> 1 GiB lie within the scatter between octaves.
+    for (std::uint64_t b : measured)
+        if (b > 256 * MiB) EXPECT_TRUE(is_power_of_two(b)) << b << " refined on drift";
+    const auto summary = ladder.summary();
+    ASSERT_TRUE(summary.contains("bend_within_scatter_above"));
+    EXPECT_EQ(summary.at("bend_within_scatter_above").back(), 512 * MiB);
+    // Without the scatter rule (scatter_points 0) the same drift is refined there.
+    LadderOptions off;
+    off.scatter_points = 0;
+    SizeLadder plain(octaves(), thirds(), off);
+    const Sizes refined = climb_drifting(plain, false);
+    EXPECT_TRUE(std::any_of(refined.begin(), refined.end(), [](std::uint64_t b) { return b > 512 * MiB && !is_power_of_two(b); }));
+}
+
+TEST(SizeLadder, ARealEdgeAmongTheScatterIsStillRefined) {
+    // The same drift with the rate halved from 512 MiB (a last-level cache's
+    // edge): the 256 -> 512 MiB step is far beyond the scatter.
+    SizeLadder ladder(octaves(), thirds(), {});
+    const Sizes measured = climb_drifting(ladder, true);
+    EXPECT_TRUE(std::any_of(measured.begin(), measured.end(),
+                            [](std::uint64_t b) { return b > 256 * MiB && b < 512 * MiB; }));
+}
