@@ -73,7 +73,11 @@ unsigned long long DeviceCounter::read() const {
 PointerChase::PointerChase(int exec, unsigned long long* memory, std::uint64_t capacity_bytes, ChaseUnit unit,
                            bool ring)
     : exec_(exec), memory_(memory), capacity_(capacity_bytes), unit_(unit), ring_(ring),
-      result_(exec, sizeof(ChaseResult)) {}
+      result_(exec, sizeof(ChaseResult)) {
+    int l2 = 0;
+    HWCOMM_CUDA_CHECK(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, exec));
+    l2_bytes_ = l2 > 0 ? static_cast<std::uint64_t>(l2) : 0;
+}
 
 void PointerChase::lay_out(std::uint64_t footprint_bytes, KernelTimer& timer) {
     if (footprint_bytes == footprint_) return;
@@ -117,7 +121,8 @@ PointerChase::Result PointerChase::run(std::uint64_t steps, KernelTimer& timer) 
 
 void PointerChase::warm(std::uint64_t steps, KernelTimer& timer) {
     constexpr std::uint64_t kCacheableNodes = 1u << 19;
-    run(next_.size() <= kCacheableNodes ? std::max<std::uint64_t>(next_.size(), steps) : steps, timer);
+    const bool cacheable = l2_bytes_ ? footprint_ <= l2_bytes_ : next_.size() <= kCacheableNodes;
+    run(cacheable ? std::max<std::uint64_t>(next_.size(), steps) : steps, timer);
 }
 
 std::string PointerChase::check(const Result& r, std::uint64_t steps) const {

@@ -87,8 +87,11 @@ public:
     // goes on around the cycle, so a node comes back only after all the
     // others (restarting at one node would time the same few, cached).
     Result run(std::uint64_t steps, KernelTimer& timer);
-    // Warm-up: once around a cycle that may fit a cache (at most 512 Ki
-    // nodes, 64 MiB), else `steps` loads (nothing larger stays cached).
+    // Warm-up: once around a cycle that fits the GPU's L2, else `steps`
+    // loads: a cycle larger than L2 keeps nothing cached for the timed walk,
+    // which goes on to nodes a whole cycle old (a 64 MiB cycle's round took
+    // 0.2-0.6 s, most of a latency confirmation). Without a known L2 size,
+    // once around up to 512 Ki nodes (64 MiB).
     void warm(std::uint64_t steps, KernelTimer& timer);
     // "" when the chase ended where the host's walk of the same cycle does.
     std::string check(const Result& r, std::uint64_t steps) const;
@@ -99,6 +102,7 @@ private:
     int exec_;
     unsigned long long* memory_;
     std::uint64_t capacity_;
+    std::uint64_t l2_bytes_ = 0;  // 0: unknown
     ChaseUnit unit_;
     bool ring_;
     std::uint64_t footprint_ = 0;

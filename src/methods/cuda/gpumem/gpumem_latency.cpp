@@ -106,7 +106,7 @@ public:
                               {"node_spacing", ">= 128 bytes, at most 4 Mi nodes over the footprint"},
                               {"timed_loads_per_sample", steps_},
                               {"walk", "each sample goes on around the cycle where the last stopped"},
-                              {"warmup", "once around the cycle up to 512 Ki nodes (64 MiB), else 16384 loads"},
+                              {"warmup", "once around the cycle when it fits the L2, else 16384 loads"},
                               {"cycles", "clock64 of the SM"},
                               {"ns", "globaltimer"}};
     }
