@@ -95,3 +95,21 @@ TEST(GpumemModel, TimelinesAreRelativePerSmAndBlockGapsCountFromTheLatestEnd) {
     EXPECT_DOUBLE_EQ(gaps[0], 400);
     EXPECT_DOUBLE_EQ(gaps[1], 90);
 }
+
+TEST(GpumemModel, ATimelineKeepsTheFirstWarpsOfItsLowestSmsInStartOrder) {
+    // SMs 7, 3, 5, 9 and 1 (one SM id more than kept): 1, 3 and 5 are the lowest three.
+    std::vector<WarpRecord> r{
+        {7, 0, 0, 5, 9}, {3, 1, 0, 40, 50}, {3, 1, 1, 10, 20}, {5, 2, 0, 30, 35},
+        {9, 3, 0, 1, 2}, {1, 4, 0, 25, 26},  {3, 1, 2, 15, 16}, {1, 4, 1, 0, 3},
+    };
+    const auto kept = first_warps_of_lowest_sms(r, 3, 2);
+    ASSERT_EQ(kept.size(), 5u);  // SM 1: 2 warps, SM 3: its first 2 of 3, SM 5: 1
+    std::vector<std::uint64_t> starts;
+    for (const auto& w : kept) {
+        EXPECT_TRUE(w.sm == 1 || w.sm == 3 || w.sm == 5) << w.sm;
+        starts.push_back(w.start);
+    }
+    EXPECT_EQ(starts, (std::vector<std::uint64_t>{0, 10, 15, 25, 30}));  // SM 3's warp at 40 is its third
+    EXPECT_TRUE(first_warps_of_lowest_sms({}, 4, 512).empty());
+}
+

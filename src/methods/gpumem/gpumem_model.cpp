@@ -132,4 +132,32 @@ std::vector<double> block_gaps(const std::vector<WarpRecord>& records) {
     return gaps;
 }
 
+std::vector<WarpRecord> first_warps_of_lowest_sms(const std::vector<WarpRecord>& records, std::size_t sms,
+                                                  std::size_t per_sm) {
+    std::vector<std::uint32_t> lowest;  // ascending, at most `sms`
+    for (const auto& x : records) {
+        const auto at = std::lower_bound(lowest.begin(), lowest.end(), x.sm);
+        if (at != lowest.end() && *at == x.sm) continue;
+        if (lowest.size() < sms) {
+            lowest.insert(at, x.sm);
+        } else if (at != lowest.end()) {
+            lowest.insert(at, x.sm);
+            lowest.pop_back();
+        }
+    }
+    std::vector<std::vector<WarpRecord>> by_sm(lowest.size());
+    for (const auto& x : records) {
+        const auto at = std::lower_bound(lowest.begin(), lowest.end(), x.sm);
+        if (at != lowest.end() && *at == x.sm) by_sm[static_cast<std::size_t>(at - lowest.begin())].push_back(x);
+    }
+    std::vector<WarpRecord> kept;
+    for (auto& warps : by_sm) {
+        std::sort(warps.begin(), warps.end(), [](const auto& a, const auto& b) { return a.start < b.start; });
+        if (warps.size() > per_sm) warps.resize(per_sm);
+        kept.insert(kept.end(), warps.begin(), warps.end());
+    }
+    std::stable_sort(kept.begin(), kept.end(), [](const auto& a, const auto& b) { return a.start < b.start; });
+    return kept;
+}
+
 }  // namespace hwcomm::gpumem

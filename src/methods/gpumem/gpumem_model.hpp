@@ -71,5 +71,9 @@ void make_relative_per_sm(std::vector<WarpRecord>& records);
 // its first warp's start minus the latest block end before it (cycles): the
 // cost of retiring a block and launching the next into its place.
 std::vector<double> block_gaps(const std::vector<WarpRecord>& records);
+// The warps a timeline keeps raw: of each of the `sms` lowest SM ids, its
+// first `per_sm` warps by start; all of them ordered by start.
+std::vector<WarpRecord> first_warps_of_lowest_sms(const std::vector<WarpRecord>& records, std::size_t sms,
+                                                  std::size_t per_sm);
 
 }  // namespace hwcomm::gpumem
