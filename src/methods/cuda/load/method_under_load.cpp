@@ -43,10 +43,7 @@ public:
         SizePolicy p;
         p.min_bytes = std::size_t{256} << 20;  // the question is bandwidth under load, not latency
         p.points_per_octave = 1;
-        // 256 and 512 MiB: the plateau twice (a transfer of 256 MiB lasts 0.7 ms
-        // even at an NVLink's 400 GB/s, a few us of start-up 1% of it). 1 GiB
-        // repeated it once more and doubled every lane's buffers (an 8-lane
-        // set: 8 GiB pinned), a third of such a record's time on nvidia-h200-x2.
+        // 256 and 512 MiB, as lane-sweep (method_lane_sweep.cpp says why not 1 GiB).
         p.max_bytes = std::size_t{512} << 20;
         return p;
     }
