@@ -24,6 +24,23 @@ TEST(Pattern, FillThenCheckPassesForOddSizesAndBytesMatchPatternByte) {
     }
 }
 
+TEST(Pattern, TheWideFillWritesTheScalarPatternAtAnyAlignmentAndLength) {
+    // 8 words at a time where the CPU has AVX-512DQ (most hosts here), the rest
+    // word by word: every byte must be pattern_byte's, from any start address.
+    std::vector<std::byte> store(70000);
+    for (std::size_t offset : {std::size_t{0}, std::size_t{3}, std::size_t{8}})
+        for (std::size_t n : {std::size_t{64}, std::size_t{65}, std::size_t{127}, std::size_t{65531}})
+            for (bool invert : {false, true}) {
+                std::byte* buf = store.data() + offset;
+                const std::uint64_t seed = seed_for_size(n, offset);
+                fill_pattern_host(buf, n, seed, invert);
+                const std::uint8_t flip = invert ? 0xFF : 0x00;
+                for (std::size_t i = 0; i < n; ++i)
+                    ASSERT_EQ(static_cast<std::uint8_t>(buf[i]), static_cast<std::uint8_t>(pattern_byte(i, seed) ^ flip))
+                        << "offset " << offset << " n " << n << " invert " << invert << " byte " << i;
+            }
+}
+
 TEST(Pattern, InvertedFillFailsEveryByteAndACorruptByteIsLocated) {
     const std::size_t n = 1000;
     std::vector<std::byte> buf(n);

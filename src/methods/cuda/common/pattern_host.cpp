@@ -4,6 +4,10 @@
 #include <vector>
 #include <cstring>
 
+#if defined(__x86_64__)
+#include <immintrin.h>
+#endif
+
 #include "methods/cuda/common/pattern.hpp"
 #include "platform/parallel_chunks.hpp"
 
@@ -19,12 +23,46 @@ namespace {
 // (started and ended with the call: no pool spinning beside the next timed
 // copy).
 constexpr std::size_t kParallelBytes = 4u << 20;
+
+#if defined(__x86_64__)
+// pattern_word of 8 words at once (mix64 needs 64-bit multiplies: AVX-512DQ).
+// The same values by the same thread and the same plain stores, so the cache
+// holds what the scalar loop leaves; 2-4x faster on a Zen 4 core, and the fill
+// of a pageable source was most of a pageable copy's untimed work per sample.
+__attribute__((target("avx512f,avx512dq"))) std::size_t fill_words_avx512(std::byte* data, std::size_t words,
+                                                                          std::uint64_t seed, std::uint64_t flip) {
+    const __m512i key = _mm512_set1_epi64(static_cast<long long>(mix64(seed)));
+    const __m512i add = _mm512_set1_epi64(static_cast<long long>(0x9E3779B97F4A7C15ull));
+    const __m512i mul1 = _mm512_set1_epi64(static_cast<long long>(0xBF58476D1CE4E5B9ull));
+    const __m512i mul2 = _mm512_set1_epi64(static_cast<long long>(0x94D049BB133111EBull));
+    const __m512i flip8 = _mm512_set1_epi64(static_cast<long long>(flip));
+    const __m512i eight = _mm512_set1_epi64(8);
+    __m512i index = _mm512_set_epi64(7, 6, 5, 4, 3, 2, 1, 0);
+    // Zero-masked shifts: GCC 12 warns that _mm512_srli_epi64's undefined source may be used.
+    std::size_t w = 0;
+    for (; w + 8 <= words; w += 8) {
+        __m512i x = _mm512_add_epi64(_mm512_xor_si512(index, key), add);  // mix64(w ^ mix64(seed))
+        x = _mm512_mullo_epi64(_mm512_xor_si512(x, _mm512_maskz_srli_epi64(0xFF, x, 30)), mul1);
+        x = _mm512_mullo_epi64(_mm512_xor_si512(x, _mm512_maskz_srli_epi64(0xFF, x, 27)), mul2);
+        x = _mm512_xor_si512(x, _mm512_maskz_srli_epi64(0xFF, x, 31));
+        _mm512_storeu_si512(data + w * 8, _mm512_xor_si512(x, flip8));
+        index = _mm512_add_epi64(index, eight);
+    }
+    return w;
+}
+#endif
+
 }  // namespace
 
 void fill_pattern_host(std::byte* data, std::size_t bytes, std::uint64_t seed, bool invert) {
     const std::uint64_t flip = invert ? ~0ull : 0ull;
     const std::size_t words = bytes / 8;
-    for (std::size_t w = 0; w < words; ++w) {
+    std::size_t w = 0;
+#if defined(__x86_64__)
+    static const bool avx512 = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq");
+    if (avx512) w = fill_words_avx512(data, words, seed, flip);
+#endif
+    for (; w < words; ++w) {
         const std::uint64_t v = pattern_word(w, seed) ^ flip;
         std::memcpy(data + w * 8, &v, 8);
     }
