@@ -90,4 +90,34 @@ TEST(ReportClasses, AConfirmedCurveCarriesItsRepresentativesShapeBetweenItsSizes
     EXPECT_EQ((*peer)["measured_as"]["confirmed"], 1);
 }
 
+// Each file's run time beside its plan's estimate, per method and in total,
+// as `hwcomm summary` prints it: planted estimates and times on two records.
+TEST(ReportClasses, TheRunTimeBesideThePlansEstimateIsPerMethodWithATotal) {
+    ReportInput input = h200x4();
+    EXPECT_TRUE(report_model({input}, {})["classes"][0]["run_time"].empty());  // a file of a build before plans
+    Record* peer = find_record(input.results, "memcpy-peer|gpu0|gpu1|peer=on");
+    Record* confirmed = find_record(input.results, "memcpy-peer|gpu0|gpu2|peer=on");
+    ASSERT_NE(peer, nullptr);
+    ASSERT_NE(confirmed, nullptr);
+    peer->context["estimate_s"] = 2.0;
+    peer->context["elapsed_s"] = 2.5;
+    confirmed->context["estimate_s"] = 0.5;
+    confirmed->context["elapsed_s"] = 0.5;
+    confirmed->measured_as = "confirmed";
+    const auto rows = report_model({input}, {})["classes"][0]["run_time"];
+    ASSERT_GE(rows.size(), 2u);
+    const auto& total = rows.back();
+    EXPECT_EQ(total["method"], "");
+    EXPECT_EQ(total["timed"], 2);
+    EXPECT_DOUBLE_EQ(total["estimate_s"].get<double>(), 2.5);
+    EXPECT_DOUBLE_EQ(total["elapsed_s"].get<double>(), 3.0);
+    const nlohmann::json* memcpy_peer = nullptr;
+    for (const auto& r : rows)
+        if (r["method"] == "memcpy-peer") memcpy_peer = &r;
+    ASSERT_NE(memcpy_peer, nullptr);
+    EXPECT_EQ((*memcpy_peer)["timed"], 2);
+    EXPECT_EQ((*memcpy_peer)["confirmed"], 1);
+    EXPECT_EQ((*memcpy_peer)["records"].get<int>(), (*memcpy_peer)["full"].get<int>() + 1);
+}
+
 }  // namespace hwcomm::report_html

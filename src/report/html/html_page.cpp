@@ -105,12 +105,13 @@ std::string render_report_html(const std::vector<ReportInput>& inputs, const Rep
             "from these curves by an explicit rule (as <code>hwcomm analyze</code> prints them): each cell's "
             "verdict and effect, with links to the charts that decided it; then each path's efficiency against its "
             "bottleneck, and anomalies.</p><div id=\"analysis-tables\"></div></section>\n"
-         << "<section id=\"classes\"><h2>Link classes</h2><p class=\"caption\">Pairs whose paths cross the "
+         << "<section id=\"classes\"><h2>Link classes and run time</h2><p class=\"caption\">Pairs whose paths cross the "
             "same kinds of edges at the same stated rates, with the same NUMA relation and switch sharing, form a "
             "class (<code>hwcomm topo</code> lists them): its representative gets the full size sweep, the other "
             "members are confirmed at a few sizes, and a member outside the representative's spread is promoted to a "
             "full sweep. A confirmed curve shows its measured sizes as points and, dashed between them, its "
-            "representative's shape: not measured there.</p><div id=\"classes-tables\"></div></section>\n"
+            "representative's shape: not measured there. Below each file's classes, what its run took beside the "
+            "estimate its plan made before measuring.</p><div id=\"classes-tables\"></div></section>\n"
          << "<footer>Made by hwcomm " << HWCOMM_VERSION << " (" << HWCOMM_GIT_REVISION
          << "). Charts: Apache ECharts 5.6.0 (Apache-2.0).</footer>\n"
          // Data, not code: a script element of a type the browser never runs.

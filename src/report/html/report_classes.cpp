@@ -12,6 +12,7 @@
 
 #include "analyze/curve_metrics.hpp"
 #include "analyze/record_classes.hpp"
+#include "analyze/run_time.hpp"
 #include "report/html/report_model.hpp"
 
 namespace hwcomm::report_html {
@@ -49,6 +50,17 @@ json shape_between(const Record& confirmed, const Record& representative) {
     return {{"of", representative.key}, {"b", std::move(b)}, {"bw", std::move(bw)}};
 }
 
+// What the run took beside its plan's estimate, per method and in total (the
+// last row, method ""); empty for files whose records carry no estimate.
+json run_time_json(const ResultsFile& file) {
+    json rows = json::array();
+    for (const analyze::RunTimeRow& r : analyze::run_time_rows(file))
+        rows.push_back({{"method", r.method}, {"records", r.records}, {"full", r.full}, {"confirmed", r.confirmed},
+                        {"promoted", r.promoted}, {"timed", r.timed}, {"estimate_s", r.estimate_s},
+                        {"elapsed_s", r.elapsed_s}});
+    return rows;
+}
+
 }  // namespace
 
 json classes_json(const std::vector<ReportInput>& inputs, json& curves) {
@@ -63,7 +75,8 @@ json classes_json(const std::vector<ReportInput>& inputs, json& curves) {
         try {
             classes = analyze::record_classes(file, graph, inputs[f].name);
         } catch (const std::exception& e) {
-            out.push_back({{"name", inputs[f].name}, {"error", e.what()}, {"classes", json::array()}});
+            out.push_back({{"name", inputs[f].name}, {"error", e.what()}, {"classes", json::array()},
+                           {"run_time", run_time_json(file)}});
             continue;
         }
         // Representatives by (method, comparable params, class): the record of the class's first member.
@@ -96,7 +109,8 @@ json classes_json(const std::vector<ReportInput>& inputs, json& curves) {
             if (rep != reps.end() && rep->second != &r)
                 if (json shape = shape_between(r, *rep->second); !shape.is_null()) curve["shape"] = std::move(shape);
         }
-        out.push_back({{"name", inputs[f].name}, {"classes", std::move(list)}, {"notes", classes.notes}});
+        out.push_back({{"name", inputs[f].name}, {"classes", std::move(list)}, {"notes", classes.notes},
+                       {"run_time", run_time_json(file)}});
     }
     return out;
 }

@@ -27,7 +27,8 @@ struct ReportOptions {
 // {"files":[{name, run:[[label,value]...], errors:[...]}], "curves":[...],
 //  "groups":[{title, caption, curves:[ids]}], "small":[...], "heatmaps":[...],
 //  "gpumem":{timelines, occupancy, stride, latency} (report_gpumem.hpp),
-//  "classes":[{name, classes:[{id, description, representative, members, curves, measured_as}]}]}
+//  "classes":[{name, classes:[{id, description, representative, members, curves, measured_as}],
+//              run_time:[{method, records, full, confirmed, promoted, timed, estimate_s, elapsed_s}]}]}
 nlohmann::json report_model(const std::vector<ReportInput>& inputs, const ReportOptions& options);
 
 // Parts, for tests.
