@@ -96,9 +96,10 @@ TEST_P(Ac922Study, SeriesNameTheSocketsAsTheStudyCountsThem) {
     EXPECT_EQ(cpu_of_numa["numa0"], "cpu0");
     EXPECT_EQ(cpu_of_numa["numa8"], "cpu1");  // chip 8 is the second socket
     for (const Series& s : a.series)
-        if (s.link == "gpu-gpu")
+        if (s.link == "gpu-gpu") {
             EXPECT_EQ(s.locality, (s.src == "gpu0" || s.src == "gpu1") == (s.dst == "gpu0" || s.dst == "gpu1") ? "local" : "remote")
                 << s.key;
+        }
 }
 
 TEST_P(Ac922Study, TheThesisVerdictsWhereTheDataSupportsThem) {

@@ -82,8 +82,12 @@ TEST(Dgx1Study, JsonFollowsSchemaV1WithOneSeriesPerBinding) {
     EXPECT_EQ(j["cells"].size(), 28u);
     for (const auto& c : j["cells"]) {
         EXPECT_TRUE(c.contains("key") && c.contains("verdict") && c.contains("effect") && c.contains("evidence"));
-        if (c["link"] == "cpu-gpu") EXPECT_TRUE(c.contains("host_alloc"));
-        if (c["table"] == "peer_effect") EXPECT_FALSE(c.contains("peer"));
+        if (c["link"] == "cpu-gpu") {
+            EXPECT_TRUE(c.contains("host_alloc"));
+        }
+        if (c["table"] == "peer_effect") {
+            EXPECT_FALSE(c.contains("peer"));
+        }
     }
     EXPECT_EQ(j["cells"][0]["verdict"], false);  // JSON booleans, not strings
     EXPECT_EQ(j["series"].size(), 86u);  // every curve, the pageable-to-pinned staging copies included
@@ -97,7 +101,9 @@ TEST(Dgx1Study, JsonFollowsSchemaV1WithOneSeriesPerBinding) {
             EXPECT_TRUE(s["numa"].is_number());
             EXPECT_TRUE(s["host_alloc"].is_null());
         }
-        if (s["host_alloc"] == "pinned" && s["src"] == "cpu1") EXPECT_EQ(s["numa"], 1);
+        if (s["host_alloc"] == "pinned" && s["src"] == "cpu1") {
+            EXPECT_EQ(s["numa"], 1);
+        }
     }
     EXPECT_EQ(peer_off_gpu1, 2);  // one series per NUMA binding
 }

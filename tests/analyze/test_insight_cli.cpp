@@ -28,7 +28,9 @@ TEST(InsightCli, SummaryOfTheH200ExampleShowsLargeTransferAndPercentOfLink) {
     EXPECT_NE(two.out.find("#2 = "), std::string::npos);
     std::istringstream lines(two.out.substr(0, two.out.find("GB/s = 1e9")));
     for (std::string line; std::getline(lines, line);)
-        if (line.rfind("#1 ", 0) == 0 || line.rfind("#2 ", 0) == 0) EXPECT_LE(line.size(), 120u) << line;
+        if (line.rfind("#1 ", 0) == 0 || line.rfind("#2 ", 0) == 0) {
+            EXPECT_LE(line.size(), 120u) << line;
+        }
 }
 
 TEST(InsightCli, SummaryOfGpumemRecordsIsTheirOwnSectionNotSizeCurves) {

@@ -10,7 +10,7 @@ const std::string kReplacement = "\xEF\xBF\xBD";
 }
 
 TEST(Utf8, ValidTextComesBackUnchanged) {
-    for (const std::string s : {std::string(), std::string("Xeon Gold 6248"), std::string("caf\xC3\xA9 \xE2\x86\x92 \xF0\x9F\x98\x80"),
+    for (const std::string& s : {std::string(), std::string("Xeon Gold 6248"), std::string("caf\xC3\xA9 \xE2\x86\x92 \xF0\x9F\x98\x80"),
                                 std::string("\xEF\xBF\xBD"), std::string("\xF4\x8F\xBF\xBF")}) {
         EXPECT_TRUE(is_valid_utf8(s)) << escape_bytes(s);
         EXPECT_EQ(to_valid_utf8(s), s);
@@ -25,7 +25,7 @@ TEST(Utf8, EachInvalidByteBecomesOneReplacementCharacter) {
     EXPECT_EQ(to_valid_utf8("\xF4\x90\x80\x80"), kReplacement + kReplacement + kReplacement + kReplacement);  // > U+10FFFF
     EXPECT_EQ(to_valid_utf8("ab\xE2\x86"), "ab" + kReplacement + kReplacement);     // cut short
     EXPECT_EQ(to_valid_utf8(std::string("a\0b", 3)), std::string("a\0b", 3));      // NUL is valid UTF-8
-    for (const std::string s : {std::string("caf\xE9"), std::string("\xC0\xAF"), std::string("ab\xE2\x86"), std::string("\xFF")}) {
+    for (const std::string& s : {std::string("caf\xE9"), std::string("\xC0\xAF"), std::string("ab\xE2\x86"), std::string("\xFF")}) {
         EXPECT_FALSE(is_valid_utf8(s)) << escape_bytes(s);
         EXPECT_TRUE(is_valid_utf8(to_valid_utf8(s))) << escape_bytes(s);
     }

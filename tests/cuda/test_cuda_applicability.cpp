@@ -277,7 +277,9 @@ TEST(ConcurrencyMethods, EndpointSetsOnTwoSocketFourGpuGraph) {
         EXPECT_TRUE(s.applicability.ok);
         // gpu3's own link is its bottleneck: only transfers to or from gpu3 itself share it.
         const auto v = ids(s);
-        if (std::count(v.begin(), v.end(), "gpu3") > 0) EXPECT_EQ(std::count(v.begin(), v.end(), "gpu3"), 2) << s.note;
+        if (std::count(v.begin(), v.end(), "gpu3") > 0) {
+            EXPECT_EQ(std::count(v.begin(), v.end(), "gpu3"), 2) << s.note;
+        }
         if (s.src_id == "numa0" && s.dst_id == "gpu0+gpu1") {
             numa0_pair = true;
             EXPECT_NE(s.note.find("hb0->sw0"), std::string::npos) << s.note;

@@ -43,7 +43,9 @@ TEST(ValidText, Latin1HwlocStringsBecomeValidUtf8WithTheOriginalNoted) {
     EXPECT_TRUE(noted);
     for (const Vertex& v : g.vertices()) {
         EXPECT_TRUE(is_valid_utf8(v.id) && is_valid_utf8(v.name)) << escape_bytes(v.name);
-        if (v.gpu) EXPECT_EQ(v.gpu->model.find('\xFC'), std::string::npos);
+        if (v.gpu) {
+            EXPECT_EQ(v.gpu->model.find('\xFC'), std::string::npos);
+        }
     }
     // Every printer: JSON (which throws on invalid UTF-8), tree, DOT.
     EXPECT_TRUE(is_valid_utf8(graph_to_json(g).dump()));

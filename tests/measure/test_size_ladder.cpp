@@ -101,7 +101,9 @@ TEST(SizeLadder, EverySecondOctaveWithStepTwo) {
     o.octave_step = 2;
     SizeLadder ladder(octaves(), thirds(), o);
     for (std::uint64_t b : ladder.octave_sizes())
-        if (b != 1 && b != (std::uint64_t{1} << 30)) EXPECT_EQ(std::bit_width(b) % 2, 1) << b;  // 4^k
+        if (b != 1 && b != (std::uint64_t{1} << 30)) {
+            EXPECT_EQ(std::bit_width(b) % 2, 1) << b;  // 4^k
+        }
     EXPECT_EQ(ladder.octave_sizes().size(), 16u);  // 1, 4, 16 ... 1 GiB
 }
 
@@ -136,7 +138,9 @@ TEST(SizeLadder, AStepWithinBothPointsCisIsNoBend) {
     SizeLadder ladder(octaves(), thirds(), {});
     const Sizes measured = climb_noisy(ladder, 0.06);
     for (std::uint64_t b : measured)
-        if (b >= 16 * MiB) EXPECT_TRUE(is_power_of_two(b)) << b << " refined on noise";
+        if (b >= 16 * MiB) {
+            EXPECT_TRUE(is_power_of_two(b)) << b << " refined on noise";
+        }
     // The same steps measured exactly are bends: refined.
     SizeLadder exact(octaves(), thirds(), {});
     Sizes refined;
@@ -200,7 +204,9 @@ TEST(SizeLadder, ScatterBetweenNeighbouringOctavesBuysNoIntermediatesOnceItIsKno
                             [](std::uint64_t b) { return b > 16 * MiB && b < 512 * MiB && !is_power_of_two(b); }));
     // ...then the steps 256 -> 512 MiB -> 1 GiB lie within the scatter between octaves.
     for (std::uint64_t b : measured)
-        if (b > 256 * MiB) EXPECT_TRUE(is_power_of_two(b)) << b << " refined on drift";
+        if (b > 256 * MiB) {
+            EXPECT_TRUE(is_power_of_two(b)) << b << " refined on drift";
+        }
     const auto summary = ladder.summary();
     ASSERT_TRUE(summary.contains("bend_within_scatter_above"));
     EXPECT_EQ(summary.at("bend_within_scatter_above").back(), 512 * MiB);

@@ -112,7 +112,10 @@ TEST(StoppingRule, StopsForNoiseWhenTheTargetIsOutOfTheBudgetsReach) {
     StoppingRule rule(o);
     std::optional<StopReason> reason;
     std::size_t n = 0;
-    while (!reason) reason = rule.add(n % 2 ? 1.2e-3 : 1.0e-3, 1.1e-3 * static_cast<double>(++n));
+    while (!reason) {
+        const double sample = n % 2 ? 1.2e-3 : 1.0e-3;  // before ++n: the arguments' order is unspecified
+        reason = rule.add(sample, 1.1e-3 * static_cast<double>(++n));
+    }
     EXPECT_EQ(*reason, StopReason::NoiseLimited);
     EXPECT_EQ(n, 10u);
     EXPECT_STREQ(to_string(StopReason::NoiseLimited), "noise_limited");
@@ -121,7 +124,10 @@ TEST(StoppingRule, StopsForNoiseWhenTheTargetIsOutOfTheBudgetsReach) {
     StoppingRule off(o);
     reason.reset();
     n = 0;
-    while (!reason) reason = off.add(n % 2 ? 1.2e-3 : 1.0e-3, 1.1e-3 * static_cast<double>(++n));
+    while (!reason) {
+        const double sample = n % 2 ? 1.2e-3 : 1.0e-3;
+        reason = off.add(sample, 1.1e-3 * static_cast<double>(++n));
+    }
     EXPECT_EQ(*reason, StopReason::TimeBudget);
     EXPECT_GT(n, 80u);
 }
@@ -132,6 +138,9 @@ TEST(StoppingRule, AQuietStreamStillConvergesWithTheNoiseLimitOn) {
     StoppingRule rule(o);
     std::optional<StopReason> reason;
     std::size_t n = 0;
-    while (!reason) reason = rule.add(1e-3 * (1 + 0.001 * static_cast<double>(n % 3)), 1e-3 * static_cast<double>(++n));
+    while (!reason) {
+        const double sample = 1e-3 * (1 + 0.001 * static_cast<double>(n % 3));
+        reason = rule.add(sample, 1e-3 * static_cast<double>(++n));
+    }
     EXPECT_EQ(*reason, StopReason::Converged);
 }

@@ -55,7 +55,9 @@ TEST_F(CpuSessionTest, WorkerCountsAreProbedAtASmallACacheResidentAndTheLargestS
     EXPECT_EQ(probes.front(), 4096u);
     EXPECT_EQ(probes.back(), std::size_t{64} << 20);
     const auto llc = s->context().at("caches").at("llc_bytes").get<std::uint64_t>();
-    if (llc) EXPECT_LE(2 * probes[1], llc);  // two buffers of the probe fit the last level
+    if (llc) {
+        EXPECT_LE(2 * probes[1], llc);  // two buffers of the probe fit the last level
+    }
 }
 
 TEST(PointerChase, EndsWhereTheCycleSaysAndCatchesAWrongEnd) {
@@ -103,7 +105,9 @@ TEST_F(CpuSessionTest, LoadedLatencySkipsLoadCountsTheNodeCannotGiveAndMeasuresT
     EXPECT_TRUE(s->axes_apply(Axes{{"load_workers", 0}}));
     EXPECT_FALSE(s->axes_apply(Axes{{"load_workers", 4096}}));
     EXPECT_EQ(s->axes_apply(Axes{{"load_workers", "all"}}), cores_ > 1);
-    if (cores_ > 1) EXPECT_FALSE(s->axes_apply(Axes{{"load_workers", static_cast<int>(cores_) - 1}}));  // that is "all"
+    if (cores_ > 1) {
+        EXPECT_FALSE(s->axes_apply(Axes{{"load_workers", static_cast<int>(cores_) - 1}}));  // that is "all"
+    }
     const std::size_t bytes = std::size_t{16} << 20;
     for (const Axes& axes : {Axes{{"load_workers", 0}}, Axes{{"load_workers", "all"}}}) {
         if (!s->axes_apply(axes)) continue;
@@ -136,7 +140,9 @@ TEST_F(CpuSessionTest, EveryReadWriteMixVerifiesAndCountsReadsPlusWrites) {
         const double expected = k == 0 ? bytes : (k + 1) * (bytes / (k + 1) / 64 * 64);
         EXPECT_DOUBLE_EQ(x.bytes_per_rep, expected) << mix;
         s->reset(bytes, "");  // a fresh pattern and no batch: the check must fail
-        if (k > 0) EXPECT_NE(s->verify(bytes, ""), "") << mix;
+        if (k > 0) {
+            EXPECT_NE(s->verify(bytes, ""), "") << mix;
+        }
     }
     EXPECT_THROW(s->set_axes({{"mix", "5:1"}}), MeasurementError);
 }

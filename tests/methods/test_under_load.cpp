@@ -38,12 +38,6 @@ Graph four_roots() {
     return g;
 }
 
-std::size_t loaded(const std::vector<LoadScenario>& sc) {
-    std::size_t n = 0;
-    for (const auto& s : sc) n += !s.loads.empty();
-    return n;
-}
-
 std::string usage_error(const std::string& spec) {
     try {
         (void)parse_load_spec(spec);

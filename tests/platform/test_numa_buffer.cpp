@@ -70,7 +70,9 @@ TEST(PagePlacement, LocatesTheTouchedPagesOfAForeignBuffer) {
     const Placement p = locate_pages(topo, buffer.data(), buffer.size(), node);
     ASSERT_FALSE(p.actual_nodes.empty()) << p.note;
     // One node: the pages are all there. Several: verified exactly when they all are on the requested node.
-    if (topo.numa_os_indexes().size() == 1) EXPECT_TRUE(p.verified) << p.note;
+    if (topo.numa_os_indexes().size() == 1) {
+        EXPECT_TRUE(p.verified) << p.note;
+    }
     EXPECT_EQ(p.verified, p.actual_nodes == std::vector<int>{node});
     const auto j = placement_to_json(p);
     EXPECT_EQ(j.at("requested_node").get<int>(), node);

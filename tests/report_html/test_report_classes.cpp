@@ -78,7 +78,9 @@ TEST(ReportClasses, AConfirmedCurveCarriesItsRepresentativesShapeBetweenItsSizes
     // Through its own measured points.
     for (const Point& p : confirmed->points)
         for (std::size_t i = 0; i < shape["b"].size(); ++i)
-            if (shape["b"][i] == p.bytes) EXPECT_NEAR(shape["bw"][i].get<double>(), p.bandwidth_gbps, 1e-3 * p.bandwidth_gbps);
+            if (shape["b"][i] == p.bytes) {
+                EXPECT_NEAR(shape["bw"][i].get<double>(), p.bandwidth_gbps, 1e-3 * p.bandwidth_gbps);
+            }
     bool labelled = false;
     for (const auto& g : model["groups"])
         for (const auto& e : g["curves"])

@@ -75,7 +75,9 @@ TEST(ReportGpumem, TimelineHasOneLinePerWarpCappedAndSmRelative) {
     EXPECT_EQ(first["start"][0], 0);  // the SM's earliest warp starts at 0
     for (std::size_t i = 0; i < kMaxTimelineWarps; ++i) {
         EXPECT_GE(first["stop"][i].get<double>(), first["start"][i].get<double>());
-        if (i) EXPECT_GE(first["start"][i].get<double>(), first["start"][i - 1].get<double>());
+        if (i) {
+            EXPECT_GE(first["start"][i].get<double>(), first["start"][i - 1].get<double>());
+        }
         EXPECT_EQ(first["sm"][i], 0);
     }
     // Two warps per block: half the warps are their block's warp 0 (black).

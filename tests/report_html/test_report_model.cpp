@@ -49,7 +49,9 @@ TEST(ReportModel, OneCurvePerRecordAndTheStudysGroups) {
     ASSERT_NE(within, nullptr);
     EXPECT_EQ((*within)["curves"].size(), 2u);
     for (const auto& map : model["heatmaps"])
-        if (map["title"] == "memcpy-d2d (peer=on)") EXPECT_EQ(map["cells"].size(), 4u);  // 2 pairs + 2 diagonal
+        if (map["title"] == "memcpy-d2d (peer=on)") {
+            EXPECT_EQ(map["cells"].size(), 4u);  // 2 pairs + 2 diagonal
+        }
     EXPECT_NE((*h2d)["caption"].get<std::string>().find("host_mem: pageable vs pinned vs registered vs wc"),
               std::string::npos);
 }
