@@ -3,18 +3,16 @@
 #include <algorithm>
 #include <set>
 
+#include "measure/statistics.hpp"
+
 namespace hwcomm {
 
 namespace {
 
 constexpr double kSampleFloorS = 200e-6;  // the CUDA methods' target sample length
 
-double median_of(std::vector<double> v) {
-    if (v.empty()) return 0;
-    std::sort(v.begin(), v.end());
-    const std::size_t n = v.size();
-    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
+// 0 for no values (a band or method nothing was fitted on).
+double median_of(const std::vector<double>& v) { return v.empty() ? 0 : median_value(v); }
 
 // Seconds a point spent sampling, as its samples say: samples x max(median, floor) per variant.
 double sampled_seconds(const Point& p) {

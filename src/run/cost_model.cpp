@@ -4,17 +4,14 @@
 #include <cmath>
 
 #include "catalog/method_catalog.hpp"
+#include "measure/statistics.hpp"
 
 namespace hwcomm {
 
 namespace {
 
-double median_of(std::vector<double> v) {
-    if (v.empty()) return 0;
-    std::sort(v.begin(), v.end());
-    const std::size_t n = v.size();
-    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
+// 0 for no values (a band or method nothing was fitted on).
+double median_of(const std::vector<double>& v) { return v.empty() ? 0 : median_value(v); }
 
 // A method with neither constants nor a sibling's: per band, the median of the fitted methods.
 MethodCost median_method(const std::map<std::string, MethodCost>& methods) {
