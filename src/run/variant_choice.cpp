@@ -57,20 +57,22 @@ std::optional<VariantChoice> VariantChoice::probe(const std::vector<std::string>
     const std::vector<std::uint64_t> sizes = snap_probe_sizes(probe_sizes, ladder, max_bytes);
     choice.probes_.reserve(sizes.size() * variants.size());  // `previous` and `best` point into probes_
     std::map<std::string, const VariantProbe*> previous;  // each variant at the last probe size it was measured
+    const auto last_probe = [&previous](const std::string& v) -> const VariantProbe* {
+        const auto it = previous.find(v);
+        return it == previous.end() ? nullptr : it->second;
+    };
     for (std::uint64_t bytes : sizes) {
         // The fastest at the last probe size first: it sets the bar the others must be able to reach.
         std::vector<std::string> order = variants;
-        std::stable_sort(order.begin(), order.end(), [&previous](const std::string& a, const std::string& b) {
-            const auto rate = [&previous](const std::string& v) {
-                const auto it = previous.find(v);
-                return it == previous.end() ? 0.0 : it->second->gbps;
-            };
-            return rate(a) > rate(b);
+        std::stable_sort(order.begin(), order.end(), [&last_probe](const std::string& a, const std::string& b) {
+            const VariantProbe* pa = last_probe(a);
+            const VariantProbe* pb = last_probe(b);
+            return (pa ? pa->gbps : 0.0) > (pb ? pb->gbps : 0.0);
         });
         const std::size_t first = choice.probes_.size();
         const VariantProbe* best = nullptr;
         for (const std::string& v : order) {
-            if (best && outpaced(previous.count(v) ? previous.at(v) : nullptr, *best)) {
+            if (best && outpaced(last_probe(v), *best)) {
                 choice.skipped_.push_back({bytes, v});
                 continue;
             }
