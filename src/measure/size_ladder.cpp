@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "measure/byte_size.hpp"
+#include "measure/statistics.hpp"
 
 namespace hwcomm {
 
@@ -92,10 +93,8 @@ double SizeLadder::scatter_floor(std::uint64_t lower, double gbps) const {
     if (logs.size() < options_.scatter_points) return 0;
     std::vector<double> second;  // each = e1 - 2 e2 + e3 of iid noise: sd sigma * sqrt(6)
     for (std::size_t i = 1; i + 1 < logs.size(); ++i) second.push_back(std::abs(logs[i - 1] - 2 * logs[i] + logs[i + 1]));
-    std::sort(second.begin(), second.end());
-    const std::size_t n = second.size();
-    const double median = n % 2 ? second[n / 2] : (second[n / 2 - 1] + second[n / 2]) / 2;
-    const double sigma = median / (0.6745 * std::sqrt(6.0));  // the median |x| of a normal is 0.6745 sd
+    // The median |x| of a normal is 0.6745 sd.
+    const double sigma = median_value(std::move(second)) / (0.6745 * std::sqrt(6.0));
     return 2 * std::sqrt(2.0) * sigma;  // twice the sd of a difference of two points
 }
 
