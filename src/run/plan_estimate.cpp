@@ -77,7 +77,7 @@ std::vector<RecordedEstimate> estimate_recorded(const ResultsFile& file, const R
     for (const Record& r : file.records) {
         const Characterizer* method = registry.find(r.method);
         const auto elapsed = r.context.is_object() ? r.context.find("elapsed_s") : r.context.end();
-        if (!method || !r.context.is_object() || elapsed == r.context.end() || !elapsed->is_number()) continue;
+        if (!method || elapsed == r.context.end() || !elapsed->is_number()) continue;
         PlannedRecord planned;
         planned.method = method;
         planned.params = r.params;
@@ -94,4 +94,3 @@ std::vector<RecordedEstimate> estimate_recorded(const ResultsFile& file, const R
 }
 
 }  // namespace hwcomm
-
