@@ -6,6 +6,7 @@
 #include <map>
 
 #include "measure/byte_size.hpp"
+#include "measure/statistics.hpp"
 
 namespace hwcomm {
 
@@ -60,46 +61,110 @@ std::vector<std::uint64_t> confirmation_sizes(const Record& representative, std:
     return {ok.front().first, ok[ramp].first, plateau};
 }
 
-ConfirmationVerdict judge_confirmation(const Record& member, const Record& representative, double tolerance) {
+namespace {
+
+struct Band {
+    double lo = 0, hi = 0;
+    bool unbounded = false;  // faster than the clock can tell apart: never outside above
+};
+
+// +-tolerance around `centre` (GB/s) for a transfer of `bytes`, and the
+// timer's resolution either side of the centre's time per transfer.
+Band band_around(double centre, double bytes, double tolerance) {
+    Band b{centre * (1 - tolerance), centre * (1 + tolerance), false};
+    const double t = bytes / (centre * 1e9);
+    b.lo = std::min(b.lo, bytes / ((t * (1 + tolerance) + kTimerResolutionS) * 1e9));
+    const double fastest_t = t * (1 - tolerance) - kTimerResolutionS;
+    b.unbounded = !(fastest_t > 0);
+    if (!b.unbounded) b.hi = std::max(b.hi, bytes / (fastest_t * 1e9));
+    return b;
+}
+
+bool outside(const Band& b, double gbps) { return gbps < b.lo || (!b.unbounded && gbps > b.hi); }
+
+std::string percent(double ratio) {
+    char pct[32];
+    std::snprintf(pct, sizeof pct, "%+.1f%%", (ratio - 1) * 100);
+    return pct;
+}
+
+// One member's points against the representative, or against the class
+// (`links`: every confirmation of the class, the member among them) at each
+// size where kClassSpreadMinLinks links, the representative counted, have an ok point.
+ConfirmationVerdict judge_points(const Record& member, const Record& representative,
+                                 const std::vector<const Record*>& links, double tolerance) {
     ConfirmationVerdict v;
+    const std::string rep_name = representative.src + "->" + representative.dst;
     for (const Point& p : member.points) {
         const Point* rep = point_at(representative, p);
         if (p.status != "ok" || !(p.bandwidth_gbps > 0)) {
             if (!v.promote) v.reason = format_size(p.bytes) + " failed: " + p.error;
-            v.promote = true;
+            v.promote = v.failed = true;
             continue;
         }
         if (!rep || rep->status != "ok" || !(rep->bandwidth_gbps > 0)) continue;  // nothing to compare with
         const double r = rep->bandwidth_gbps;
-        double lo = r * (1 - tolerance), hi = r * (1 + tolerance);
-        // The representative's CI of the median time, as bandwidth, where it is wider.
-        if (rep->stats.ci95_high > 0 && rep->bytes_per_rep > 0) lo = std::min(lo, rep->bytes_per_rep / rep->stats.ci95_high / 1e9);
-        if (rep->stats.ci95_low > 0 && rep->bytes_per_rep > 0) hi = std::max(hi, rep->bytes_per_rep / rep->stats.ci95_low / 1e9);
-        // The timer's resolution either side of the representative's time per transfer.
         const double bytes = rep->bytes_per_rep > 0 ? rep->bytes_per_rep : static_cast<double>(rep->bytes);
-        const double t = bytes / (r * 1e9);
-        lo = std::min(lo, bytes / ((t * (1 + tolerance) + kTimerResolutionS) * 1e9));
-        const double fastest_t = t * (1 - tolerance) - kTimerResolutionS;
-        const bool unbounded = !(fastest_t > 0);  // faster than the clock can tell apart: never outside above
-        if (!unbounded) hi = std::max(hi, bytes / (fastest_t * 1e9));
-        const bool outside = p.bandwidth_gbps < lo || (!unbounded && p.bandwidth_gbps > hi);
-        v.compared.push_back({{"bytes", p.bytes},
-                              {"axes", p.axes},
-                              {"bandwidth_gbps", p.bandwidth_gbps},
-                              {"representative_gbps", r},
-                              {"band_gbps", {lo, unbounded ? nlohmann::json(nullptr) : nlohmann::json(hi)}},
-                              {"outside", outside}});
-        if (outside && !v.promote) {
-            const double off = (p.bandwidth_gbps / r - 1) * 100;
-            char pct[32];
-            std::snprintf(pct, sizeof pct, "%+.1f%%", off);
-            v.reason = "at " + format_size(p.bytes) + " " + gbps(p.bandwidth_gbps) + ", " + pct + " from " +
-                       representative.src + "->" + representative.dst + " (" + gbps(r) + "; band " + gbps(lo) +
-                       " to " + (unbounded ? std::string("any higher") : gbps(hi)) + ")";
+        std::vector<double> logs{std::log(r)};
+        for (const Record* link : links)
+            if (const Point* q = point_at(*link, p); q && q->status == "ok" && q->bandwidth_gbps > 0)
+                logs.push_back(std::log(q->bandwidth_gbps));
+        nlohmann::json entry = {{"bytes", p.bytes}, {"axes", p.axes}, {"bandwidth_gbps", p.bandwidth_gbps},
+                                {"representative_gbps", r}};
+        double centre = r;
+        Band band;
+        const bool by_class = logs.size() >= kClassSpreadMinLinks;
+        if (by_class) {
+            const double m = median_value(logs);
+            std::vector<double> deviations;
+            for (const double l : logs) deviations.push_back(std::fabs(l - m));
+            const double scatter = median_value(deviations) / 0.6745;  // a robust sd of log bandwidth
+            centre = std::exp(m);
+            band = band_around(centre, bytes, tolerance);
+            band.lo = std::min(band.lo, centre * std::exp(-kModifiedZOutlier * scatter));
+            band.hi = std::max(band.hi, centre * std::exp(kModifiedZOutlier * scatter));
+            entry["class"] = {{"links", logs.size()}, {"median_gbps", centre}, {"scatter", scatter},
+                              {"representative_outside", outside(band, r)}};
+        } else {
+            band = band_around(r, bytes, tolerance);
+            // The representative's CI of the median time, as bandwidth, where it is wider.
+            if (rep->stats.ci95_high > 0 && rep->bytes_per_rep > 0)
+                band.lo = std::min(band.lo, rep->bytes_per_rep / rep->stats.ci95_high / 1e9);
+            if (rep->stats.ci95_low > 0 && rep->bytes_per_rep > 0)
+                band.hi = std::max(band.hi, rep->bytes_per_rep / rep->stats.ci95_low / 1e9);
         }
-        v.promote = v.promote || outside;
+        const bool out = outside(band, p.bandwidth_gbps);
+        entry["band_gbps"] = {band.lo, band.unbounded ? nlohmann::json(nullptr) : nlohmann::json(band.hi)};
+        entry["outside"] = out;
+        v.compared.push_back(std::move(entry));
+        if (out && !v.promote) {
+            const std::string range =
+                "band " + gbps(band.lo) + " to " + (band.unbounded ? std::string("any higher") : gbps(band.hi));
+            v.reason = "at " + format_size(p.bytes) + " " + gbps(p.bandwidth_gbps) + ", " +
+                       percent(p.bandwidth_gbps / centre) + " from " +
+                       (by_class ? "the median of " + std::to_string(logs.size()) + " links of its class (" +
+                                       gbps(centre) + "; " + range + "; " + rep_name + " " + gbps(r) + ")"
+                                 : rep_name + " (" + gbps(r) + "; " + range + ")");
+        }
+        v.promote = v.promote || out;
     }
     return v;
+}
+
+}  // namespace
+
+ConfirmationVerdict judge_confirmation(const Record& member, const Record& representative, double tolerance) {
+    return judge_points(member, representative, {}, tolerance);
+}
+
+std::vector<ConfirmationVerdict> judge_class(const std::vector<const Record*>& members,
+                                             const std::vector<const Record*>& siblings, const Record& representative,
+                                             double tolerance) {
+    std::vector<const Record*> links = siblings;
+    links.insert(links.end(), members.begin(), members.end());
+    std::vector<ConfirmationVerdict> verdicts;
+    for (const Record* m : members) verdicts.push_back(judge_points(*m, representative, links, tolerance));
+    return verdicts;
 }
 
 }  // namespace hwcomm

@@ -1,6 +1,7 @@
 #include "run/engine.hpp"
 
 #include <chrono>
+#include <map>
 
 #include "run/device_loss.hpp"
 #include "run/planned_measure.hpp"
@@ -21,48 +22,202 @@ std::optional<Record> measure_record(const Graph& graph, const PlannedRecord& pl
     return measure_sized_record(graph, planned, plan, options, progress, options.sizes.size(), hooks, failure);
 }
 
-std::size_t run_plan(const Graph& graph, const std::vector<PlannedRecord>& plan, const RunOptions& options,
-                     ResultsFile& results, const EngineHooks& hooks) {
-    std::vector<const PlannedRecord*> todo;
-    for (const auto& p : plan) {
-        const Record* done = results.find(p.key);
-        if (!done || is_not_measured(*done)) todo.push_back(&p);
+namespace {
+
+// A confirmation measured and held until the last of its class is.
+struct HeldConfirmation {
+    const PlannedRecord* planned;
+    Record record;
+};
+
+double seconds_since(std::chrono::steady_clock::time_point t) {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
+}
+
+class PlanRunner {
+public:
+    PlanRunner(const Graph& graph, const std::vector<PlannedRecord>& plan, const RunOptions& options,
+               ResultsFile& results, const EngineHooks& hooks)
+        : graph_(graph), options_(options), results_(results), hooks_(hooks) {
+        for (const auto& p : plan) {
+            const Record* done = results.find(p.key);
+            if (!done || is_not_measured(*done)) todo_.push_back(&p);
+        }
+        for (std::size_t i = 0; i < todo_.size(); ++i)
+            if (todo_[i]->measured_as == "confirmed") last_of_class_[todo_[i]->representative_key] = i;
     }
-    Progress progress(hooks.progress, todo.size() * options.sizes.size());
-    std::size_t measured = 0;
-    std::optional<DeviceLoss> loss;  // set once: the sticky failure that ended the GPU part
-    for (std::size_t i = 0; i < todo.size(); ++i) {
-        const PlannedRecord* p = todo[i];
-        if (loss && needs_gpu(*p)) {
-            progress.skip_units(options.sizes.size());
-            continue;  // kept as "not measured" when the context was lost
+
+    std::size_t run() {
+        Progress progress(hooks_.progress, todo_.size() * options_.sizes.size());
+        progress_ = &progress;
+        for (std::size_t i = 0; i < todo_.size(); ++i) {
+            if (!step(i)) break;
+            const PlannedRecord* p = todo_[i];
+            if (p->measured_as == "confirmed" && last_of_class_.at(p->representative_key) == i &&
+                !judge_class_of(p->representative_key))
+                break;
         }
-        if (hooks.stop_after_records && measured >= hooks.stop_after_records) break;
-        if (hooks.should_stop && hooks.should_stop()) break;
-        if (hooks.admit && !hooks.admit(*p)) {
-            progress.skip_units(options.sizes.size());
-            continue;  // left for --resume
+        return measured_;  // held confirmations of a run cut short are not kept: --resume measures them
+    }
+
+private:
+    void finish(Record record) {
+        store_record(results_, std::move(record));
+        ++measured_;
+        if (hooks_.on_record) hooks_.on_record(results_.records.back());
+    }
+
+    // After a sticky device failure: every GPU record after todo_[i] is kept "not measured".
+    void note_loss(const std::optional<DeviceFailure>& failure, std::size_t i, const std::string& key) {
+        if (loss_ || !failure || !failure->context_lost) return;
+        loss_ = DeviceLoss{*failure, key};
+        const std::vector<const PlannedRecord*> rest(todo_.begin() + static_cast<std::ptrdiff_t>(i) + 1, todo_.end());
+        const std::size_t n = keep_gpu_records_not_measured(rest, *loss_, results_);
+        if (hooks_.on_device_lost) hooks_.on_device_lost(describe_loss(*loss_, n));
+    }
+
+    // Measures todo_[i] (or skips it); false: stop the run.
+    bool step(std::size_t i) {
+        const PlannedRecord* p = todo_[i];
+        if (loss_ && needs_gpu(*p)) {
+            progress_->skip_units(options_.sizes.size());
+            return true;  // kept as "not measured" when the context was lost
         }
-        const double estimate = hooks.estimate ? hooks.estimate(*p) : -1;
+        if (hooks_.stop_after_records && measured_ >= hooks_.stop_after_records) return false;
+        if (hooks_.should_stop && hooks_.should_stop()) return false;
+        if (hooks_.admit && !hooks_.admit(*p)) {
+            progress_->skip_units(options_.sizes.size());
+            return true;  // left for --resume
+        }
+        const double estimate = hooks_.estimate ? hooks_.estimate(*p) : -1;
         std::optional<DeviceFailure> failure;
         const auto started = std::chrono::steady_clock::now();
-        std::optional<Record> record = measure_as_planned(graph, *p, options, results, &progress, &hooks, failure);
-        if (!record) break;
+        std::optional<Record> record = measure_as_planned(graph_, *p, options_, results_, progress_, &hooks_, failure);
+        if (!record) return false;
         // The record's whole cost (set-up, warm-ups, checks, samples; a promotion's
         // confirmation too): what a run's length is made of, beside what was expected.
-        record->context["elapsed_s"] = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+        record->context["elapsed_s"] = seconds_since(started);
         if (estimate >= 0) record->context["estimate_s"] = estimate;
-        store_record(results, std::move(*record));
-        ++measured;
-        if (hooks.on_record) hooks.on_record(results.records.back());
-        if (!loss && failure && failure->context_lost) {
-            loss = DeviceLoss{*failure, p->key};
-            const std::vector<const PlannedRecord*> rest(todo.begin() + static_cast<std::ptrdiff_t>(i) + 1, todo.end());
-            const std::size_t n = keep_gpu_records_not_measured(rest, *loss, results);
-            if (hooks.on_device_lost) hooks.on_device_lost(describe_loss(*loss, n));
-        }
+        if (awaits_judgement(*p, *record))
+            held_[p->representative_key].push_back({p, std::move(*record)});
+        else
+            finish(std::move(*record));
+        note_loss(failure, i, p->key);
+        return true;
     }
-    return measured;
+
+    // The class's held confirmations judged together: those within its spread
+    // kept; each one outside measured a second time, kept if it then lies
+    // within, else measured in full. False: stop the run.
+    bool judge_class_of(const std::string& representative_key) {
+        const auto it = held_.find(representative_key);
+        if (it == held_.end()) return true;
+        std::vector<HeldConfirmation> group = std::move(it->second);
+        held_.erase(it);
+        // Copies: storing records below moves those of results_.
+        const Record representative = *results_.find(representative_key);  // held: it has ok points
+        std::vector<Record> earlier, firsts;
+        for (const Record& r : results_.records)
+            if (r.measured_as == "confirmed" && r.context.contains("confirmation") &&
+                r.context["confirmation"].value("representative", "") == representative_key)
+                earlier.push_back(r);
+        for (const HeldConfirmation& h : group) firsts.push_back(h.record);
+        const std::vector<ConfirmationVerdict> verdicts =
+            judge_class(pointers(firsts), pointers(earlier), representative);
+        std::vector<std::size_t> outside;
+        for (std::size_t k = 0; k < group.size(); ++k) {
+            if (verdicts[k].promote) {
+                outside.push_back(k);
+                continue;
+            }
+            keep_confirmed(group[k].record, representative_key, verdicts[k].compared, progress_, options_);
+            finish(std::move(group[k].record));
+        }
+        for (const std::size_t k : outside) {
+            // The class as first measured, this member excepted, and the earlier ones.
+            std::vector<const Record*> others = pointers(earlier);
+            for (std::size_t j = 0; j < firsts.size(); ++j)
+                if (j != k) others.push_back(&firsts[j]);
+            if (!settle(*group[k].planned, group[k].record, verdicts[k], others, representative)) return false;
+        }
+        return true;
+    }
+
+    static std::vector<const Record*> pointers(const std::vector<Record>& records) {
+        std::vector<const Record*> out;
+        for (const Record& r : records) out.push_back(&r);
+        return out;
+    }
+
+    // A confirmation outside its class: a failed size promotes at once; a
+    // difference is measured again (per-session noise seldom repeats: the
+    // staged peer copies of nvidia-h200-x4 moved 13-19 us at 1 B between
+    // runs on the same pair) and promotes only when the second measurement
+    // lies outside too. False: stop the run.
+    bool settle(const PlannedRecord& p, const Record& first, ConfirmationVerdict verdict,
+                const std::vector<const Record*>& others, const Record& representative) {
+        double spent = first.context.value("elapsed_s", 0.0);
+        const std::size_t at = last_of_class_.at(p.representative_key);
+        auto lost = [&](const std::optional<DeviceFailure>& failure) {
+            note_loss(failure, at, p.key);
+            return loss_ && needs_gpu(p);
+        };
+        if (lost(std::nullopt)) {
+            finish(not_measured_record(p, *loss_));
+            return true;
+        }
+        if (hooks_.should_stop && hooks_.should_stop()) return false;
+        std::optional<DeviceFailure> failure;
+        if (!verdict.failed) {
+            const auto started = std::chrono::steady_clock::now();
+            std::optional<Record> again = measure_as_planned(graph_, p, options_, results_, nullptr, &hooks_, failure);
+            if (!again) return false;
+            spent += seconds_since(started);
+            if (lost(failure)) {
+                finish(not_measured_record(p, *loss_));
+                return true;
+            }
+            const ConfirmationVerdict second = judge_class({&*again}, others, representative).at(0);
+            if (!second.promote) {
+                again->context["elapsed_s"] = spent;
+                if (first.context.contains("estimate_s")) again->context["estimate_s"] = first.context["estimate_s"];
+                keep_confirmed(*again, representative.key, second.compared, progress_, options_);
+                again->context["confirmation"]["first_measurement"] = {{"reason", verdict.reason},
+                                                                       {"compared", verdict.compared}};
+                finish(std::move(*again));
+                return true;
+            }
+            verdict.reason = second.reason + "; measured twice, the first time " + verdict.reason;
+            verdict.compared = second.compared;
+            if (hooks_.should_stop && hooks_.should_stop()) return false;
+        }
+        const auto started = std::chrono::steady_clock::now();
+        std::optional<Record> full = measure_promoted(graph_, p, options_, results_, progress_, &hooks_, failure, verdict);
+        if (!full) return false;
+        full->context["elapsed_s"] = spent + seconds_since(started);
+        if (first.context.contains("estimate_s")) full->context["estimate_s"] = first.context["estimate_s"];
+        finish(std::move(*full));
+        note_loss(failure, at, p.key);  // a loss here: every later GPU record is not measured
+        return true;
+    }
+
+    const Graph& graph_;
+    const RunOptions& options_;
+    ResultsFile& results_;
+    const EngineHooks& hooks_;
+    std::vector<const PlannedRecord*> todo_;
+    std::map<std::string, std::size_t> last_of_class_;  // representative key -> its last confirmation in todo_
+    std::map<std::string, std::vector<HeldConfirmation>> held_;
+    Progress* progress_ = nullptr;
+    std::size_t measured_ = 0;
+    std::optional<DeviceLoss> loss_;  // set once: the sticky failure that ended the GPU part
+};
+
+}  // namespace
+
+std::size_t run_plan(const Graph& graph, const std::vector<PlannedRecord>& plan, const RunOptions& options,
+                     ResultsFile& results, const EngineHooks& hooks) {
+    return PlanRunner(graph, plan, options, results, hooks).run();
 }
 
 }  // namespace hwcomm

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "run/confirmation.hpp"
+#include "run/progress.hpp"
 #include "run/record_measure.hpp"
 #include "run/size_plan.hpp"
 
@@ -76,18 +77,27 @@ std::optional<Record> measure_as_planned(const Graph& graph, const PlannedRecord
     plan.prepare_bytes = plan.sizes.back();  // has_ok_point: never empty
     std::optional<Record> record =
         measure_sized_record(graph, planned, plan, options, progress, units / 2, hooks, failure);
-    if (!record || (failure && failure->context_lost)) {
-        if (record) record->measured_as = "confirmed";
-        return record;
-    }
-    const ConfirmationVerdict verdict = judge_confirmation(*record, *rep);
-    if (!verdict.promote) {
-        record->measured_as = "confirmed";
-        record->context["confirmation"] = {{"representative", rep->key}, {"compared", verdict.compared}};
-        return record;
-    }
+    if (record) record->measured_as = "confirmed";  // judged with its class (judge_class), then kept or promoted
+    return record;
+}
+
+bool awaits_judgement(const PlannedRecord& planned, const Record& record) {
+    return planned.measured_as == "confirmed" && record.measured_as == "confirmed" &&
+           !record.context.contains("confirmation");
+}
+
+void keep_confirmed(Record& confirmation, const std::string& representative, const nlohmann::json& compared,
+                    Progress* progress, const RunOptions& options) {
+    confirmation.context["confirmation"] = {{"representative", representative}, {"compared", compared}};
+    if (progress) progress->skip_units(options.sizes.size() - options.sizes.size() / 2);  // the promotion's share
+}
+
+std::optional<Record> measure_promoted(const Graph& graph, const PlannedRecord& planned, const RunOptions& options,
+                                       const ResultsFile& results, Progress* progress, const EngineHooks* hooks,
+                                       std::optional<DeviceFailure>& failure, const ConfirmationVerdict& verdict) {
+    const std::size_t units = options.sizes.size();
     return promoted(measure_full(graph, planned, options, results, progress, units - units / 2, hooks, failure),
-                    rep->key, verdict.reason, verdict.compared);
+                    planned.representative_key, verdict.reason, verdict.compared);
 }
 
 }  // namespace hwcomm

@@ -1,12 +1,14 @@
 #pragma once
 // A planned record measured as the plan says (issue 21, item 4): a full sweep
 // (its ladder, or the sizes its ladder group already chose), or a
-// confirmation at a few sizes of its representative's curve, promoted to the
-// full sweep when it lies outside the representative's spread. The record
-// says which: measured_as "full", "confirmed" or "promoted".
+// confirmation at a few sizes of its representative's curve. The engine
+// judges a class's confirmations together (run/confirmation.hpp) once the
+// last of them is measured, and measures each one outside its class's spread
+// in full. The record says which: measured_as "full", "confirmed" or "promoted".
 #include <optional>
 
 #include "core/results.hpp"
+#include "run/confirmation.hpp"
 #include "run/device_loss.hpp"
 #include "run/engine_hooks.hpp"
 #include "run/plan.hpp"
@@ -17,8 +19,25 @@ namespace hwcomm {
 class Progress;
 
 // `results`: the records measured so far (representatives, ladder groups).
+// A confirmation comes back at its few sizes, measured_as "confirmed" and not
+// yet judged (awaits_judgement); one whose representative failed or is
+// missing comes back promoted, measured in full.
 std::optional<Record> measure_as_planned(const Graph& graph, const PlannedRecord& planned, const RunOptions& options,
                                          const ResultsFile& results, Progress* progress, const EngineHooks* hooks,
                                          std::optional<DeviceFailure>& failure);
+
+// A confirmation measured but not yet judged with its class.
+bool awaits_judgement(const PlannedRecord& planned, const Record& record);
+
+// A confirmation within its class's spread: its verdict kept in
+// context.confirmation, the promotion's share of the progress skipped.
+void keep_confirmed(Record& confirmation, const std::string& representative, const nlohmann::json& compared,
+                    Progress* progress, const RunOptions& options);
+
+// A confirmation outside its class's spread, measured in full: measured_as
+// "promoted", the verdict in context.promotion.
+std::optional<Record> measure_promoted(const Graph& graph, const PlannedRecord& planned, const RunOptions& options,
+                                       const ResultsFile& results, Progress* progress, const EngineHooks* hooks,
+                                       std::optional<DeviceFailure>& failure, const ConfirmationVerdict& verdict);
 
 }  // namespace hwcomm

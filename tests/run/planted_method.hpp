@@ -13,10 +13,17 @@ namespace hwcomm::test {
 struct PlantedLinks {
     double latency_s = 2e-6;
     double gbps = 400;
-    std::map<std::pair<std::string, std::string>, double> gbps_of;  // pairs unlike the rest
+    std::map<std::pair<std::string, std::string>, double> gbps_of;     // pairs unlike the rest
+    std::map<std::pair<std::string, std::string>, double> latency_of;  // pairs with their own latency
+    // Pairs whose first session only takes this latency (noise that does not repeat).
+    std::map<std::pair<std::string, std::string>, double> first_latency_of;
     double rate(const std::string& src, const std::string& dst) const {
         const auto it = gbps_of.find({src, dst});
         return it == gbps_of.end() ? gbps : it->second;
+    }
+    double latency(const std::string& src, const std::string& dst) const {
+        const auto it = latency_of.find({src, dst});
+        return it == latency_of.end() ? latency_s : it->second;
     }
 };
 
@@ -54,9 +61,14 @@ public:
     std::unique_ptr<TransferSession> prepare(const Graph&, const Vertex& s, const Vertex& d, const ParamSet&,
                                              std::size_t max, const MethodOptions&) const override {
         ++prepared;
-        return std::make_unique<PlantedSession>(links_.latency_s, links_.rate(s.id, d.id), max);
+        const std::pair<std::string, std::string> pair{s.id, d.id};
+        const auto first = links_.first_latency_of.find(pair);
+        const bool transient = first != links_.first_latency_of.end() && prepares_of[pair]++ == 0;
+        return std::make_unique<PlantedSession>(transient ? first->second : links_.latency(s.id, d.id),
+                                                links_.rate(s.id, d.id), max);
     }
     mutable std::size_t prepared = 0;
+    mutable std::map<std::pair<std::string, std::string>, int> prepares_of;
 
 private:
     PlantedLinks links_;
