@@ -16,11 +16,16 @@
 
 namespace hwcomm::cuda {
 
+// splitmix64's constants, named once: the vector fill (pattern_host.cpp) uses them too.
+inline constexpr std::uint64_t kMix64Increment = 0x9E3779B97F4A7C15ull;
+inline constexpr std::uint64_t kMix64Multiplier1 = 0xBF58476D1CE4E5B9ull;
+inline constexpr std::uint64_t kMix64Multiplier2 = 0x94D049BB133111EBull;
+
 // splitmix64 finaliser: cheap, and every output bit depends on every input bit.
 HWCOMM_HD inline std::uint64_t mix64(std::uint64_t x) {
-    x += 0x9E3779B97F4A7C15ull;
-    x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
-    x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
+    x += kMix64Increment;
+    x = (x ^ (x >> 30)) * kMix64Multiplier1;
+    x = (x ^ (x >> 27)) * kMix64Multiplier2;
     return x ^ (x >> 31);
 }
 

@@ -32,9 +32,9 @@ constexpr std::size_t kParallelBytes = 4u << 20;
 __attribute__((target("avx512f,avx512dq"))) std::size_t fill_words_avx512(std::byte* data, std::size_t words,
                                                                           std::uint64_t seed, std::uint64_t flip) {
     const __m512i key = _mm512_set1_epi64(static_cast<long long>(mix64(seed)));
-    const __m512i add = _mm512_set1_epi64(static_cast<long long>(0x9E3779B97F4A7C15ull));
-    const __m512i mul1 = _mm512_set1_epi64(static_cast<long long>(0xBF58476D1CE4E5B9ull));
-    const __m512i mul2 = _mm512_set1_epi64(static_cast<long long>(0x94D049BB133111EBull));
+    const __m512i add = _mm512_set1_epi64(static_cast<long long>(kMix64Increment));
+    const __m512i mul1 = _mm512_set1_epi64(static_cast<long long>(kMix64Multiplier1));
+    const __m512i mul2 = _mm512_set1_epi64(static_cast<long long>(kMix64Multiplier2));
     const __m512i flip8 = _mm512_set1_epi64(static_cast<long long>(flip));
     const __m512i eight = _mm512_set1_epi64(8);
     __m512i index = _mm512_set_epi64(7, 6, 5, 4, 3, 2, 1, 0);

@@ -74,8 +74,7 @@ PointerChase::PointerChase(int exec, unsigned long long* memory, std::uint64_t c
                            bool ring)
     : exec_(exec), memory_(memory), capacity_(capacity_bytes), unit_(unit), ring_(ring),
       result_(exec, sizeof(ChaseResult)) {
-    int l2 = 0;
-    HWCOMM_CUDA_CHECK(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, exec));
+    const int l2 = gpu_mem_facts(exec).l2_bytes;  // the facts every gpumem record states
     l2_bytes_ = l2 > 0 ? static_cast<std::uint64_t>(l2) : 0;
 }
 
