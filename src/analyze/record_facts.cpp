@@ -106,6 +106,18 @@ std::optional<LinkLimit> path_limit(const Record& r, const MethodRow* row, const
     return limit;
 }
 
+namespace {
+
+// context.caches.llc_bytes of the record (0 when absent).
+std::uint64_t caches_llc_bytes(const Record& r) {
+    const auto caches = r.context.find("caches");
+    if (caches == r.context.end() || !caches->is_object()) return 0;
+    const auto llc = caches->find("llc_bytes");
+    return llc != caches->end() && llc->is_number_unsigned() ? llc->get<std::uint64_t>() : 0;
+}
+
+}  // namespace
+
 bool reads_from_disk(const Record& record) { return record.src.rfind("disk:", 0) == 0; }
 
 std::optional<CacheInfo> relevant_cache(const Record& r, const MethodRow* row, const Graph* g) {
@@ -125,6 +137,10 @@ std::optional<CacheInfo> relevant_cache(const Record& r, const MethodRow* row, c
         bytes = std::max(bytes, attr_bytes(g->find(host), "llc_bytes"));
     }
     std::string name = "CPU last-level cache";
+    // The size the CPU methods read from sysfs at run time, where the graph has
+    // none (hwloc in the nvidia-h200-x4 guest put no L3 under its package;
+    // its sysfs said 300 MiB).
+    if (!bytes) bytes = caches_llc_bytes(r);
     if (!bytes) {
         bytes = kDefaultLlcBytes;
         name += " (size unknown, assumed 64 MiB)";

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "analyze/cpu_facts.hpp"
+#include "analyze/record_facts.hpp"
 
 using namespace hwcomm;
 using namespace hwcomm::analyze;
@@ -124,4 +125,21 @@ TEST(CpuFacts, MatricesHaveARowPerCoresNodeAndAColumnPerMemoryNode) {
     EXPECT_FALSE(is_cpu_section_method("cpu-copy"));
     EXPECT_TRUE(is_cpu_bandwidth_method("cpu-triad"));
     EXPECT_FALSE(is_cpu_bandwidth_method("memcpy-h2d"));
+}
+
+// A guest whose hwloc has no L3 under its package (nvidia-h200-x4): the
+// record's own context.caches (sysfs at run time) gives the size, not the
+// 64 MiB assumption.
+TEST(CpuFacts, TheRecordsOwnCacheSizesStandInForATopologyWithoutThem) {
+    Record r = copy_record();
+    const Graph none;
+    const auto assumed = relevant_cache(r, nullptr, &none);
+    ASSERT_TRUE(assumed);
+    EXPECT_EQ(assumed->bytes, 64 * MiB);
+    EXPECT_NE(assumed->name.find("assumed"), std::string::npos);
+    r.context["caches"] = {{"l3_bytes", 300 * MiB}, {"llc_bytes", 300 * MiB}};
+    const auto read = relevant_cache(r, nullptr, &none);
+    ASSERT_TRUE(read);
+    EXPECT_EQ(read->bytes, 300 * MiB);
+    EXPECT_EQ(read->name, "CPU last-level cache");
 }
