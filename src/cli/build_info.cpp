@@ -1,4 +1,5 @@
 #include "cli/build_info.hpp"
+#include "hwcomm_revision.hpp"
 
 #include <hwloc.h>
 

@@ -1,6 +1,7 @@
 // NVML recordings: record_nvml() writes every answer hwcomm uses; ReplayNvml
 // answers from such a document.
 #include "discover/nvml_api.hpp"
+#include "hwcomm_revision.hpp"
 
 #include <cstdio>
 #include <cstdlib>

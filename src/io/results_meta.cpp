@@ -1,4 +1,5 @@
 #include "io/results_meta.hpp"
+#include "hwcomm_revision.hpp"
 
 #include "core/error.hpp"
 #include "core/graph_json.hpp"

@@ -1,4 +1,5 @@
 #include "report/html/html_page.hpp"
+#include "hwcomm_revision.hpp"
 
 #include <iterator>
 #include <sstream>
