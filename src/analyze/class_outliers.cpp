@@ -9,6 +9,7 @@
 #include "analyze/record_classes.hpp"
 #include "analyze/summary.hpp"
 #include "measure/byte_size.hpp"
+#include "measure/statistics.hpp"
 
 namespace hwcomm::analyze {
 
@@ -46,6 +47,41 @@ std::string percent(double v) {
 
 }  // namespace
 
+namespace {
+
+using Curve = std::map<std::uint64_t, CurvePoint>;
+
+bool in_window(std::uint64_t bytes, const VerdictRule& rule) {
+    return bytes >= rule.min_bytes && (rule.max_bytes == 0 || bytes <= rule.max_bytes);
+}
+
+// The class's centre at each window size where kClassSpreadLinks or more
+// members have a point: the median bandwidth, and the robust scatter of log
+// bandwidth there (median absolute deviation / 0.6745).
+constexpr std::size_t kClassSpreadLinks = 3;
+struct ClassCentre {
+    std::map<std::uint64_t, double> median_gbps;
+    double scatter = 0;  // the median over those sizes
+};
+
+ClassCentre class_centre(const std::map<ClassMember, Curve>& curves, const VerdictRule& rule) {
+    std::map<std::uint64_t, std::vector<double>> logs;
+    for (const auto& [member, curve] : curves)
+        for (const auto& [bytes, p] : curve)
+            if (in_window(bytes, rule) && p.gbps > 0) logs[bytes].push_back(std::log(p.gbps));
+    ClassCentre c;
+    std::vector<double> scatters;
+    for (const auto& [bytes, v] : logs) {
+        if (v.size() < kClassSpreadLinks) continue;
+        c.median_gbps[bytes] = std::exp(median_value(v));
+        scatters.push_back(robust_sd(v));
+    }
+    if (!scatters.empty()) c.scatter = median_value(scatters);
+    return c;
+}
+
+}  // namespace
+
 std::vector<ClassOutlier> class_outliers(const ResultsFile& file, const ClassMap& classes, const VerdictRule& rule) {
     // (method, comparable params, class) -> member -> record
     using Group = std::map<std::tuple<std::string, std::map<std::string, std::string>, std::string>,
@@ -64,32 +100,48 @@ std::vector<ClassOutlier> class_outliers(const ResultsFile& file, const ClassMap
                                            [&](const LinkClass& x) { return x.id == class_id; });
         const auto rep_it = members.find(c.members.front());
         if (rep_it == members.end()) continue;  // no representative: nothing says what the class does
-        std::map<std::uint64_t, CurvePoint> rep;
-        for (const CurvePoint& p : curve_points(*rep_it->second)) rep[p.bytes] = p;
+        std::map<ClassMember, Curve> curves;
+        for (const auto& [member, record] : members)
+            for (const CurvePoint& p : curve_points(*record)) curves[member][p.bytes] = p;
+        const Curve& rep = curves[rep_it->first];
+        const ClassCentre centre = class_centre(curves, rule);
         for (const auto& [member, record] : members) {
-            if (record == rep_it->second) continue;
-            std::vector<CurvePoint> common, all_common;
-            std::vector<CurvePoint> mine;
-            for (const CurvePoint& p : curve_points(*record)) {
-                if (!rep.count(p.bytes)) continue;
-                all_common.push_back(p);
-                if (p.bytes >= rule.min_bytes && (rule.max_bytes == 0 || p.bytes <= rule.max_bytes)) common.push_back(p);
-            }
+            const Curve& mine = curves[member];
             ClassOutlier o;
-            if (common.empty()) {
-                if (all_common.empty()) continue;
-                common = {all_common.back()};
-                o.in_window = false;
-            }
             std::vector<double> diffs;
             double ci = 0;
-            for (const CurvePoint& p : common) {
-                diffs.push_back(p.gbps / rep.at(p.bytes).gbps - 1.0);
-                ci = std::max(ci, ci_half_width(rep.at(p.bytes)));
-                o.sizes.push_back(p.bytes);
+            // Against the class's median where it has one at this member's sizes
+            // (the representative judged too); else against the representative.
+            for (const auto& [bytes, p] : mine)
+                if (const auto m = centre.median_gbps.find(bytes); m != centre.median_gbps.end()) {
+                    diffs.push_back(p.gbps / m->second - 1.0);
+                    ci = std::max(ci, ci_half_width(p));
+                    o.sizes.push_back(bytes);
+                }
+            if (!diffs.empty()) {
+                o.class_links = members.size();
+                o.tolerance = std::max({rule.threshold, ci, std::exp(kModifiedZOutlier * centre.scatter) - 1.0});
+            } else {
+                if (record == rep_it->second) continue;
+                std::vector<const CurvePoint*> common, all_common;
+                for (const auto& [bytes, p] : mine) {
+                    if (!rep.count(bytes)) continue;
+                    all_common.push_back(&p);
+                    if (in_window(bytes, rule)) common.push_back(&p);
+                }
+                if (common.empty()) {
+                    if (all_common.empty()) continue;
+                    common = {all_common.back()};
+                    o.in_window = false;
+                }
+                for (const CurvePoint* p : common) {
+                    diffs.push_back(p->gbps / rep.at(p->bytes).gbps - 1.0);
+                    ci = std::max(ci, ci_half_width(rep.at(p->bytes)));
+                    o.sizes.push_back(p->bytes);
+                }
+                o.tolerance = std::max(rule.threshold, ci);
             }
             o.difference = reduce(diffs, rule.statistic);
-            o.tolerance = std::max(rule.threshold, ci);
             if (std::abs(o.difference) <= o.tolerance) continue;
             o.key = record->key;
             o.representative = rep_it->second->key;
@@ -105,7 +157,10 @@ std::vector<ClassOutlier> class_outliers(const ResultsFile& file, const ClassMap
 Anomaly outlier_anomaly(const ClassOutlier& o) {
     std::string sizes = format_size(o.sizes.front());
     if (o.sizes.size() > 1) sizes += "-" + format_size(o.sizes.back());
-    std::string text = o.key + " is " + percent(o.difference) + " from its class representative " + o.representative +
+    const std::string from = o.class_links ? "the median of the " + std::to_string(o.class_links) +
+                                                 " links of its class (representative " + o.representative + ")"
+                                           : "its class representative " + o.representative;
+    std::string text = o.key + " is " + percent(o.difference) + " from " + from +
                        " at " + sizes + (o.in_window ? "" : " (below the size window: the largest size both measured)") +
                        ", beyond " + percent(o.tolerance).substr(1) + "; class " + o.class_id + ": " +
                        o.class_description + "; measured as " + o.measured_as;

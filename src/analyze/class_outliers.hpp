@@ -24,6 +24,7 @@ struct ClassOutlier {
     double tolerance = 0;        // max(threshold, the representative's relative CI half-width there)
     std::vector<std::uint64_t> sizes;
     bool in_window = true;       // false: compared at the largest common size, below the window
+    std::size_t class_links = 0; // > 0: compared with the median of the class's links (that many); 0: with the representative
 };
 
 std::vector<ClassOutlier> class_outliers(const ResultsFile& file, const ClassMap& classes, const VerdictRule& rule);

@@ -20,6 +20,14 @@ double median_value(std::vector<double> values) {
     return quantile_sorted(values, 0.5);
 }
 
+double robust_sd(const std::vector<double>& values) {
+    const double m = median_value(values);
+    std::vector<double> deviations;
+    deviations.reserve(values.size());
+    for (const double v : values) deviations.push_back(std::fabs(v - m));
+    return median_value(std::move(deviations)) / 0.6745;
+}
+
 std::pair<std::size_t, std::size_t> median_ci95_ranks(std::size_t n) {
     if (n == 0) return {0, 0};
     if (n > 1000) {

@@ -22,6 +22,15 @@ double quantile_sorted(const std::vector<double>& sorted, double p);
 // std::invalid_argument on an empty vector.
 double median_value(std::vector<double> values);
 
+// A robust sd: the median absolute deviation from the median over 0.6745
+// (equal to the sd for normal data, untouched by a few outliers); throws
+// std::invalid_argument on an empty vector.
+double robust_sd(const std::vector<double>& values);
+
+// Iglewicz and Hoaglin's threshold: a value more than this many robust sd
+// from the median (modified z-score) is an outlier.
+inline constexpr double kModifiedZOutlier = 3.5;
+
 // 1-based ranks (lo, hi) of the order statistics bounding the 95% CI of the
 // median for n samples. When n is too small for 95% coverage (n < 6) the
 // widest interval, (1, n), is returned.

@@ -115,11 +115,8 @@ ConfirmationVerdict judge_points(const Record& member, const Record& representat
         Band band;
         const bool by_class = logs.size() >= kClassSpreadMinLinks;
         if (by_class) {
-            const double m = median_value(logs);
-            std::vector<double> deviations;
-            for (const double l : logs) deviations.push_back(std::fabs(l - m));
-            const double scatter = median_value(deviations) / 0.6745;  // a robust sd of log bandwidth
-            centre = std::exp(m);
+            const double scatter = robust_sd(logs);  // of log bandwidth
+            centre = std::exp(median_value(logs));
             band = band_around(centre, bytes, tolerance);
             band.lo = std::min(band.lo, centre * std::exp(-kModifiedZOutlier * scatter));
             band.hi = std::max(band.hi, centre * std::exp(kModifiedZOutlier * scatter));

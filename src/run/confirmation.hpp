@@ -38,8 +38,6 @@ inline constexpr double kTimerResolutionS = 0.5e-6;
 inline constexpr std::uint64_t kConfirmationPlateauBytes = std::uint64_t{64} << 20;  // analyze's window starts here
 // The class's own spread needs this many links measured at a size.
 inline constexpr std::size_t kClassSpreadMinLinks = 3;
-// Iglewicz and Hoaglin's outlier threshold for the modified z-score.
-inline constexpr double kModifiedZOutlier = 3.5;
 
 // The sizes to confirm from the representative's ok points: `count` 3 gives
 // the smallest, the ramp size (bandwidth nearest half the plateau's) and the

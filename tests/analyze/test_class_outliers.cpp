@@ -3,6 +3,8 @@
 // flagged, and nothing else; the identical-links cells group by link class.
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include "analyze/class_outliers.hpp"
 #include "analyze/record_classes.hpp"
 #include "core/error.hpp"
@@ -68,14 +70,55 @@ TEST(ClassOutliers, FlagsTheMemberOutsideItsClassAndNothingElse) {
     EXPECT_EQ(outliers[0].key, "memcpy-peer|gpu2|gpu3|peer=on");
     EXPECT_EQ(outliers[0].representative, "memcpy-peer|gpu0|gpu1|peer=on");
     EXPECT_EQ(outliers[0].measured_as, "promoted");
-    EXPECT_NEAR(outliers[0].difference, -0.12, 1e-3);
-    EXPECT_DOUBLE_EQ(outliers[0].tolerance, 0.05);
+    // Four links: against their median (18.175 GB/s), whose scatter (+-2.2%) is below the 5% threshold.
+    EXPECT_EQ(outliers[0].class_links, 4u);
+    EXPECT_NEAR(outliers[0].difference, 16.28 / 18.175 - 1, 1e-3);
+    EXPECT_NEAR(outliers[0].tolerance, std::exp(3.5 * 0.015 / 0.6745) - 1, 2e-3);
     EXPECT_EQ(outliers[0].sizes.size(), 5u);  // 64 MiB .. 1 GiB
     const Anomaly a = outlier_anomaly(outliers[0]);
     EXPECT_EQ(a.kind, "identical-link-outlier");
-    EXPECT_NE(a.text.find("-12.0% from its class representative memcpy-peer|gpu0|gpu1|peer=on"), std::string::npos)
+    EXPECT_NE(a.text.find("-10.4% from the median of the 4 links of its class (representative "
+                          "memcpy-peer|gpu0|gpu1|peer=on)"),
+              std::string::npos)
         << a.text;
     EXPECT_NE(a.text.find("measured as promoted"), std::string::npos);
+}
+
+// Of two links the representative is the reference: -7% is inside its +-10%
+// CI, outside a +-0.1% one. Three links evenly spread (10, 9.3, 8.5 GB/s)
+// have no one unlike the others: the class's scatter holds them all.
+TEST(ClassOutliers, TwoLinksAreComparedWithTheRepresentativeThreeWithTheirScatter) {
+    ResultsFile f = dgx1_file();
+    const Graph g = graph_from_json(f.topology);
+    auto cross_socket = [&](const ResultsFile& file) {
+        std::vector<ClassOutlier> found;
+        for (const ClassOutlier& o : class_outliers(file, record_classes(file, &g, "dgx1"), VerdictRule{}))
+            if (o.representative == "memcpy-peer|gpu0|gpu5|peer=on") found.push_back(o);
+        return found;
+    };
+    EXPECT_TRUE(cross_socket(f).empty());
+    f.records[4] = peer_record("gpu0", "gpu5", 10.0, 0.001);
+    const auto two = cross_socket(f);
+    ASSERT_EQ(two.size(), 1u);
+    EXPECT_EQ(two[0].key, "memcpy-peer|gpu1|gpu4|peer=on");
+    EXPECT_EQ(two[0].class_links, 0u);
+    f.records.push_back(peer_record("gpu1", "gpu6", 8.5, 0.001, "confirmed"));
+    const ClassMap classes = record_classes(f, &g, "dgx1");
+    ASSERT_TRUE(classes.find({"gpu1", "gpu6"}));
+    ASSERT_EQ(classes.find({"gpu0", "gpu5"})->id, classes.find({"gpu1", "gpu6"})->id);
+    EXPECT_TRUE(cross_socket(f).empty());
+}
+
+// A representative off its siblings is the one flagged, not every sibling.
+TEST(ClassOutliers, ARepresentativeOffItsClassIsTheOneFlagged) {
+    ResultsFile f = dgx1_file();
+    f.records[0] = peer_record("gpu0", "gpu1", 21.0);  // the NVLink representative 15% above the rest
+    f.records[2] = peer_record("gpu2", "gpu3", 18.3, 0.001, "confirmed");
+    const Graph g = graph_from_json(f.topology);
+    const auto outliers = class_outliers(f, record_classes(f, &g, "dgx1"), VerdictRule{});
+    ASSERT_EQ(outliers.size(), 1u);
+    EXPECT_EQ(outliers[0].key, "memcpy-peer|gpu0|gpu1|peer=on");
+    EXPECT_GT(outliers[0].difference, 0.1);
 }
 
 TEST(ClassOutliers, AnalyzeReportsThemAndGroupsIdenticalLinksByClass) {
