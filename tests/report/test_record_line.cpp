@@ -76,3 +76,19 @@ TEST(RecordLine, AnErrorRecordSaysItsErrorAndAMethodWithoutARowItsPeak) {
     r.points = {p};
     EXPECT_EQ(text::record_line(r, nullptr, nullptr, 1, 1), "[1/1] not-a-method numa0->numa0: peak 2.00 GB/s at 1 MiB, 1 MiB 2.00 GB/s");
 }
+
+// priority's headline is one transfer's time at the smallest size per
+// priority (it was "no points" before: the line had no case for it).
+TEST(RecordLine, PriorityShowsEachPrioritysTimeAtTheSmallestSize) {
+    const ResultsFile f = load_results_file(HWCOMM_DOCS "/examples/h200x4/a58615a/default.json.gz");
+    std::size_t n = 0;
+    for (const Record& r : f.records) {
+        if (r.method != "priority" || r.status != "ok") continue;
+        ++n;
+        const std::string line = line_of(f, r, nullptr);
+        EXPECT_EQ(line.find("no points"), std::string::npos) << line;
+        EXPECT_NE(line.find("time at 4 KiB: priority=alone "), std::string::npos) << line;
+        EXPECT_NE(line.find(" us"), std::string::npos) << line;
+    }
+    EXPECT_EQ(n, 4u);
+}

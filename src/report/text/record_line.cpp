@@ -67,6 +67,24 @@ std::string metric_median(const Record& r, const Headline& h) {
            " points)";
 }
 
+// One transfer's median time at the smallest size, per value of the other
+// axes (priority: the wait behind a queued load included).
+std::string time_at_smallest(const Record& r, const Headline& h) {
+    const Point* smallest = nullptr;
+    for (const Point& p : r.points)
+        if (p.status == "ok" && p.stats.median > 0 && (!smallest || p.bytes < smallest->bytes)) smallest = &p;
+    if (!smallest) return "";
+    const double scale = h.unit == "us" ? 1e6 : h.unit == "ms" ? 1e3 : 1;
+    std::string out = "time at " + format_size(smallest->bytes) + ":";
+    const char* sep = "";
+    for (const Point& p : r.points)
+        if (p.status == "ok" && p.bytes == smallest->bytes && p.stats.median > 0) {
+            out += sep + axes_text(p) + " " + value(p.stats.median * scale, h.unit);
+            sep = ",";
+        }
+    return out;
+}
+
 std::string headline(const Record& r, const MethodRow* row, const Graph* topology) {
     const Headline h = row ? row->headline : Headline{};
     switch (h.kind) {
@@ -74,6 +92,7 @@ std::string headline(const Record& r, const MethodRow* row, const Graph* topolog
     case HeadlineKind::BestOverAxes: return best_over_axes(r, h);
     case HeadlineKind::MetricAtLargest: return metric_at_largest(r, h);
     case HeadlineKind::MetricMedian: return metric_median(r, h);
+    case HeadlineKind::TimeAtSmallest: return time_at_smallest(r, h);
     }
     return "";
 }
