@@ -111,6 +111,42 @@ TEST_F(DiskReadTest, EverySampleStartsWithTheFileOutOfThePageCacheAndTheRecordSa
     EXPECT_EQ(entries_in(dir_), 0u);
 }
 
+// The io modes of one disk and node read one test file, written by the first;
+// direct reads through a descriptor of its own, so the buffered and fread
+// sessions after it still go through the page cache (each drop finds the
+// pages a read cached). A different size writes a new file.
+TEST_F(DiskReadTest, TheIoModesReadOneTestFileWrittenOnce) {
+    constexpr std::size_t kBytes = 256 << 10;
+    const DiskTarget target{disk_, dir_.string(), mount_.mount_point, mount_.fstype};
+    TestFileCache files;
+    auto open = [&](DiskIo io, std::size_t bytes) {
+        return std::make_unique<DiskReadSession>(target, node_, io, bytes, CacheDropPolicy::File, &files);
+    };
+    const std::string earlier = "an earlier record of this run (the same directory and size)";
+    for (DiskIo io : {DiskIo::Direct, DiskIo::Buffered, DiskIo::Fread, DiskIo::Direct}) {
+        auto s = open(io, kBytes);
+        const auto ctx = s->context();
+        const bool first = io == DiskIo::Direct && ctx.at("test_file").at("written_for") == "this record";
+        if (!first) EXPECT_EQ(ctx.at("test_file").at("written_for"), earlier) << to_string(io);
+        for (int i = 0; i < 2; ++i) {
+            s->reset(kBytes, "");
+            EXPECT_EQ(s->measure(kBytes, "").metrics.at("cached_bytes_at_start").value, 0) << to_string(io);
+            EXPECT_EQ(s->verify(kBytes, ""), "") << to_string(io);
+        }
+        // After the last timed read: a buffered or fread one left the file's pages
+        // in the page cache, a direct one none (the last reset dropped them).
+        bool kept = false;
+        const auto file = files.get(dir_.string(), kBytes, [] { return std::shared_ptr<TestFile>(); }, kept);
+        ASSERT_TRUE(kept && file);
+        if (io == DiskIo::Direct)
+            EXPECT_EQ(cached_bytes(file->fd(), kBytes), 0u);
+        else
+            EXPECT_EQ(cached_bytes(file->fd(), kBytes), kBytes) << to_string(io);
+    }
+    EXPECT_EQ(open(DiskIo::Buffered, 2 * kBytes)->context().at("test_file").at("written_for"), "this record");
+    EXPECT_EQ(entries_in(dir_), 0u);
+}
+
 TEST_F(DiskReadTest, TheFileIsTheRunsLargestSizeRoundedUpToFourKiB) {
     EXPECT_EQ(session("buffered", 1000)->max_bytes(), 4096u);
     EXPECT_EQ(session("direct", 4097)->max_bytes(), 8192u);

@@ -135,7 +135,7 @@ public:
                                    "give --scratch DIR");
         const auto io = params.count("io") ? disk_io_from(params.at("io")) : DiskIo::Buffered;
         const auto policy = cache_drop_policy_from(options.values.string_or("cache-drop", "auto"));
-        auto session = std::make_unique<DiskReadSession>(target, numa_index_of(dst), io, max_bytes, policy);
+        auto session = std::make_unique<DiskReadSession>(target, numa_index_of(dst), io, max_bytes, policy, &files_);
         // The disks this run cannot measure, with the reason, kept with every record.
         nlohmann::json skipped = nlohmann::json::array();
         for (const Vertex* other : graph.of_kind(VertexKind::BlockDevice))
@@ -144,6 +144,9 @@ public:
         session->note("disks_skipped", std::move(skipped));
         return session;
     }
+
+private:
+    mutable TestFileCache files_;  // the io modes of one disk and node read one test file
 };
 
 }  // namespace

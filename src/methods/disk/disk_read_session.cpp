@@ -41,28 +41,27 @@ DiskIo disk_io_from(const std::string& text) {
 }
 
 DiskReadSession::DiskReadSession(const DiskTarget& target, int numa_node, DiskIo io, std::size_t max_bytes,
-                                 CacheDropPolicy policy)
+                                 CacheDropPolicy policy, TestFileCache* files)
     : node_(numa_node), io_(io), policy_(policy), seed_(kFileSeed) {
     if (const std::string why = scratch_problem(target.scratch_dir); !why.empty()) throw MeasurementError(why);
-    const std::uint64_t free = free_bytes(target.scratch_dir);
     // The size policy rounds the run's sizes up to 4 KiB: so does the file.
     const std::uint64_t wanted = (std::max<std::uint64_t>(max_bytes, 1) + kDiskAlignment - 1) / kDiskAlignment * kDiskAlignment;
-    std::size_t bytes = std::min<std::uint64_t>({wanted, kDiskReadMaxBytes, free / 2});
-    bytes -= bytes % kDiskAlignment;
-    if (bytes < kDiskAlignment)
-        throw MeasurementError("no room for a test file in " + target.scratch_dir + " (" + std::to_string(free) +
-                               " bytes free; disk-read uses at most half)");
     binding_ = std::make_unique<ScopedThreadBinding>(topo_, node_);
-    file_ = std::make_unique<TestFile>(target.scratch_dir, bytes, seed_);
+    auto write_file = [&] {
+        const std::uint64_t free = free_bytes(target.scratch_dir);
+        std::size_t bytes = std::min<std::uint64_t>({wanted, kDiskReadMaxBytes, free / 2});
+        bytes -= bytes % kDiskAlignment;
+        if (bytes < kDiskAlignment)
+            throw MeasurementError("no room for a test file in " + target.scratch_dir + " (" + std::to_string(free) +
+                                   " bytes free; disk-read uses at most half)");
+        return std::make_shared<TestFile>(target.scratch_dir, bytes, seed_);
+    };
+    bool reused = false;
+    file_ = files ? files->get(target.scratch_dir, wanted, write_file, reused) : write_file();
+    const std::size_t bytes = file_->size();
     buffer_ = std::make_unique<NumaBuffer>(topo_, node_, bytes);
     if (reinterpret_cast<std::uintptr_t>(buffer_->data()) % kDiskAlignment != 0)
         throw MeasurementError("the NUMA buffer is not 4 KiB-aligned, as O_DIRECT needs");
-    if (io_ == DiskIo::Direct) {
-        // The descriptor is this session's alone, so O_DIRECT can be set on it.
-        const int flags = ::fcntl(file_->fd(), F_GETFL);
-        if (flags < 0 || ::fcntl(file_->fd(), F_SETFL, flags | O_DIRECT) != 0)
-            throw MeasurementError(target.fstype + " at " + target.mount_point + " refuses O_DIRECT: " + errno_text());
-    }
     if (io_ == DiskIo::Fread) {
         const int dup = ::fcntl(file_->fd(), F_DUPFD_CLOEXEC, 0);
         stream_.reset(dup >= 0 ? ::fdopen(dup, "rb") : nullptr);
@@ -71,21 +70,34 @@ DiskReadSession::DiskReadSession(const DiskTarget& target, int numa_node, DiskIo
             throw MeasurementError("fdopen of the test file: " + errno_text());
         }
     }
+    const std::uint64_t free = free_bytes(target.scratch_dir);
     context_["disk"] = target.disk;
     context_["mount_point"] = target.mount_point;
     context_["fstype"] = target.fstype;
     context_["scratch_dir"] = target.scratch_dir;
     context_["scratch_free_bytes"] = free;
     context_["io"] = to_string(io_);
-    context_["test_file"] = {{"bytes", bytes}, {"created", file_->how()}, {"visible_name", false}};
+    context_["test_file"] = {{"bytes", bytes}, {"created", file_->how()}, {"visible_name", false},
+                             {"written_for", reused ? "an earlier record of this run (the same directory and size)"
+                                                    : "this record"}};
     context_["reader"] = {{"node", node_}, {"bound", binding_->bound()}};
     if (!binding_->note().empty()) context_["reader"]["note"] = binding_->note();
     context_["dst_buffer"] = placement_to_json(buffer_->placement());
     context_["dst_buffer"]["bytes"] = buffer_->size();
     context_["placement_verified"] = buffer_->placement().verified;
+    // Last: nothing after it throws, so the destructor closes it.
+    if (io_ == DiskIo::Direct) {
+        // A descriptor of its own: O_DIRECT on the shared one would reach the other io modes.
+        const std::string self = "/proc/self/fd/" + std::to_string(file_->fd());
+        direct_fd_ = ::open(self.c_str(), O_RDONLY | O_DIRECT | O_CLOEXEC);
+        if (direct_fd_ < 0)
+            throw MeasurementError(target.fstype + " at " + target.mount_point + " refuses O_DIRECT: " + errno_text());
+    }
 }
 
-DiskReadSession::~DiskReadSession() = default;
+DiskReadSession::~DiskReadSession() {
+    if (direct_fd_ >= 0) ::close(direct_fd_);
+}
 
 void DiskReadSession::read_into_buffer(std::size_t bytes) {
     char* to = reinterpret_cast<char*>(buffer_->data());
@@ -97,7 +109,7 @@ void DiskReadSession::read_into_buffer(std::size_t bytes) {
         return;
     }
     for (std::size_t done = 0; done < bytes;) {
-        const ssize_t n = ::pread(file_->fd(), to + done, bytes - done, static_cast<off_t>(done));
+        const ssize_t n = ::pread(read_fd(), to + done, bytes - done, static_cast<off_t>(done));
         if (n < 0 && errno == EINTR) continue;
         if (n <= 0)
             throw MeasurementError("pread at byte " + std::to_string(done) + ": " +

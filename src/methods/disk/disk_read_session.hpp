@@ -47,9 +47,10 @@ class DiskReadSession final : public TransferSession {
 public:
     // Writes the test file: the smaller of max_bytes (rounded up to
     // kDiskAlignment, as the size policy rounds the sizes), kDiskReadMaxBytes
-    // and half the free space of the scratch filesystem (rounded down).
+    // and half the free space of the scratch filesystem (rounded down); or
+    // takes the one `files` kept from an earlier session (null: its own).
     DiskReadSession(const DiskTarget& target, int numa_node, DiskIo io, std::size_t max_bytes,
-                    CacheDropPolicy policy);
+                    CacheDropPolicy policy, TestFileCache* files = nullptr);
     ~DiskReadSession() override;
 
     void warmup(std::size_t bytes, const std::string& variant) override;
@@ -63,13 +64,15 @@ public:
 
 private:
     void read_into_buffer(std::size_t bytes);
+    int read_fd() const { return direct_fd_ >= 0 ? direct_fd_ : file_->fd(); }
 
     HwlocTopology topo_;
     int node_;
     DiskIo io_;
     CacheDropPolicy policy_;
     std::unique_ptr<ScopedThreadBinding> binding_;  // the reading thread on the node, for the record
-    std::unique_ptr<TestFile> file_;
+    std::shared_ptr<TestFile> file_;
+    int direct_fd_ = -1;  // io=direct: its own open of the file, with O_DIRECT (the file may be shared)
     std::unique_ptr<NumaBuffer> buffer_;
     std::unique_ptr<std::FILE, int (*)(std::FILE*)> stream_{nullptr, &std::fclose};  // fread only
     std::uint64_t seed_;

@@ -92,4 +92,15 @@ TestFile::~TestFile() {
     if (fd_ >= 0) ::close(fd_);
 }
 
+std::shared_ptr<TestFile> TestFileCache::get(const std::string& dir, std::uint64_t wanted,
+                                             const std::function<std::shared_ptr<TestFile>()>& make, bool& reused) {
+    reused = file_ && dir == dir_ && wanted == wanted_;
+    if (reused) return file_;
+    file_.reset();  // its space back before the next file is sized and written
+    file_ = make();
+    dir_ = dir;
+    wanted_ = wanted;
+    return file_;
+}
+
 }  // namespace hwcomm

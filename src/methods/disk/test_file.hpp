@@ -6,6 +6,8 @@
 // record, after an interrupt, or when the process dies by a signal.
 #include <cstddef>
 #include <cstdint>
+#include <functional>
+#include <memory>
 #include <string>
 
 namespace hwcomm {
@@ -35,6 +37,25 @@ private:
     int fd_ = -1;
     std::size_t bytes_ = 0;
     std::string how_;
+};
+
+// The last test file written, kept for the next session that wants the same
+// one: disk-read's three io modes of a disk and NUMA node read one file
+// (writing and fsyncing 1 GiB took 1-1.7 s per record on the GPU machines).
+// A method holds one; its sessions are prepared one at a time. The file is
+// freed when another is wanted or the method goes (the end of the run).
+class TestFileCache {
+public:
+    // The kept file when `dir` and `wanted` (the size asked for, before any
+    // clamp to the free space) match; else the kept one released, then make().
+    // `reused` says which.
+    std::shared_ptr<TestFile> get(const std::string& dir, std::uint64_t wanted,
+                                  const std::function<std::shared_ptr<TestFile>()>& make, bool& reused);
+
+private:
+    std::string dir_;
+    std::uint64_t wanted_ = 0;
+    std::shared_ptr<TestFile> file_;
 };
 
 }  // namespace hwcomm
