@@ -9,6 +9,7 @@
 
 #include "discover/discover.hpp"
 #include "planted_method.hpp"
+#include "timed_point.hpp"
 #include "run/class_plan.hpp"
 #include "run/confirmation.hpp"
 #include "run/engine.hpp"
@@ -240,24 +241,11 @@ TEST(ClassConfirmation, ExhaustiveMeasuresEveryPairInFullOnTheFixedSizes) {
 
 namespace {
 
-// One ok point of `bytes` taking `seconds` per transfer, its CI +-0.2%.
-Point timed_point(std::uint64_t bytes, double seconds) {
-    Point p;
-    p.bytes = bytes;
-    p.status = "ok";
-    p.bytes_per_rep = static_cast<double>(bytes);
-    p.bandwidth_gbps = static_cast<double>(bytes) / seconds / 1e9;
-    p.stats.median = seconds;
-    p.stats.ci95_low = seconds * 0.998;
-    p.stats.ci95_high = seconds * 1.002;
-    return p;
-}
-
 Record timed_record(std::vector<std::pair<std::uint64_t, double>> times) {
     Record r;
     r.src = "gpu0";
     r.dst = "gpu1";
-    for (const auto& [bytes, seconds] : times) r.points.push_back(timed_point(bytes, seconds));
+    for (const auto& [bytes, seconds] : times) r.points.push_back(test::timed_point(bytes, seconds));
     return r;
 }
 

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "run/confirmation.hpp"
+#include "timed_point.hpp"
 
 using namespace hwcomm;
 
@@ -12,24 +13,12 @@ namespace {
 
 constexpr std::uint64_t kPlateau = std::uint64_t{64} << 20;
 
-Point timed_point(std::uint64_t bytes, double seconds) {
-    Point p;
-    p.bytes = bytes;
-    p.status = "ok";
-    p.bytes_per_rep = static_cast<double>(bytes);
-    p.bandwidth_gbps = static_cast<double>(bytes) / seconds / 1e9;
-    p.stats.median = seconds;
-    p.stats.ci95_low = seconds * 0.998;
-    p.stats.ci95_high = seconds * 1.002;
-    return p;
-}
-
 // A link timed `small_s` at 1 B and moving `gbps` on the plateau.
 Record link(const std::string& dst, double small_s, double gbps) {
     Record r;
     r.src = "gpu0";
     r.dst = dst;
-    r.points = {timed_point(1, small_s), timed_point(kPlateau, static_cast<double>(kPlateau) / (gbps * 1e9))};
+    r.points = {test::timed_point(1, small_s), test::timed_point(kPlateau, static_cast<double>(kPlateau) / (gbps * 1e9))};
     return r;
 }
 
