@@ -98,6 +98,7 @@ struct MethodSums {
     // confirmation it was first (its points are not kept): used only where no
     // full record is.
     std::vector<double> setups, confirm_setups, promoted_setups, stops;  // stops: 0 where no plateau held
+    std::vector<double> endpoints;  // of the records with several lanes
     std::array<BandSums, kCostBands> bands{};
 };
 
@@ -107,6 +108,7 @@ void add_record(MethodSums& m, const Record& r, const std::vector<double>& secon
      : r.measured_as == "promoted" ? m.promoted_setups
                                    : m.setups)
         .push_back(setup);
+    if (const std::size_t ends = lane_endpoints(r)) m.endpoints.push_back(static_cast<double>(ends));
     const bool climbed = r.context.contains("ladder");
     // A confirmation's few sizes say nothing of where a sweep stops.
     if (r.measured_as != "confirmed") m.stops.push_back(static_cast<double>(ladder_stop_of(r, ladder)));
@@ -195,6 +197,7 @@ std::map<std::string, MethodCost> fit_method_costs(const ResultsFile& file, cons
         c.min_samples = min_samples;
         c.time_budget_s = time_budget;
         c.noise_limit_after = noise_limit_after;
+        c.endpoints = mean(m.endpoints);
         out[method] = c;
     }
     // A method whose confirmations were all promoted (or that had none): the

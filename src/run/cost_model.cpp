@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <set>
 
 #include "catalog/method_catalog.hpp"
 #include "measure/statistics.hpp"
@@ -99,13 +100,24 @@ double CostModel::point_seconds(const std::string& key, std::uint64_t bytes, con
 }
 
 double CostModel::record_seconds(const std::string& key, const ExpectedSizes& sizes, std::size_t combos,
-                                 const StoppingOptions& stopping, bool confirmation) const {
+                                 const StoppingOptions& stopping, bool confirmation, std::size_t endpoints) const {
     const MethodCost& c = of(key);
     double s = confirmation ? c.confirm_setup_s : c.setup_s;
     for (std::uint64_t b : sizes.sizes)
         s += static_cast<double>(std::max<std::size_t>(combos, 1)) * point_seconds(key, b, stopping) *
              (sizes.ladder ? c.band_of(b).points_per_size : 1.0);
+    if (endpoints > 1 && c.endpoints > 1) s *= (static_cast<double>(endpoints) - 1) / (c.endpoints - 1);
     return s;
+}
+
+std::size_t lane_endpoints(const Record& record) {
+    // A group record's ends are written with '*' or '+' (numa0 -> gpu*, gpu0+gpu1 -> gpu2+gpu3);
+    // on two GPUs all-to-one has one lane.
+    const auto group = [](const std::string& id) { return id.find_first_of("*+") != std::string::npos; };
+    if (record.lanes.empty() || !(group(record.src) || group(record.dst))) return 0;
+    std::set<std::string> ends;
+    for (const LaneSpec& l : record.lanes) ends.insert({l.src, l.dst});
+    return ends.size();
 }
 
 nlohmann::json cost_model_to_json(const CostModel& model) {
@@ -122,7 +134,7 @@ nlohmann::json cost_model_to_json(const CostModel& model) {
         methods[name] = {{"setup_s", c.setup_s}, {"confirm_setup_s", c.confirm_setup_s}, {"bands", std::move(bands)},
                          {"ladder_stop_bytes", c.ladder_stop_bytes}, {"records", c.records},
                          {"min_samples", c.min_samples}, {"time_budget_s", c.time_budget_s},
-                         {"noise_limit_after", c.noise_limit_after}};
+                         {"noise_limit_after", c.noise_limit_after}, {"endpoints", c.endpoints}};
         if (!c.borrowed_from.empty()) methods[name]["borrowed_from"] = c.borrowed_from;
     }
     return {{"source", model.source}, {"fitted_on", model.fitted_on}, {"methods", std::move(methods)}};

@@ -19,6 +19,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/results.hpp"
+
 #include "measure/stopping_rule.hpp"
 
 namespace hwcomm {
@@ -49,6 +51,12 @@ struct MethodCost {
     std::size_t min_samples = 5;   // the stopping rule they were measured with
     double time_budget_s = 0.2;
     std::size_t noise_limit_after = 0;  // 0: the run had no noise limit
+    // Concurrency records: the mean count of lane endpoints of the records
+    // fitted (0: none had several lanes). A planned record with another count
+    // costs in proportion to its endpoints less one: allocations, fills,
+    // checks and transfers are per lane (all-to-host on 4 GPUs has 4 lanes
+    // where the 2-GPU table's had 2).
+    double endpoints = 0;
     // A method without constants of its own: the method of its family whose
     // constants it takes (its curve costs about the same per size).
     std::string borrowed_from;
@@ -83,12 +91,18 @@ struct CostModel {
     // record of `key` (a method or a cost_key) under `stopping`.
     double point_seconds(const std::string& key, std::uint64_t bytes, const StoppingOptions& stopping) const;
     // A record measured at `sizes`, each at `combos` values of its other axes;
-    // `confirmation`: its setup is a confirmation's.
+    // `confirmation`: its setup is a confirmation's; `endpoints`: the count of
+    // its lanes' endpoints (0: a plain pair).
     double record_seconds(const std::string& key, const ExpectedSizes& sizes, std::size_t combos,
-                          const StoppingOptions& stopping, bool confirmation = false) const;
+                          const StoppingOptions& stopping, bool confirmation = false,
+                          std::size_t endpoints = 0) const;
 };
 
 nlohmann::json cost_model_to_json(const CostModel& model);
+
+// The distinct endpoints of a group record's lanes (its src or dst written
+// with '*' or '+'); 0 for a plain pair.
+std::size_t lane_endpoints(const Record& record);
 
 // The built-in constants (run/builtin_cost_table.cpp, fitted by
 // fit_method_costs on the committed run it names; a test checks they still

@@ -46,7 +46,8 @@ std::string cost_table_source(const std::map<std::string, MethodCost>& methods, 
         s += "}},\n              .ladder_stop_bytes = " + std::to_string(c.ladder_stop_bytes) +
              "u, .records = " + std::to_string(c.records) + ", .min_samples = " + std::to_string(c.min_samples) +
              ", .time_budget_s = " + number(c.time_budget_s) +
-             ", .noise_limit_after = " + std::to_string(c.noise_limit_after) + "}},\n";
+             ", .noise_limit_after = " + std::to_string(c.noise_limit_after) +
+             (c.endpoints > 0 ? ", .endpoints = " + number(c.endpoints) : std::string()) + "}},\n";
     }
     s += "        }};\n    return table;\n}\n\n}  // namespace hwcomm\n";
     return s;

@@ -1,6 +1,7 @@
 #include "run/plan_estimate.hpp"
 
 #include <algorithm>
+#include <set>
 
 #include "run/confirmation.hpp"
 #include "run/size_plan.hpp"
@@ -41,10 +42,26 @@ ExpectedSizes expected_sizes(const PlannedRecord& record, const RunOptions& opti
     return {sizes, false};
 }
 
-double estimate_record(const PlannedRecord& record, const RunOptions& options, const CostModel& costs) {
+namespace {
+
+// A group record's endpoints (a plain pair: 0), as lane_endpoints counts them in a record.
+std::size_t planned_endpoints(const PlannedRecord& record) {
+    if (!record.set) return 0;
+    std::set<const Vertex*> ends(record.set->vertices.begin(), record.set->vertices.end());
+    return ends.size() > 1 ? ends.size() : 0;
+}
+
+double estimate_record(const PlannedRecord& record, const RunOptions& options, const CostModel& costs,
+                       std::size_t endpoints) {
     return costs.record_seconds(cost_key(record.method->name(), record.params), expected_sizes(record, options, costs),
                                 axis_combinations(*record.method), options.stopping,
-                                record.measured_as == "confirmed");
+                                record.measured_as == "confirmed", endpoints);
+}
+
+}  // namespace
+
+double estimate_record(const PlannedRecord& record, const RunOptions& options, const CostModel& costs) {
+    return estimate_record(record, options, costs, planned_endpoints(record));
 }
 
 PlanEstimate estimate_plan(const std::vector<PlannedRecord>& plan, const RunOptions& options, const CostModel& costs,
@@ -82,11 +99,12 @@ std::vector<RecordedEstimate> estimate_recorded(const ResultsFile& file, const R
         planned.method = method;
         planned.params = r.params;
         planned.measured_as = r.measured_as == "promoted" ? "confirmed" : r.measured_as;
-        const double as_planned = estimate_record(planned, options, costs);
+        const std::size_t endpoints = lane_endpoints(r);
+        const double as_planned = estimate_record(planned, options, costs, endpoints);
         double estimate = as_planned;
         if (r.measured_as == "promoted") {  // its confirmation, then the full sweep the plan prices as promotion_s
             planned.measured_as = "full";
-            estimate += estimate_record(planned, options, costs);
+            estimate += estimate_record(planned, options, costs, endpoints);
         }
         out.push_back({r.method, r.measured_as, elapsed->get<double>(), estimate, as_planned});
     }

@@ -260,3 +260,38 @@ TEST(Budget, TheClockAdmitsWhatFitsAndStopsPastTheAllowance) {
     EXPECT_TRUE(clock.spent());
     EXPECT_FALSE(clock.admits(0));
 }
+
+// A concurrency record costs in proportion to its lanes: all-to-host fitted
+// on two GPUs (3 endpoints) and planned on four (5) costs twice as much;
+// all-to-one's single lane on two GPUs (2 endpoints) against three on four.
+TEST(CostModel, AConcurrencyRecordCostsInProportionToItsLanes) {
+    CostModel model;
+    MethodCost c;
+    c.setup_s = 1.0;
+    c.bands[0] = {0.01, 0, 0, 1, 10};
+    c.endpoints = 3;
+    model.methods["all-to-host"] = c;
+    const ExpectedSizes sizes{{1024, 4096}, false};
+    const double fitted = model.record_seconds("all-to-host", sizes, 1, stopping(5, 0.2), false, 3);
+    EXPECT_DOUBLE_EQ(model.record_seconds("all-to-host", sizes, 1, stopping(5, 0.2), false, 5), 2 * fitted);
+    EXPECT_DOUBLE_EQ(model.record_seconds("all-to-host", sizes, 1, stopping(5, 0.2), false, 0), fitted);  // a plain pair
+
+    Record host;
+    host.src = "numa0";
+    host.dst = "gpu*";
+    host.lanes = {{"numa0->gpu0", "all-to-host", "numa0", "gpu0"}, {"numa0->gpu1", "all-to-host", "numa0", "gpu1"}};
+    EXPECT_EQ(lane_endpoints(host), 3u);
+    Record one;
+    one.src = "gpu*-gpu1";
+    one.dst = "gpu1";
+    one.lanes = {{"gpu0->gpu1", "all-to-one", "gpu0", "gpu1"}};
+    EXPECT_EQ(lane_endpoints(one), 2u);
+    Record pair;
+    pair.src = "gpu0";
+    pair.dst = "gpu1";
+    pair.lanes = {{"gpu0->gpu1", "memcpy-peer", "gpu0", "gpu1"}};
+    EXPECT_EQ(lane_endpoints(pair), 0u);
+    // The built-in table was fitted on two GPUs: all-to-host's records had three endpoints.
+    EXPECT_DOUBLE_EQ(builtin_cost_table().methods.at("all-to-host").endpoints, 3);
+    EXPECT_DOUBLE_EQ(builtin_cost_table().methods.at("all-to-one").endpoints, 2);
+}
