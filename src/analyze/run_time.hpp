@@ -15,6 +15,8 @@ namespace hwcomm::analyze {
 struct RunTimeRow {
     std::string method;  // "" for the total
     std::size_t records = 0, full = 0, confirmed = 0, promoted = 0;
+    // Confirmations outside their class once and measured again (kept or promoted).
+    std::size_t measured_twice = 0;
     std::size_t timed = 0;      // records with both an estimate and a measured time
     double estimate_s = 0, elapsed_s = 0;  // over the timed records
 };
