@@ -1,11 +1,13 @@
 #pragma once
-// Identical-link anomalies (issue 21 item 4): a record whose link class
-// (classes/) has its representative measured with the same method and
-// comparable parameters, and which differs from that representative by more
-// than the verdict rule's threshold, or than the representative's own 95%
-// confidence interval where that is wider. Sizes compared: those both
-// measured in the rule's window; when they share none there (a confirmation
-// measured at a few sizes), the largest size both measured.
+// Identical-link anomalies (issue 21 item 4) among the records of a link
+// class (classes/) whose representative was measured with the same method and
+// comparable parameters. Where three or more of them have a point at a size
+// of the rule's window, each (the representative too) against the class's
+// median there: an outlier beyond the rule's threshold, 3.5 robust sd of the
+// class's scatter or its own 95% CI, whichever is widest. Else against the
+// representative at the sizes both measured in the window (none there: the
+// largest size both measured), beyond the threshold or the representative's
+// CI, where wider. docs/classes.md.
 #include <cstdint>
 #include <string>
 #include <vector>

@@ -111,9 +111,9 @@ struct Record {
     // or {"kind":"imported","tool":"comm|scope","file":...}.
     nlohmann::json provenance = nlohmann::json::object();
     // Schema 2.2. How the plan measured it (docs/schema.md): "full" (every size
-    // of its ladder), "confirmed" (a few sizes, within its class
-    // representative's spread) or "promoted" (confirmed sizes outside it, then
-    // the full sweep). Empty: not said (older files, imports): read as full.
+    // of its ladder), "confirmed" (a few sizes, within its class's spread) or
+    // "promoted" (confirmed sizes outside it on two measurements, then the
+    // full sweep). Empty: not said (older files, imports): read as full.
     std::string measured_as;
     // Keys this build does not know, kept so a rewrite does not strip them.
     nlohmann::json unknown = nlohmann::json::object();

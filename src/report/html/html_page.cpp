@@ -109,8 +109,8 @@ std::string render_report_html(const std::vector<ReportInput>& inputs, const Rep
          << "<section id=\"classes\"><h2>Link classes and run time</h2><p class=\"caption\">Pairs whose paths cross the "
             "same kinds of edges at the same stated rates, with the same NUMA relation and switch sharing, form a "
             "class (<code>hwcomm topo</code> lists them): its representative gets the full size sweep, the other "
-            "members are confirmed at a few sizes, and a member outside the representative's spread is promoted to a "
-            "full sweep. A confirmed curve shows its measured sizes as points and, dashed between them, its "
+            "members are confirmed at a few sizes, and a member outside its class's spread on two measurements is "
+            "promoted to a full sweep. A confirmed curve shows its measured sizes as points and, dashed between them, its "
             "representative's shape: not measured there. Below each file's classes, what its run took beside the "
             "estimate its plan made before measuring.</p><div id=\"classes-tables\"></div></section>\n"
          << "<footer>Made by hwcomm " << HWCOMM_VERSION << " (" << HWCOMM_GIT_REVISION
