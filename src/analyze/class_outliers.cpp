@@ -45,10 +45,6 @@ std::string percent(double v) {
     return buf;
 }
 
-}  // namespace
-
-namespace {
-
 using Curve = std::map<std::uint64_t, CurvePoint>;
 
 bool in_window(std::uint64_t bytes, const VerdictRule& rule) {
