@@ -20,6 +20,8 @@ double median_value(std::vector<double> values) {
     return quantile_sorted(values, 0.5);
 }
 
+double median_or_zero(const std::vector<double>& values) { return values.empty() ? 0 : median_value(values); }
+
 double robust_sd(const std::vector<double>& values) {
     const double m = median_value(values);
     std::vector<double> deviations;

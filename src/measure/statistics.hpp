@@ -22,6 +22,10 @@ double quantile_sorted(const std::vector<double>& sorted, double p);
 // std::invalid_argument on an empty vector.
 double median_value(std::vector<double> values);
 
+// median_value, but 0 for an empty vector (where nothing was there to take the
+// median of, e.g. a cost band nothing was fitted on).
+double median_or_zero(const std::vector<double>& values);
+
 // A robust sd: the median absolute deviation from the median over 0.6745
 // (equal to the sd for normal data, untouched by a few outliers); throws
 // std::invalid_argument on an empty vector.

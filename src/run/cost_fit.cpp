@@ -11,9 +11,6 @@ namespace {
 
 constexpr double kSampleFloorS = 200e-6;  // the CUDA methods' target sample length
 
-// 0 for no values (a band or method nothing was fitted on).
-double median_of(const std::vector<double>& v) { return v.empty() ? 0 : median_value(v); }
-
 // Seconds a point spent sampling, as its samples say: samples x max(median, floor) per variant.
 double sampled_seconds(const Point& p) {
     const auto one = [](std::size_t n, double median) { return static_cast<double>(n) * std::max(median, kSampleFloorS); };
@@ -193,7 +190,7 @@ std::map<std::string, MethodCost> fit_method_costs(const ResultsFile& file, cons
         for (double s : m.stops)
             if (s > 0) stopped.push_back(s);
         // Most records found their plateau: where; else a full sweep goes to the largest size.
-        c.ladder_stop_bytes = stopped.size() * 2 > m.stops.size() ? static_cast<std::uint64_t>(median_of(stopped)) : 0;
+        c.ladder_stop_bytes = stopped.size() * 2 > m.stops.size() ? static_cast<std::uint64_t>(median_or_zero(stopped)) : 0;
         c.min_samples = min_samples;
         c.time_budget_s = time_budget;
         c.noise_limit_after = noise_limit_after;
@@ -207,7 +204,7 @@ std::map<std::string, MethodCost> fit_method_costs(const ResultsFile& file, cons
     std::vector<double> confirm_setups;
     for (const auto& [key, m] : sums)
         if (is_method(key) && !m.confirm_setups.empty()) confirm_setups.push_back(out.at(key).confirm_setup_s);
-    const double typical = median_of(confirm_setups);
+    const double typical = median_or_zero(confirm_setups);
     for (auto& [key, c] : out)
         if (is_method(key) && sums.at(key).confirm_setups.empty())
             c.confirm_setup_s = confirm_setups.empty() ? c.setup_s : std::min(c.setup_s, typical);

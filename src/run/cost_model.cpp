@@ -11,9 +11,6 @@ namespace hwcomm {
 
 namespace {
 
-// 0 for no values (a band or method nothing was fitted on).
-double median_of(const std::vector<double>& v) { return v.empty() ? 0 : median_value(v); }
-
 // A method with neither constants nor a sibling's: per band, the median of the fitted methods.
 MethodCost median_method(const std::map<std::string, MethodCost>& methods) {
     MethodCost m;
@@ -34,14 +31,14 @@ MethodCost median_method(const std::map<std::string, MethodCost>& methods) {
         m.time_budget_s = c.time_budget_s;
         m.noise_limit_after = c.noise_limit_after;
     }
-    m.setup_s = median_of(setups);
-    m.confirm_setup_s = median_of(confirm_setups);
+    m.setup_s = median_or_zero(setups);
+    m.confirm_setup_s = median_or_zero(confirm_setups);
     for (std::size_t b = 0; b < kCostBands; ++b) {
         m.bands[b].points = converged[b].size();
-        m.bands[b].converged_s = median_of(converged[b]);
-        m.bands[b].budget_s = median_of(budget[b]);
-        m.bands[b].noise_s = median_of(noise[b]);
-        m.bands[b].points_per_size = per_size[b].empty() ? 1 : median_of(per_size[b]);
+        m.bands[b].converged_s = median_or_zero(converged[b]);
+        m.bands[b].budget_s = median_or_zero(budget[b]);
+        m.bands[b].noise_s = median_or_zero(noise[b]);
+        m.bands[b].points_per_size = per_size[b].empty() ? 1 : median_or_zero(per_size[b]);
     }
     return m;
 }

@@ -41,6 +41,13 @@ TEST(Statistics, SingleSampleHasZeroSpread) {
 
 TEST(Statistics, EmptyThrows) { EXPECT_THROW(compute_stats({}), std::invalid_argument); }
 
+TEST(Statistics, MedianOrZero) {
+    EXPECT_EQ(median_or_zero({}), 0.0);
+    EXPECT_DOUBLE_EQ(median_or_zero({3, 1, 2}), 2.0);
+    EXPECT_DOUBLE_EQ(median_or_zero({4, 1, 2, 3}), 2.5);
+    EXPECT_THROW(median_value({}), std::invalid_argument);
+}
+
 TEST(MedianCi, ExactRanksForSmallSamples) {
     // Too few samples for 95%: the whole range.
     EXPECT_EQ(median_ci95_ranks(5), (std::pair<std::size_t, std::size_t>{1, 5}));
