@@ -27,6 +27,8 @@ bool measured_twice(const Record& r) {
     if (r.measured_as != "promoted") return false;
     const auto p = r.context.find("promotion");
     if (p == r.context.end() || !p->is_object()) return false;
+    if (const auto twice = p->find("measured_twice"); twice != p->end()) return twice->is_boolean() && twice->get<bool>();
+    // Files written before the field (up to 730d24c) say it in the reason only.
     const auto reason = p->find("reason");
     return reason != p->end() && reason->is_string() &&
            reason->get<std::string>().find("measured twice") != std::string::npos;

@@ -133,6 +133,7 @@ ConfirmationVerdict judge_points(const Record& member, const Record& representat
         const bool out = outside(band, p.bandwidth_gbps);
         entry["band_gbps"] = {band.lo, band.unbounded ? nlohmann::json(nullptr) : nlohmann::json(band.hi)};
         entry["outside"] = out;
+        if (out) entry["side"] = p.bandwidth_gbps < band.lo ? "below" : "above";
         v.compared.push_back(std::move(entry));
         if (out && !v.promote) {
             const std::string range =
@@ -152,6 +153,19 @@ ConfirmationVerdict judge_points(const Record& member, const Record& representat
 
 ConfirmationVerdict judge_confirmation(const Record& member, const Record& representative, double tolerance) {
     return judge_points(member, representative, {}, tolerance);
+}
+
+bool outside_again(const ConfirmationVerdict& first, const ConfirmationVerdict& second) {
+    if (first.failed || second.failed) return true;  // a failed size needs no second opinion
+    for (const auto& a : second.compared) {
+        if (!a.value("outside", false)) continue;
+        for (const auto& b : first.compared)
+            if (b.value("outside", false) && b.value("bytes", std::uint64_t{0}) == a.value("bytes", std::uint64_t{0}) &&
+                b.value("axes", nlohmann::json::object()) == a.value("axes", nlohmann::json::object()) &&
+                b.value("side", "") == a.value("side", ""))
+                return true;
+    }
+    return false;
 }
 
 std::vector<ConfirmationVerdict> judge_class(const std::vector<const Record*>& members,

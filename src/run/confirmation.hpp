@@ -50,6 +50,7 @@ struct ConfirmationVerdict {
     bool failed = false;   // a size failed: promoted without comparing
     std::string reason;    // why promoted: the first size outside the spread, a failed size
     nlohmann::json compared = nlohmann::json::array();  // per size: member, centre, band, class
+    nlohmann::json first_measurement;  // null, or {reason, compared} of the first of two measurements
 };
 
 // Against the representative alone.
@@ -62,5 +63,12 @@ ConfirmationVerdict judge_confirmation(const Record& member, const Record& repre
 std::vector<ConfirmationVerdict> judge_class(const std::vector<const Record*>& members,
                                              const std::vector<const Record*>& siblings, const Record& representative,
                                              double tolerance = kConfirmationTolerance);
+
+// A member measured twice is unlike its class only when the second
+// measurement is outside at a size where the first was, on the same side (or
+// a size failed). Outside both times but never so (nvidia-h200-x2 at 730d24c:
+// um-demand gpu1->numa0 at 64 MiB -24.6%, then +6.9% from gpu0->numa0) is the
+// path's run-to-run noise, not a different link.
+bool outside_again(const ConfirmationVerdict& first, const ConfirmationVerdict& second);
 
 }  // namespace hwcomm

@@ -153,16 +153,13 @@ private:
     // difference is measured again (per-session noise seldom repeats: the
     // staged peer copies of nvidia-h200-x4 moved 13-19 us at 1 B between
     // runs on the same pair) and promotes only when the second measurement
-    // lies outside too. False: stop the run.
+    // lies outside too, at a size where the first did and on the same side
+    // (outside_again). False: stop the run.
     bool settle(const PlannedRecord& p, const Record& first, ConfirmationVerdict verdict,
                 const std::vector<const Record*>& others, const Record& representative) {
         double spent = first.context.value("elapsed_s", 0.0);
         const std::size_t at = last_of_class_.at(p.representative_key);
-        auto lost = [&](const std::optional<DeviceFailure>& failure) {
-            note_loss(failure, at, p.key);
-            return loss_ && needs_gpu(p);
-        };
-        if (lost(std::nullopt)) {
+        if (loss_ && needs_gpu(p)) {
             finish(not_measured_record(p, *loss_));
             return true;
         }
@@ -173,22 +170,27 @@ private:
             std::optional<Record> again = measure_as_planned(graph_, p, options_, results_, nullptr, &hooks_, failure);
             if (!again) return false;
             spent += seconds_since(started);
-            if (lost(failure)) {
+            note_loss(failure, at, p.key);
+            if (loss_ && needs_gpu(p)) {
                 finish(not_measured_record(p, *loss_));
                 return true;
             }
             const ConfirmationVerdict second = judge_class({&*again}, others, representative).at(0);
-            if (!second.promote) {
+            const nlohmann::json first_measurement = {{"reason", verdict.reason}, {"compared", verdict.compared}};
+            if (!second.promote || !outside_again(verdict, second)) {
                 again->context["elapsed_s"] = spent;
                 if (first.context.contains("estimate_s")) again->context["estimate_s"] = first.context["estimate_s"];
                 keep_confirmed(*again, representative.key, second.compared, progress_, options_);
-                again->context["confirmation"]["first_measurement"] = {{"reason", verdict.reason},
-                                                                       {"compared", verdict.compared}};
+                again->context["confirmation"]["first_measurement"] = first_measurement;
+                if (second.promote)
+                    again->context["confirmation"]["outside_again_elsewhere"] =
+                        second.reason + " (never at a size where the first was, on the same side: noise)";
                 finish(std::move(*again));
                 return true;
             }
             verdict.reason = second.reason + "; measured twice, the first time " + verdict.reason;
             verdict.compared = second.compared;
+            verdict.first_measurement = first_measurement;
             if (hooks_.should_stop && hooks_.should_stop()) return false;
         }
         const auto started = std::chrono::steady_clock::now();

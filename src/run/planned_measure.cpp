@@ -82,8 +82,7 @@ std::optional<Record> measure_as_planned(const Graph& graph, const PlannedRecord
 }
 
 bool awaits_judgement(const PlannedRecord& planned, const Record& record) {
-    return planned.measured_as == "confirmed" && record.measured_as == "confirmed" &&
-           !record.context.contains("confirmation");
+    return planned.measured_as == "confirmed" && record.measured_as == "confirmed";
 }
 
 void keep_confirmed(Record& confirmation, const std::string& representative, const nlohmann::json& compared,
@@ -96,8 +95,14 @@ std::optional<Record> measure_promoted(const Graph& graph, const PlannedRecord& 
                                        const ResultsFile& results, Progress* progress, const EngineHooks* hooks,
                                        std::optional<DeviceFailure>& failure, const ConfirmationVerdict& verdict) {
     const std::size_t units = options.sizes.size();
-    return promoted(measure_full(graph, planned, options, results, progress, units - units / 2, hooks, failure),
-                    planned.representative_key, verdict.reason, verdict.compared);
+    std::optional<Record> full =
+        promoted(measure_full(graph, planned, options, results, progress, units - units / 2, hooks, failure),
+                 planned.representative_key, verdict.reason, verdict.compared);
+    if (full && !verdict.first_measurement.is_null()) {
+        full->context["promotion"]["measured_twice"] = true;
+        full->context["promotion"]["first_measurement"] = verdict.first_measurement;
+    }
+    return full;
 }
 
 }  // namespace hwcomm

@@ -60,18 +60,23 @@ TEST(RunTime, EstimateAndMeasuredTimePerMethodAndInTotal) {
 }
 
 // Confirmations measured a second time: kept (first_measurement beside them)
-// or promoted after both ("measured twice" in the reason).
+// or promoted after both (promotion.measured_twice; files written before the
+// field say "measured twice" in the reason only).
 TEST(RunTime, ConfirmationsMeasuredTwiceAreCounted) {
     ResultsFile f;
     f.records = {timed("memcpy-peer", "gpu1", "full", 2.0, 2.5), timed("memcpy-peer", "gpu2", "confirmed", 0.5, 0.4),
                  timed("memcpy-peer", "gpu3", "confirmed", 0.5, 0.8), timed("memcpy-peer", "gpu4", "promoted", 0.5, 3.0),
-                 timed("memcpy-peer", "gpu5", "promoted", 0.5, 3.0)};
+                 timed("memcpy-peer", "gpu5", "promoted", 0.5, 3.0), timed("memcpy-peer", "gpu6", "promoted", 0.5, 3.0),
+                 timed("memcpy-peer", "gpu7", "promoted", 0.5, 3.0)};
     f.records[2].context["confirmation"] = {{"first_measurement", {{"reason", "at 1 B ..."}}}};
     f.records[3].context["promotion"] = {{"reason", "at 64 MiB ...; measured twice, the first time at 64 MiB ..."}};
     f.records[4].context["promotion"] = {{"reason", "representative memcpy-peer|gpu0|gpu1| not measured"}};
+    f.records[5].context["promotion"] = {{"reason", "at 1 B ..."}, {"measured_twice", true}};
+    // The field decides where it is written, whatever the reason says.
+    f.records[6].context["promotion"] = {{"reason", "named gpu7 measured twice"}, {"measured_twice", false}};
     const auto rows = run_time_rows(f);
     ASSERT_EQ(rows.size(), 2u);
-    EXPECT_EQ(rows[0].measured_twice, 2u);
+    EXPECT_EQ(rows[0].measured_twice, 3u);
     EXPECT_NE(format_run_time(rows).find("twice"), std::string::npos);
 }
 

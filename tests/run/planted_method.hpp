@@ -17,6 +17,8 @@ struct PlantedLinks {
     std::map<std::pair<std::string, std::string>, double> latency_of;  // pairs with their own latency
     // Pairs whose first session only takes this latency (noise that does not repeat).
     std::map<std::pair<std::string, std::string>, double> first_latency_of;
+    // Pairs whose second session only takes this latency.
+    std::map<std::pair<std::string, std::string>, double> second_latency_of;
     double rate(const std::string& src, const std::string& dst) const {
         const auto it = gbps_of.find({src, dst});
         return it == gbps_of.end() ? gbps : it->second;
@@ -62,9 +64,10 @@ public:
                                              std::size_t max, const MethodOptions&) const override {
         ++prepared;
         const std::pair<std::string, std::string> pair{s.id, d.id};
-        const auto first = links_.first_latency_of.find(pair);
-        const bool transient = first != links_.first_latency_of.end() && prepares_of[pair]++ == 0;
-        return std::make_unique<PlantedSession>(transient ? first->second : links_.latency(s.id, d.id),
+        const int session = prepares_of[pair]++;
+        const auto& noisy = session == 0 ? links_.first_latency_of : links_.second_latency_of;
+        const auto it = session < 2 ? noisy.find(pair) : noisy.end();
+        return std::make_unique<PlantedSession>(it != noisy.end() ? it->second : links_.latency(s.id, d.id),
                                                 links_.rate(s.id, d.id), max);
     }
     mutable std::size_t prepared = 0;

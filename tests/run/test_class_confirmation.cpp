@@ -129,8 +129,10 @@ TEST(ClassConfirmation, LatencyScatteredOverTheClassPromotesOnlyThePlantedSlowPa
 
 // A confirmation outside its class is measured again before it is promoted:
 // a first session 40% slower at small sizes (noise that does not repeat) is
-// kept as confirmed with its first measurement beside it; the slow pair,
-// outside both times, is promoted.
+// kept as confirmed with its first measurement beside it, and so is one
+// slower the first time and faster the second (outside twice, on opposite
+// sides: the path's noise); the slow pair, outside both times on the same
+// side, is promoted.
 TEST(ClassConfirmation, AnOutlierThatDoesNotRepeatIsKeptAndOneThatDoesIsPromoted) {
     const test::PlantedMethod probe({});
     const Fixture first = planned("dgxh100-nvswitch.xml", probe);
@@ -143,6 +145,7 @@ TEST(ClassConfirmation, AnOutlierThatDoesNotRepeatIsKeptAndOneThatDoesIsPromoted
     links.gbps_of[confirmed[0]] = 300;
     const std::set<std::pair<std::string, std::string>> transient{confirmed[3], confirmed[5], confirmed[9]};
     for (const auto& pair : transient) links.first_latency_of[pair] = 14e-6;
+    links.second_latency_of[confirmed[9]] = 6e-6;  // slower, then faster
     const test::PlantedMethod method(links);
     const Fixture f = planned("dgxh100-nvswitch.xml", method);
     ResultsFile results;
@@ -155,11 +158,14 @@ TEST(ClassConfirmation, AnOutlierThatDoesNotRepeatIsKeptAndOneThatDoesIsPromoted
             ++promoted;
             EXPECT_EQ(pair, confirmed[0]);
             EXPECT_NE(r.context.at("promotion").at("reason").get<std::string>().find("measured twice"), std::string::npos);
+            EXPECT_TRUE(r.context.at("promotion").at("measured_twice").get<bool>());
+            EXPECT_TRUE(r.context.at("promotion").at("first_measurement").contains("compared"));
         }
         if (r.measured_as == "confirmed" && r.context.at("confirmation").contains("first_measurement")) {
             ++measured_twice;
             EXPECT_TRUE(transient.count(pair)) << r.key;
             EXPECT_LE(r.points.size(), 3u);
+            EXPECT_EQ(r.context.at("confirmation").contains("outside_again_elsewhere"), pair == confirmed[9]) << r.key;
         }
     }
     EXPECT_EQ(promoted, 1u);

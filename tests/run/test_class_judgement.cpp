@@ -127,3 +127,28 @@ TEST(ClassJudgement, AFailedSizeIsPromotedWhateverTheClass) {
     EXPECT_TRUE(verdicts[1].promote);
     EXPECT_NE(verdicts[1].reason.find("failed: verification failed"), std::string::npos) << verdicts[1].reason;
 }
+
+// A member measured twice is unlike its class only when it is outside again
+// at a size where it was outside before, on the same side. nvidia-h200-x2 at
+// 730d24c: um-demand gpu1->numa0 at 64 MiB 24.6% below gpu0->numa0, then
+// 6.9% above (noise); memcpy-h2d pinned gpu1 at 203 KiB +28.4%, then +29.4%
+// (a different link).
+TEST(ClassJudgement, OutsideTwiceCountsOnlyAtOneSizeOnOneSide) {
+    const Record rep = link("gpu0", 2.0e-6, 5.0);
+    const auto judged = [&](double small_s, double gbps) {
+        return judge_class(pointers({link("gpu1", small_s, gbps)}), {}, rep).at(0);
+    };
+    const ConfirmationVerdict below = judged(2.0e-6, 3.8), above = judged(2.0e-6, 5.35), within = judged(2.0e-6, 5.0);
+    const ConfirmationVerdict slow_start = judged(4.0e-6, 5.0);
+    ASSERT_TRUE(below.promote && above.promote && slow_start.promote);
+    EXPECT_EQ(below.compared.at(1).at("side"), "below");
+    EXPECT_EQ(above.compared.at(1).at("side"), "above");
+    EXPECT_FALSE(within.compared.at(1).contains("side"));
+    EXPECT_TRUE(outside_again(below, judged(2.0e-6, 3.9)));
+    EXPECT_FALSE(outside_again(below, above));       // the other side
+    EXPECT_FALSE(outside_again(below, slow_start));  // another size
+    EXPECT_FALSE(outside_again(below, within));
+    ConfirmationVerdict failed;
+    failed.promote = failed.failed = true;
+    EXPECT_TRUE(outside_again(below, failed));
+}
