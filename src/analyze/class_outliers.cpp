@@ -53,10 +53,12 @@ bool in_window(std::uint64_t bytes, const VerdictRule& rule) {
 
 // The class's centre at each window size where kClassSpreadLinks or more
 // members have a point: the median bandwidth, and the robust scatter of log
-// bandwidth there (median absolute deviation / 0.6745).
+// bandwidth there (median absolute deviation / 0.6745), and how many links'
+// bandwidths made them there.
 constexpr std::size_t kClassSpreadLinks = 3;
 struct ClassCentre {
     std::map<std::uint64_t, double> median_gbps;
+    std::map<std::uint64_t, std::size_t> links;
     double scatter = 0;  // the median over those sizes
 };
 
@@ -70,6 +72,7 @@ ClassCentre class_centre(const std::map<ClassMember, Curve>& curves, const Verdi
     for (const auto& [bytes, v] : logs) {
         if (v.size() < kClassSpreadLinks) continue;
         c.median_gbps[bytes] = std::exp(median_value(v));
+        c.links[bytes] = v.size();
         scatters.push_back(robust_sd(v));
     }
     if (!scatters.empty()) c.scatter = median_value(scatters);
@@ -108,14 +111,16 @@ std::vector<ClassOutlier> class_outliers(const ResultsFile& file, const ClassMap
             double ci = 0;
             // Against the class's median where it has one at this member's sizes
             // (the representative judged too); else against the representative.
+            std::size_t links = members.size();
             for (const auto& [bytes, p] : mine)
                 if (const auto m = centre.median_gbps.find(bytes); m != centre.median_gbps.end()) {
                     diffs.push_back(p.gbps / m->second - 1.0);
                     ci = std::max(ci, ci_half_width(p));
                     o.sizes.push_back(bytes);
+                    links = std::min(links, centre.links.at(bytes));
                 }
             if (!diffs.empty()) {
-                o.class_links = members.size();
+                o.class_links = links;
                 o.tolerance = std::max({rule.threshold, ci, std::exp(kModifiedZOutlier * centre.scatter) - 1.0});
             } else {
                 if (record == rep_it->second) continue;

@@ -26,7 +26,10 @@ struct ClassOutlier {
     double tolerance = 0;        // max(threshold, the representative's relative CI half-width there)
     std::vector<std::uint64_t> sizes;
     bool in_window = true;       // false: compared at the largest common size, below the window
-    std::size_t class_links = 0; // > 0: compared with the median of the class's links (that many); 0: with the representative
+    // > 0: compared with the median of the class's links, and this many links'
+    // bandwidths made that median (the fewest over `sizes`: a member may lack a
+    // point at a size); 0: compared with the representative.
+    std::size_t class_links = 0;
 };
 
 std::vector<ClassOutlier> class_outliers(const ResultsFile& file, const ClassMap& classes, const VerdictRule& rule);

@@ -84,6 +84,29 @@ TEST(ClassOutliers, FlagsTheMemberOutsideItsClassAndNothingElse) {
     EXPECT_NE(a.text.find("measured as promoted"), std::string::npos);
 }
 
+// A member without a point at a size is not one of the links whose median
+// the outlier is compared with there: without gpu4->gpu0 at 1 GiB, three
+// links make the class's median at that size.
+TEST(ClassOutliers, TheLinksCountedAreThoseWithAPointAtTheSizesCompared) {
+    ResultsFile f = dgx1_file();
+    ASSERT_EQ(f.records[3].key, "memcpy-peer|gpu4|gpu0|peer=on");
+    ASSERT_EQ(f.records[3].points.back().bytes, 1ull << 30);
+    f.records[3].points.pop_back();
+    const Graph g = graph_from_json(f.topology);
+    const auto outliers = class_outliers(f, record_classes(f, &g, "dgx1"), VerdictRule{});
+    ASSERT_EQ(outliers.size(), 1u);
+    EXPECT_EQ(outliers[0].key, "memcpy-peer|gpu2|gpu3|peer=on");
+    EXPECT_EQ(outliers[0].sizes.size(), 5u);  // 64 MiB .. 1 GiB: four links below 1 GiB, three there
+    EXPECT_EQ(outliers[0].class_links, 3u);
+    const Anomaly a = outlier_anomaly(outliers[0]);
+    EXPECT_NE(a.text.find("from the median of the 3 links of its class"), std::string::npos) << a.text;
+    // Without it at every size, the class's median is of three links everywhere.
+    f.records[3].points.clear();
+    const auto three = class_outliers(f, record_classes(f, &g, "dgx1"), VerdictRule{});
+    ASSERT_EQ(three.size(), 1u);
+    EXPECT_EQ(three[0].class_links, 3u);
+}
+
 // Of two links the representative is the reference: -7% is inside its +-10%
 // CI, outside a +-0.1% one. Three links evenly spread (10, 9.3, 8.5 GB/s)
 // have no one unlike the others: the class's scatter holds them all.
