@@ -123,11 +123,18 @@ TEST_F(DiskReadTest, TheIoModesReadOneTestFileWrittenOnce) {
         return std::make_unique<DiskReadSession>(target, node_, io, bytes, CacheDropPolicy::File, &files);
     };
     const std::string earlier = "an earlier record of this run (the same directory and size)";
+    std::uint64_t free_before = 0;
     for (DiskIo io : {DiskIo::Direct, DiskIo::Buffered, DiskIo::Fread, DiskIo::Direct}) {
         auto s = open(io, kBytes);
         const auto ctx = s->context();
         const bool first = io == DiskIo::Direct && ctx.at("test_file").at("written_for") == "this record";
         if (!first) EXPECT_EQ(ctx.at("test_file").at("written_for"), earlier) << to_string(io);
+        // The free space the file was sized by (at most half of it), before it was
+        // written: a record reading the kept file says the writer's figure.
+        const auto free = ctx.at("scratch_free_bytes").get<std::uint64_t>();
+        EXPECT_GE(free, 2 * ctx.at("test_file").at("bytes").get<std::uint64_t>()) << to_string(io);
+        if (first) free_before = free;
+        else EXPECT_EQ(free, free_before) << to_string(io);
         for (int i = 0; i < 2; ++i) {
             s->reset(kBytes, "");
             EXPECT_EQ(s->measure(kBytes, "").metrics.at("cached_bytes_at_start").value, 0) << to_string(io);

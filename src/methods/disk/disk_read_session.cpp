@@ -54,7 +54,7 @@ DiskReadSession::DiskReadSession(const DiskTarget& target, int numa_node, DiskIo
         if (bytes < kDiskAlignment)
             throw MeasurementError("no room for a test file in " + target.scratch_dir + " (" + std::to_string(free) +
                                    " bytes free; disk-read uses at most half)");
-        return std::make_shared<TestFile>(target.scratch_dir, bytes, seed_);
+        return std::make_shared<TestFile>(target.scratch_dir, bytes, seed_, free);
     };
     bool reused = false;
     file_ = files ? files->get(target.scratch_dir, wanted, write_file, reused) : write_file();
@@ -70,12 +70,13 @@ DiskReadSession::DiskReadSession(const DiskTarget& target, int numa_node, DiskIo
             throw MeasurementError("fdopen of the test file: " + errno_text());
         }
     }
-    const std::uint64_t free = free_bytes(target.scratch_dir);
     context_["disk"] = target.disk;
     context_["mount_point"] = target.mount_point;
     context_["fstype"] = target.fstype;
     context_["scratch_dir"] = target.scratch_dir;
-    context_["scratch_free_bytes"] = free;
+    // The free space before the test file was written, which capped its size
+    // (a reused file: as the record that wrote it found it).
+    context_["scratch_free_bytes"] = file_->free_before();
     context_["io"] = to_string(io_);
     context_["test_file"] = {{"bytes", bytes}, {"created", file_->how()}, {"visible_name", false},
                              {"written_for", reused ? "an earlier record of this run (the same directory and size)"

@@ -59,7 +59,8 @@ std::uint64_t free_bytes(const std::string& dir) {
     return static_cast<std::uint64_t>(vfs.f_bavail) * vfs.f_frsize;
 }
 
-TestFile::TestFile(const std::string& dir, std::size_t bytes, std::uint64_t seed) : bytes_(bytes) {
+TestFile::TestFile(const std::string& dir, std::size_t bytes, std::uint64_t seed, std::uint64_t free_before)
+    : bytes_(bytes), free_before_(free_before) {
     fd_ = open_unnamed(dir, how_);
     if (fd_ < 0) throw MeasurementError("cannot create the test file in " + dir + ": " + errno_text());
     // Chunks of the one pattern: word i of the file is pattern_word(mask, i).

@@ -22,8 +22,10 @@ std::uint64_t free_bytes(const std::string& dir);
 class TestFile {
 public:
     // Writes `bytes` of the pattern of `seed` (methods/cpu/pattern.hpp, word
-    // i at byte 8i) and fsyncs. Throws MeasurementError.
-    TestFile(const std::string& dir, std::size_t bytes, std::uint64_t seed);
+    // i at byte 8i) and fsyncs. `free_before`: free_bytes(dir) as the caller
+    // found it before writing, when it sized the file (kept, not measured
+    // here; 0: not known). Throws MeasurementError.
+    TestFile(const std::string& dir, std::size_t bytes, std::uint64_t seed, std::uint64_t free_before = 0);
     ~TestFile();
     TestFile(const TestFile&) = delete;
     TestFile& operator=(const TestFile&) = delete;
@@ -32,10 +34,13 @@ public:
     std::size_t size() const { return bytes_; }
     // "O_TMPFILE" or "created and unlinked at once".
     const std::string& how() const { return how_; }
+    // The free space of dir's filesystem before this file was written.
+    std::uint64_t free_before() const { return free_before_; }
 
 private:
     int fd_ = -1;
     std::size_t bytes_ = 0;
+    std::uint64_t free_before_ = 0;
     std::string how_;
 };
 
