@@ -7,6 +7,7 @@
 
 #include "catalog/method_params.hpp"
 #include "measure/byte_size.hpp"
+#include "measure/statistics.hpp"
 
 namespace hwcomm::analyze {
 
@@ -83,12 +84,26 @@ std::vector<LoadTable> load_tables(const std::vector<Record>& records, const Met
     return out;
 }
 
+namespace {
+
+void split_waits(PriorityRow& row, const std::vector<double>& samples_s, double alone_s) {
+    std::vector<double> waited;
+    for (const double s : samples_s)
+        if (s > 2 * alone_s) waited.push_back(s);
+    row.small_samples = samples_s.size();
+    row.small_waited = waited.size();
+    row.wait_when_waited_seconds = waited.empty() ? 0 : median_value(std::move(waited)) - alone_s;
+}
+
+}  // namespace
+
 std::vector<PriorityTable> priority_tables(const std::vector<Record>& records, const MethodCatalog& catalog) {
     std::vector<PriorityTable> out;
     for (const Record& r : records) {
         if (!has_view(catalog, r, MethodView::PriorityTable) || r.points.empty()) continue;
         const auto engine = r.params.find("engine");
         PriorityTable t{r.src, r.dst, engine == r.params.end() ? "ce" : engine->second, {}};
+        std::map<std::string, const std::vector<double>*> small_samples;
         for (const char* level : {"alone", "equal", "high"}) {
             PriorityRow row;
             row.priority = level;
@@ -100,6 +115,7 @@ std::vector<PriorityTable> priority_tables(const std::vector<Record>& records, c
                 if (row.small_bytes == 0 || p.bytes < row.small_bytes) {
                     row.small_bytes = p.bytes;
                     row.small_seconds = p.stats.median;
+                    small_samples[level] = &p.samples_s;
                 }
                 if (p.bytes > row.large_bytes) {
                     row.large_bytes = p.bytes;
@@ -110,8 +126,10 @@ std::vector<PriorityTable> priority_tables(const std::vector<Record>& records, c
         }
         if (!t.rows.empty() && t.rows.front().priority == "alone")
             for (PriorityRow& row : t.rows)
-                if (row.priority != "alone" && row.small_bytes == t.rows.front().small_bytes)
+                if (row.priority != "alone" && row.small_bytes == t.rows.front().small_bytes) {
                     row.small_wait_seconds = row.small_seconds - t.rows.front().small_seconds;
+                    split_waits(row, *small_samples.at(row.priority), t.rows.front().small_seconds);
+                }
         if (!t.rows.empty()) out.push_back(std::move(t));
     }
     return out;
@@ -133,13 +151,21 @@ std::string format_load_tables(const std::vector<LoadTable>& load, const std::ve
     }
     if (!priority.empty())
         out << "\nPriority against a low-priority load on the same route (one transfer per sample: its time from the "
-               "common release to its end; wait = that time minus the transfer's time alone)\n";
+               "common release to its end; wait = that time minus the transfer's time alone; a sample waited when it "
+               "took over twice the time alone: the times come in two modes, waited or not, and the median may fall "
+               "in either)\n";
     for (const PriorityTable& t : priority) {
         const bool ce = t.engine == "ce";
         out << "  " << t.src << " -> " << t.dst << (ce ? ", copy engines (ce)" : ", copy kernels (sm)") << "\n";
         for (const PriorityRow& r : t.rows) {
             out << "    " << r.priority << ": " << fixed(r.small_seconds * 1e6, 1) << " us at " << format_size(r.small_bytes);
-            if (r.priority != "alone") out << " (wait " << fixed(r.small_wait_seconds * 1e6, 1) << " us)";
+            if (r.priority != "alone") {
+                out << " (wait " << fixed(r.small_wait_seconds * 1e6, 1) << " us";
+                if (r.small_samples)
+                    out << "; waited in " << r.small_waited << " of " << r.small_samples << " samples"
+                        << (r.small_waited ? ", " + fixed(r.wait_when_waited_seconds * 1e6, 1) + " us when it did" : "");
+                out << ")";
+            }
             // Under a load the copy engines serve first, bytes over time is the queue's, not the route's.
             if (r.priority == "alone" || !ce) out << ", " << fixed(r.large_gbps, 1) << " GB/s at " << format_size(r.large_bytes);
             out << "\n";
@@ -166,7 +192,9 @@ nlohmann::json load_tables_to_json(const std::vector<LoadTable>& load, const std
         nlohmann::json rows = nlohmann::json::array();
         for (const PriorityRow& r : t.rows)
             rows.push_back({{"priority", r.priority}, {"small_bytes", r.small_bytes}, {"small_seconds", r.small_seconds},
-                            {"small_wait_seconds", r.small_wait_seconds}, {"large_bytes", r.large_bytes},
+                            {"small_wait_seconds", r.small_wait_seconds}, {"small_samples", r.small_samples},
+                            {"small_waited", r.small_waited}, {"wait_when_waited_seconds", r.wait_when_waited_seconds},
+                            {"large_bytes", r.large_bytes},
                             {"large_gbps", r.large_gbps}});
         nlohmann::json table{{"src", t.src}, {"dst", t.dst}, {"engine", t.engine}, {"rows", rows}};
         if (t.engine == "ce") table["note"] = "copy engines do not honour stream priorities: loaded times are a queue's wait";

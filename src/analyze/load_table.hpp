@@ -38,6 +38,13 @@ struct PriorityRow {
     std::uint64_t small_bytes = 0;  // latency: time of one transfer at the smallest size
     double small_seconds = 0;
     double small_wait_seconds = 0;  // small_seconds - alone's at the same size (0 for alone): the wait behind the load
+    // A loaded transfer either starts at once or waits for SM slots or the
+    // link's queue, so its times come in two modes and the median may land
+    // in either (nvidia-h200-x2 at 730d24c, gpu0->gpu1 4 KiB: equal 6.3-6.7
+    // or 77.7-87.0 us, high 6.3-6.5 or 46.5-52.5 us). Per mode: the samples
+    // at the smallest size beyond twice alone's median waited.
+    std::size_t small_samples = 0, small_waited = 0;
+    double wait_when_waited_seconds = 0;  // the median waited sample - alone's median; 0 when none waited
     std::uint64_t large_bytes = 0;  // bandwidth at the largest size
     double large_gbps = 0;
 };

@@ -6,8 +6,10 @@
 #include <cstdlib>
 #include <filesystem>
 #include <iostream>
+#include <map>
 
 #include "analyze/load_table.hpp"
+#include "measure/statistics.hpp"
 #include "io/results_file.hpp"
 #include "catalog/method_catalog.hpp"
 
@@ -130,12 +132,56 @@ TEST(LoadTable, BandwidthAgainstLoadCountAsFractionOfAlone) {
     EXPECT_NE(text.find("high:"), std::string::npos) << text;
     // The copy engines' table says they ignore priority and prints no loaded GB/s; the kernels' does.
     EXPECT_NE(text.find("copy engines do not honour stream priorities"), std::string::npos) << text;
-    EXPECT_NE(text.find("equal: 0.1 us at 4 KiB (wait 0.1 us)\n"), std::string::npos) << text;
+    EXPECT_NE(text.find("equal: 0.1 us at 4 KiB (wait 0.1 us; waited in 0 of 1 samples)\n"), std::string::npos) << text;
     EXPECT_EQ(text.find("27.5 GB/s"), std::string::npos) << text;
-    EXPECT_NE(text.find("high: 20.0 us at 4 KiB (wait 10.0 us), 30.0 GB/s at 256 MiB"), std::string::npos) << text;
+    EXPECT_NE(text.find("high: 20.0 us at 4 KiB (wait 10.0 us; waited in 0 of 1 samples), 30.0 GB/s at 256 MiB"),
+              std::string::npos)
+        << text;
     const auto j = load_tables_to_json(tables, prio);
     EXPECT_EQ(j["under_load"].size(), 2u);
     EXPECT_EQ(j["under_load"][0]["rows"][3]["loads"].get<int>(), 3);
+}
+
+// A loaded transfer starts at once or waits for the load, so its times come in
+// two modes and the median lands in either: nvidia-h200-x2 at 730d24c,
+// priority engine=sm gpu0->gpu1 at 4 KiB. Split by mode, the high-priority
+// transfer waits less than the equal one when it waits (52 against 80 us).
+TEST(LoadTable, PriorityWaitsAreSplitFromTheSamplesThatDidNotWait) {
+    Record r;
+    r.method = "priority";
+    r.src = "gpu0";
+    r.dst = "gpu1";
+    r.params = {{"engine", "sm"}};
+    r.key = record_key(r.method, r.src, r.dst, r.params);
+    const std::map<std::string, std::vector<double>> us{
+        {"alone", {5.4, 5.5, 5.6, 5.6, 5.6, 5.6, 5.6, 5.6, 5.6}},
+        {"equal", {6.3, 6.3, 6.3, 6.5, 6.7, 77.7, 78.7, 79.9, 81.3, 87.0}},
+        {"high", {6.3, 6.3, 6.3, 6.3, 6.3, 6.4, 6.4, 6.4, 6.4, 6.5, 6.5, 46.5, 51.7, 52.5}}};
+    for (const auto& [level, times] : us) {
+        Point p;
+        p.bytes = 4096;
+        p.status = "ok";
+        for (double t : times) p.samples_s.push_back(t * 1e-6);
+        p.stats = compute_stats(p.samples_s);
+        p.bytes_per_rep = 4096;
+        p.bandwidth_gbps = 4096 / p.stats.median / 1e9;
+        p.axes["priority"] = level;
+        r.points.push_back(p);
+    }
+    const auto prio = priority_tables({r}, builtin_catalog());
+    ASSERT_EQ(prio.size(), 1u);
+    ASSERT_EQ(prio[0].rows.size(), 3u);
+    const PriorityRow &equal = prio[0].rows[1], &high = prio[0].rows[2];
+    EXPECT_EQ(equal.small_waited, 5u);
+    EXPECT_EQ(equal.small_samples, 10u);
+    EXPECT_EQ(high.small_waited, 3u);
+    EXPECT_NEAR(equal.wait_when_waited_seconds, (79.9 - 5.6) * 1e-6, 1e-9);
+    EXPECT_NEAR(high.wait_when_waited_seconds, (51.7 - 5.6) * 1e-6, 1e-9);
+    EXPECT_LT(high.wait_when_waited_seconds, equal.wait_when_waited_seconds);
+    EXPECT_EQ(prio[0].rows[0].small_waited, 0u);
+    const std::string text = format_load_tables({}, prio);
+    EXPECT_NE(text.find("waited in 5 of 10 samples, 74.3 us when it did"), std::string::npos) << text;
+    EXPECT_EQ(load_tables_to_json({}, prio)["priority"][0]["rows"][2]["small_waited"].get<int>(), 3);
 }
 
 TEST(LoadTable, NoUnderLoadRecordsNoTable) {
