@@ -102,6 +102,14 @@ std::vector<LoadScenario> class_load_scenarios(const Graph& graph, const std::ve
     return out;
 }
 
+std::vector<std::size_t> lane_counts(std::size_t routes) {
+    std::vector<std::size_t> counts;
+    for (std::size_t n = 1; n <= std::min<std::size_t>(routes, 4); ++n) counts.push_back(n);
+    for (std::size_t n = 6; n < routes; n = (n * 3 + 1) / 2) counts.push_back(n);
+    if (routes > 4) counts.push_back(routes);
+    return counts;
+}
+
 std::vector<LaneSet> lane_sweeps(const Graph& graph, const std::vector<SharedResource>& resources) {
     std::vector<LaneSet> out;
     std::set<std::set<std::pair<std::string, std::string>>> seen;
@@ -109,7 +117,7 @@ std::vector<LaneSet> lane_sweeps(const Graph& graph, const std::vector<SharedRes
         const SharedResource& res = *rc.members.front();
         const auto reps = route_representatives(graph, res);
         const std::vector<Route> routes = ordered_from(res, reps.front());
-        for (std::size_t n = 1; n <= routes.size(); ++n) {
+        for (const std::size_t n : lane_counts(routes.size())) {
             std::vector<Route> lanes(routes.begin(), routes.begin() + static_cast<long>(n));
             std::set<std::pair<std::string, std::string>> key;
             for (const Route& r : lanes) key.insert({r.src->id, r.dst->id});

@@ -7,8 +7,9 @@
 // representative resource per class is measured:
 //   under-load  per class of routes crossing it, one route alone and with
 //               1, half and all of the other routes loading it
-//   lane-sweep  1, 2, ..., all of its routes at once (per-lane and aggregate
-//               bandwidth: the model's capacity as a function of lanes)
+//   lane-sweep  1, 2, 3, 4, then about 1.5x more each step, and all of its
+//               routes at once (per-lane and aggregate bandwidth: the
+//               model's capacity as a function of lanes)
 // The counts grow with the number of classes, not with the square of the
 // routes. Graph logic only, no CUDA.
 #include <string>
@@ -40,8 +41,18 @@ struct LaneSet {
     std::string src_id, dst_id; // as written in the record: "numa0" -> "gpu0+gpu1", "gpu0+gpu1" -> "numa0"
 };
 
-// Per resource class, on its representative with k routes: 1, 2, ..., k routes
-// at once. Duplicates (a set already planned for another resource) once.
+// The lane counts of a sweep over `routes` routes: every count up to 4, then
+// 6, 9, 14, ... (each about 1.5x the last) below `routes`, then `routes`
+// (7: 1 2 3 4 6 7; 8: 1 2 3 4 6 8; 16: 1 2 3 4 6 9 14 16). The capacity curve
+// (docs/model.md) bends where the lanes' demand reaches the capacity, within
+// the first few lanes on the machines measured (the 4x H200 host side at 3-4
+// pinned copies, an H100/H200 NVLink port at 1-2 peer copies); past it each
+// count adds a point on a flat line. On the 8-GPU DGX H100 plan every count
+// was 40 records, 92 s of a 601 s estimate.
+std::vector<std::size_t> lane_counts(std::size_t routes);
+
+// Per resource class, on its representative with k routes: lane_counts(k)
+// routes at once. Duplicates (a set already planned for another resource) once.
 std::vector<LaneSet> lane_sweeps(const Graph& graph, const std::vector<SharedResource>& resources);
 
 // The endpoint ids of a set of routes as records write them (classes/member_routes.hpp).

@@ -200,9 +200,10 @@ TEST(ClassLoadScenarios, Dgx1FiveResourceClasses) {
     // numa0 to a local and to a remote GPU, numa1 to gpu0 (the remote class of gpu0's own link).
     EXPECT_EQ(alone, (std::set<std::string>{"numa0>gpu0", "numa0>gpu4", "numa1>gpu0"}));
     EXPECT_EQ(max_loads, 7u);
-    // 1 .. k lanes on each class's representative (8 + 4 + 8 + 4 + 2), less the
-    // sets planned twice (the host bridge's first route sets are the host side's).
-    EXPECT_EQ(lane_sweeps(g, res).size(), 19u);
+    // lane_counts(k) on each class's representative (6 + 4 + 6 + 4 + 2 for k = 8,
+    // 4, 8, 4, 2), less the sets planned twice (the host bridge's first route
+    // sets are the host side's).
+    EXPECT_EQ(lane_sweeps(g, res).size(), 15u);
 }
 
 // Twice the GPUs, as many classes: the DGX-2 (16 GPUs) plans what the DGX-1
@@ -223,6 +224,20 @@ TEST(ClassLoadScenarios, GrowWithClassesNotWithGpus) {
 
 // Through NVSwitches, GPU-to-GPU routes share their source's NVLinks out and
 // their destination's NVLinks in (all bonds), not the one switch a route is drawn through.
+// Every count up to 4 (the knee of the capacity curves measured), then about
+// 1.5x each step, and all the routes.
+TEST(LaneSweeps, CountsAreDenseUpToFourThenGeometricAndEndAtAll) {
+    using C = std::vector<std::size_t>;
+    EXPECT_EQ(lane_counts(1), (C{1}));
+    EXPECT_EQ(lane_counts(2), (C{1, 2}));
+    EXPECT_EQ(lane_counts(4), (C{1, 2, 3, 4}));
+    EXPECT_EQ(lane_counts(5), (C{1, 2, 3, 4, 5}));
+    EXPECT_EQ(lane_counts(6), (C{1, 2, 3, 4, 6}));
+    EXPECT_EQ(lane_counts(7), (C{1, 2, 3, 4, 6, 7}));
+    EXPECT_EQ(lane_counts(8), (C{1, 2, 3, 4, 6, 8}));
+    EXPECT_EQ(lane_counts(16), (C{1, 2, 3, 4, 6, 9, 14, 16}));
+}
+
 TEST(ClassLoadScenarios, NvswitchRoutesShareTheGpusNvlinksInAndOut) {
     const Graph g = from_xml("dgxh100-nvswitch.xml");
     std::vector<Route> d2d;
@@ -238,7 +253,8 @@ TEST(ClassLoadScenarios, NvswitchRoutesShareTheGpusNvlinksInAndOut) {
     const auto sc = class_load_scenarios(g, res);
     EXPECT_EQ(sc.size(), 8u);  // 2 x (alone, 1, 3, 6 loads)
     const auto sweeps = lane_sweeps(g, res);
-    ASSERT_EQ(sweeps.size(), 14u);  // 1 .. 7 lanes into gpu0, 1 .. 7 out of gpu0
-    EXPECT_EQ(sweeps[6].src_id, "gpu1+gpu2+gpu3+gpu4+gpu5+gpu6+gpu7");
-    EXPECT_EQ(sweeps[6].dst_id, "gpu0");
+    ASSERT_EQ(sweeps.size(), 12u);  // 1, 2, 3, 4, 6, 7 lanes into gpu0 and out of gpu0
+    EXPECT_EQ(sweeps[4].src_id, "gpu1+gpu2+gpu3+gpu4+gpu5+gpu6");
+    EXPECT_EQ(sweeps[5].src_id, "gpu1+gpu2+gpu3+gpu4+gpu5+gpu6+gpu7");
+    EXPECT_EQ(sweeps[5].dst_id, "gpu0");
 }
