@@ -80,7 +80,8 @@ std::vector<Anomaly> find_anomalies(const std::vector<Series>& series, const std
             out.push_back({"identical-links-differ",
                            c.key + ": " + g.value("fastest", "") + " (" + gbps(g.value("fastest_gbps", 0.0)) +
                                ") vs " + g.value("slowest", "") + " (" + gbps(g.value("slowest_gbps", 0.0)) + "), " +
-                               pct(g.value("spread", 0.0)),
+                               pct(g.value("spread", 0.0)) + " at the " + std::to_string(g.value("sizes", 0)) +
+                               " sizes all of them measured (median of the per-size ratios)",
                            {g.value("fastest", ""), g.value("slowest", "")}});
         }
     }

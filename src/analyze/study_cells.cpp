@@ -127,20 +127,21 @@ void cpu_gpu_cells(const std::vector<Series>& all, const VerdictRule& rule, std:
             json groups = json::object();
             for (const auto& [cls, list] : by_class) {
                 if (list.size() < 2) continue;
-                const auto [lo, hi] = std::minmax_element(list.begin(), list.end(), [](const Series* a, const Series* b) {
-                    return *a->window_gbps < *b->window_gbps;
-                });
                 const auto measured = group_spread(list, rule);
                 if (!measured) continue;
-                const double spread = *measured;
+                const Series &lo = *measured->slowest, &hi = *measured->fastest;
+                const double spread = measured->spread;
                 spreads.push_back(spread);
-                groups[cls] = {{"n", list.size()}, {"slowest", (*lo)->key}, {"slowest_gbps", *(*lo)->window_gbps},
-                               {"fastest", (*hi)->key}, {"fastest_gbps", *(*hi)->window_gbps}, {"spread", spread},
+                groups[cls] = {{"n", list.size()}, {"slowest", lo.key}, {"slowest_gbps", measured->slowest_gbps},
+                               {"fastest", hi.key}, {"fastest_gbps", measured->fastest_gbps}, {"spread", spread},
+                               {"sizes", measured->sizes},
                                {"locality", list.front()->locality}, {"class", list.front()->link_class_description}};
             }
             same.evidence["comparison"] = "transfers of one link class (the same edges at the same stated rates, NUMA "
-                                          "relation and switch sharing: docs/classes.md) are identical links; spread "
-                                          "= fastest / slowest - 1; effect = the largest spread";
+                                          "relation and switch sharing: docs/classes.md) are identical links; per "
+                                          "link the median over the common sizes of its bandwidth / the class's "
+                                          "median there, spread = the highest / the lowest - 1; effect = the "
+                                          "largest spread";
             same.evidence["groups"] = groups;
             if (spreads.empty()) no_data(same, "fewer than two identical links measured");
             decide(same, spreads, spreads.empty() ? 0 : *std::max_element(spreads.begin(), spreads.end()), rule);
@@ -213,25 +214,38 @@ std::optional<double> paired_difference(const Series& a, const Series& b, const 
     return reduce(std::move(d), rule.statistic);
 }
 
-std::optional<double> group_spread(const std::vector<const Series*>& group, const VerdictRule& rule) {
+std::optional<GroupSpread> group_spread(const std::vector<const Series*>& group, const VerdictRule& rule) {
     if (group.size() < 2) return std::nullopt;
-    std::vector<double> d;
-    for (const auto& [bytes, g0] : group.front()->window_points) {
-        double lo = g0, hi = g0;
-        bool everywhere = true;
+    std::vector<std::vector<double>> off(group.size());   // per series: log(its / the group's median) per size
+    std::vector<std::vector<double>> gbps(group.size());  // per series: its bandwidth at those sizes
+    for (const auto& [bytes, first] : group.front()->window_points) {
+        std::vector<double> logs;
         for (const Series* s : group) {
             const auto it = s->window_points.find(bytes);
-            if (it == s->window_points.end()) {
-                everywhere = false;
-                break;
-            }
-            lo = std::min(lo, it->second);
-            hi = std::max(hi, it->second);
+            if (it == s->window_points.end() || !(it->second > 0)) break;
+            logs.push_back(std::log(it->second));
         }
-        if (everywhere && lo > 0) d.push_back(hi / lo - 1.0);
+        if (logs.size() != group.size()) continue;
+        const double centre = median_value(logs);
+        for (std::size_t i = 0; i < group.size(); ++i) {
+            off[i].push_back(logs[i] - centre);
+            gbps[i].push_back(std::exp(logs[i]));
+        }
     }
-    if (d.empty()) return std::nullopt;
-    return reduce(std::move(d), rule.statistic);
+    if (off.front().empty()) return std::nullopt;
+    GroupSpread g;
+    g.sizes = off.front().size();
+    double high = 0, low = 0;
+    std::size_t fastest = 0, slowest = 0;
+    for (std::size_t i = 0; i < group.size(); ++i) {
+        const double d = reduce(std::move(off[i]), rule.statistic);
+        if (!g.fastest || d > high) high = d, g.fastest = group[i], fastest = i;
+        if (!g.slowest || d < low) low = d, g.slowest = group[i], slowest = i;
+    }
+    g.spread = std::exp(high - low) - 1.0;
+    g.fastest_gbps = median_value(gbps[fastest]);
+    g.slowest_gbps = median_value(gbps[slowest]);
+    return g;
 }
 
 std::vector<Cell> study_cells(const std::vector<Series>& series, const VerdictRule& rule) {

@@ -92,8 +92,9 @@ void gpu_gpu_cells(const std::vector<Series>& all, const VerdictRule& rule, std:
             an.locality = loc;
             an.peer = peer;
             an.evidence = {{"window", verdict_window_json(rule)},
-                           {"comparison", "for each unordered pair measured both ways: faster / slower - 1; "
-                                          "effect = median over pairs"}};
+                           {"comparison", "for each unordered pair measured both ways: over the common sizes, "
+                                          "the median direction's bandwidth / the other's - 1 (the faster over "
+                                          "the slower); effect = median over pairs"}};
             if (!settle_early(an, v, std::string(peer) == "on")) {
                 std::vector<double> effects;
                 json per_pair = json::array();
@@ -103,10 +104,10 @@ void gpu_gpu_cells(const std::vector<Series>& all, const VerdictRule& rule, std:
                         if (pair2.first != pair.second || pair2.second != pair.first) continue;
                         const auto spread = group_spread({ab, ba}, rule);
                         if (!spread) continue;
-                        effects.push_back(*spread);
+                        effects.push_back(spread->spread);
                         per_pair.push_back({{"forward", ab->key}, {"forward_gbps", *ab->window_gbps},
                                             {"backward", ba->key}, {"backward_gbps", *ba->window_gbps},
-                                            {"effect", *spread}});
+                                            {"effect", spread->spread}});
                     }
                 }
                 an.evidence["per_pair"] = per_pair;
@@ -121,8 +122,9 @@ void gpu_gpu_cells(const std::vector<Series>& all, const VerdictRule& rule, std:
             same.peer = peer;
             same.evidence = {{"window", verdict_window_json(rule)},
                              {"comparison", "pairs of one link class (the same edges at the same stated rates: "
-                                            "docs/classes.md) are identical links; spread = fastest / slowest - 1; "
-                                            "effect = the largest spread"}};
+                                            "docs/classes.md) are identical links; per pair the median over the "
+                                            "common sizes of its bandwidth / the class's median there, spread = the "
+                                            "highest / the lowest - 1; effect = the largest spread"}};
             if (!settle_early(same, v, std::string(peer) == "on")) {
                 std::map<std::string, std::vector<const Series*>> by_class;
                 for (const auto& entry : v.pairs) {
@@ -133,16 +135,15 @@ void gpu_gpu_cells(const std::vector<Series>& all, const VerdictRule& rule, std:
                 json groups = json::object();
                 for (const auto& [cls, list] : by_class) {
                     if (list.size() < 2) continue;
-                    const auto [lo, hi] = std::minmax_element(list.begin(), list.end(), [](auto* a, auto* b) {
-                        return *a->window_gbps < *b->window_gbps;
-                    });
                     const auto measured = group_spread(list, rule);
                     if (!measured) continue;
-                    const double spread = *measured;
+                    const Series &lo = *measured->slowest, &hi = *measured->fastest;
+                    const double spread = measured->spread;
                     spreads.push_back(spread);
-                    groups[cls] = {{"n", list.size()}, {"slowest", (*lo)->key}, {"slowest_gbps", *(*lo)->window_gbps},
-                                   {"fastest", (*hi)->key}, {"fastest_gbps", *(*hi)->window_gbps},
-                                   {"binding", std::string(peer) == "off" ? series_binding(**lo) : "-"},
+                    groups[cls] = {{"n", list.size()}, {"slowest", lo.key}, {"slowest_gbps", measured->slowest_gbps},
+                                   {"fastest", hi.key}, {"fastest_gbps", measured->fastest_gbps},
+                                   {"sizes", measured->sizes},
+                                   {"binding", std::string(peer) == "off" ? series_binding(lo) : "-"},
                                    {"spread", spread}, {"path_class", list.front()->path_class},
                                    {"class", list.front()->link_class_description}};
                 }

@@ -22,8 +22,22 @@ Cell new_cell(const std::string& table, const std::string& link, const std::stri
 // The rule's statistic over the sizes both series measured in the window of
 // a(n) / b(n) - 1; nullopt when they share no size there.
 std::optional<double> paired_difference(const Series& a, const Series& b, const VerdictRule& rule);
-// The rule's statistic over the sizes all series measured of fastest / slowest - 1.
-std::optional<double> group_spread(const std::vector<const Series*>& group, const VerdictRule& rule);
+// How far apart a group of curves that should be alike lie, over the window
+// sizes every one of them measured: per series, the rule's statistic over
+// those sizes of log(its bandwidth / the group's median at the size); spread =
+// exp(highest - lowest) - 1, between the series `fastest` and `slowest` so
+// found. A series consistently off the others shows; curves that cross from
+// size to size do not add up: per-size fastest / slowest alone read +29%
+// between two pageable D2H links whose window medians were both 10.80 GB/s
+// (nvidia-h200-x2 at e021a7c). nullopt when they share no size.
+struct GroupSpread {
+    double spread = 0;
+    const Series* fastest = nullptr;
+    const Series* slowest = nullptr;
+    double fastest_gbps = 0, slowest_gbps = 0;  // their medians over the common sizes
+    std::size_t sizes = 0;                      // how many sizes every series measured
+};
+std::optional<GroupSpread> group_spread(const std::vector<const Series*>& group, const VerdictRule& rule);
 void gpu_gpu_cells(const std::vector<Series>& all, const VerdictRule& rule, std::vector<Cell>& cells);
 
 }  // namespace hwcomm::analyze
