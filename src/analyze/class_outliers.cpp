@@ -70,7 +70,12 @@ ClassCentre class_centre(const std::map<ClassMember, Curve>& curves, const Verdi
     ClassCentre c;
     std::vector<double> scatters;
     for (const auto& [bytes, v] : logs) {
-        if (v.size() < kClassSpreadLinks) continue;
+        // Half the class at least: at sizes only full sweeps reach, the
+        // representative and the promoted members alone would make the centre,
+        // and a few promoted alike would be their own median (nvidia-h200-x4,
+        // a58615a: the peer chases from gpu2, 5.3-5.9% faster at 64 MiB than
+        // the 12 links' median, were 3 of the 5 curves at 128-512 MiB).
+        if (v.size() < kClassSpreadLinks || 2 * v.size() < curves.size()) continue;
         c.median_gbps[bytes] = std::exp(median_value(v));
         c.links[bytes] = v.size();
         scatters.push_back(robust_sd(v));
