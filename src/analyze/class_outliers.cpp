@@ -47,10 +47,6 @@ std::string percent(double v) {
 
 using Curve = std::map<std::uint64_t, CurvePoint>;
 
-bool in_window(std::uint64_t bytes, const VerdictRule& rule) {
-    return bytes >= rule.min_bytes && (rule.max_bytes == 0 || bytes <= rule.max_bytes);
-}
-
 // The class's centre at each window size where kClassSpreadLinks or more
 // members have a point: the median bandwidth, and the robust scatter of log
 // bandwidth there (median absolute deviation / 0.6745), and how many links'
@@ -66,7 +62,7 @@ ClassCentre class_centre(const std::map<ClassMember, Curve>& curves, const Verdi
     std::map<std::uint64_t, std::vector<double>> logs;
     for (const auto& [member, curve] : curves)
         for (const auto& [bytes, p] : curve)
-            if (in_window(bytes, rule) && p.gbps > 0) logs[bytes].push_back(std::log(p.gbps));
+            if (rule.in_window(bytes) && p.gbps > 0) logs[bytes].push_back(std::log(p.gbps));
     ClassCentre c;
     std::vector<double> scatters;
     for (const auto& [bytes, v] : logs) {
@@ -133,7 +129,7 @@ std::vector<ClassOutlier> class_outliers(const ResultsFile& file, const ClassMap
                 for (const auto& [bytes, p] : mine) {
                     if (!rep.count(bytes)) continue;
                     all_common.push_back(&p);
-                    if (in_window(bytes, rule)) common.push_back(&p);
+                    if (rule.in_window(bytes)) common.push_back(&p);
                 }
                 if (common.empty()) {
                     if (all_common.empty()) continue;

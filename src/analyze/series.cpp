@@ -22,7 +22,7 @@ namespace {
 std::optional<double> window_statistic(const std::vector<CurvePoint>& pts, const VerdictRule& rule) {
     std::vector<double> v;
     for (const CurvePoint& p : pts)
-        if (p.bytes >= rule.min_bytes && (rule.max_bytes == 0 || p.bytes <= rule.max_bytes)) v.push_back(p.gbps);
+        if (rule.in_window(p.bytes)) v.push_back(p.gbps);
     if (v.empty()) return std::nullopt;
     std::sort(v.begin(), v.end());
     if (rule.statistic == "max") return v.back();
@@ -217,7 +217,7 @@ std::vector<Series> build_series(const std::vector<NamedResults>& files, const V
             }
             s.window_gbps = window_statistic(pts, rule);
             for (const CurvePoint& p : pts)
-                if (p.bytes >= rule.min_bytes && (rule.max_bytes == 0 || p.bytes <= rule.max_bytes))
+                if (rule.in_window(p.bytes))
                     s.window_points[p.bytes] = p.gbps;
             out.push_back(std::move(s));
         }

@@ -28,6 +28,8 @@ struct VerdictRule {
     std::uint64_t min_bytes = 64 * kMiB;
     std::uint64_t max_bytes = 0;            // 0 = no upper bound
     double threshold = 0.05;
+    // Whether a size lies in the window [min_bytes, max_bytes] the verdicts compare.
+    bool in_window(std::uint64_t bytes) const { return bytes >= min_bytes && (max_bytes == 0 || bytes <= max_bytes); }
 };
 
 // One curve: a record seen as the study's series.

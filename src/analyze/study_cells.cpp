@@ -219,17 +219,18 @@ std::optional<GroupSpread> group_spread(const std::vector<const Series*>& group,
     std::vector<std::vector<double>> off(group.size());   // per series: log(its / the group's median) per size
     std::vector<std::vector<double>> gbps(group.size());  // per series: its bandwidth at those sizes
     for (const auto& [bytes, first] : group.front()->window_points) {
-        std::vector<double> logs;
+        std::vector<double> here, logs;
         for (const Series* s : group) {
             const auto it = s->window_points.find(bytes);
             if (it == s->window_points.end() || !(it->second > 0)) break;
+            here.push_back(it->second);
             logs.push_back(std::log(it->second));
         }
-        if (logs.size() != group.size()) continue;
+        if (here.size() != group.size()) continue;
         const double centre = median_value(logs);
         for (std::size_t i = 0; i < group.size(); ++i) {
             off[i].push_back(logs[i] - centre);
-            gbps[i].push_back(std::exp(logs[i]));
+            gbps[i].push_back(here[i]);
         }
     }
     if (off.front().empty()) return std::nullopt;
