@@ -33,6 +33,17 @@ Point point(std::uint64_t bytes, double gbps, double load_gbps = -1, double cove
     return p;
 }
 
+// A priority record of the route, points to be added.
+Record priority_record(const std::string& src, const std::string& dst, const std::map<std::string, std::string>& params) {
+    Record r;
+    r.method = "priority";
+    r.src = src;
+    r.dst = dst;
+    r.params = params;
+    r.key = record_key(r.method, r.src, r.dst, r.params);
+    return r;
+}
+
 Record under_load(const std::string& dst, int loads, const std::string& with, std::vector<Point> points) {
     Record r;
     r.method = "under-load";
@@ -56,11 +67,7 @@ ResultsFile synthetic() {
     f.records.push_back(under_load("gpu0", 2, "numa0->gpu1,numa0->gpu2", {point(64 << 20, 40.0, 80.0, 0)}));
     Record other = under_load("gpu1", 0, "none", {point(1 << 30, 54.0)});
     f.records.push_back(other);
-    Record prio;
-    prio.method = "priority";
-    prio.src = "numa0";
-    prio.dst = "gpu0";
-    prio.key = record_key(prio.method, prio.src, prio.dst, {});
+    Record prio = priority_record("numa0", "gpu0", {});
     for (const char* level : {"alone", "equal", "high"})
         for (std::uint64_t b : {std::uint64_t{4096}, std::uint64_t{256} << 20}) {
             Point p = point(b, std::string(level) == "alone" ? 55.0 : 27.5);
@@ -69,12 +76,7 @@ ResultsFile synthetic() {
         }
     f.records.push_back(prio);
     // The same route on copy kernels (engine=sm): the high-priority transfer waits less.
-    Record sm;
-    sm.method = "priority";
-    sm.src = "numa0";
-    sm.dst = "gpu0";
-    sm.params = {{"engine", "sm"}};
-    sm.key = record_key(sm.method, sm.src, sm.dst, sm.params);
+    Record sm = priority_record("numa0", "gpu0", {{"engine", "sm"}});
     sm.context["headline"] = {{"metric", "completion time"}, {"why", "a wait behind the load is part of it"}};
     for (const auto& [level, gbps_small] : std::vector<std::pair<std::string, double>>{
              {"alone", 0.4096}, {"equal", 0.004096}, {"high", 0.2048}})
@@ -147,12 +149,7 @@ TEST(LoadTable, BandwidthAgainstLoadCountAsFractionOfAlone) {
 // priority engine=sm gpu0->gpu1 at 4 KiB. Split by mode, the high-priority
 // transfer waits less than the equal one when it waits (52 against 80 us).
 TEST(LoadTable, PriorityWaitsAreSplitFromTheSamplesThatDidNotWait) {
-    Record r;
-    r.method = "priority";
-    r.src = "gpu0";
-    r.dst = "gpu1";
-    r.params = {{"engine", "sm"}};
-    r.key = record_key(r.method, r.src, r.dst, r.params);
+    Record r = priority_record("gpu0", "gpu1", {{"engine", "sm"}});
     const std::map<std::string, std::vector<double>> us{
         {"alone", {5.4, 5.5, 5.6, 5.6, 5.6, 5.6, 5.6, 5.6, 5.6}},
         {"equal", {6.3, 6.3, 6.3, 6.5, 6.7, 77.7, 78.7, 79.9, 81.3, 87.0}},
