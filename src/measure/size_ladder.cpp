@@ -34,12 +34,12 @@ SizeLadder::SizeLadder(std::vector<std::uint64_t> octaves, std::vector<std::uint
     std::sort(octaves.begin(), octaves.end());
     octaves.erase(std::unique(octaves.begin(), octaves.end()), octaves.end());
     octaves_ = first_pass(octaves, options_.octave_step);
-    // Sizes between first-pass sizes: the intermediates, and octaves the step skips.
-    intermediates.insert(intermediates.end(), octaves.begin(), octaves.end());
+    for (std::uint64_t s : octaves)
+        if (!std::binary_search(octaves_.begin(), octaves_.end(), s)) skipped_.push_back(s);
     std::sort(intermediates.begin(), intermediates.end());
     intermediates.erase(std::unique(intermediates.begin(), intermediates.end()), intermediates.end());
     for (std::uint64_t s : intermediates)
-        if (!std::binary_search(octaves_.begin(), octaves_.end(), s)) intermediates_.push_back(s);
+        if (!std::binary_search(octaves.begin(), octaves.end(), s)) intermediates_.push_back(s);
 }
 
 std::optional<std::uint64_t> SizeLadder::next() const {
@@ -50,34 +50,60 @@ std::optional<std::uint64_t> SizeLadder::next() const {
 
 void SizeLadder::add(std::uint64_t bytes, std::optional<double> bandwidth_gbps, double relative_ci) {
     measured_.push_back(bytes);
+    const bool ok = bandwidth_gbps && *bandwidth_gbps > 0;
+    const double ci = std::isfinite(relative_ci) ? std::max(0.0, relative_ci) : 1.0;
+    if (ok) values_[bytes] = {bytes, *bandwidth_gbps, ci};
     if (!refinements_.empty() && refinements_.front() == bytes) {
         refinements_.erase(refinements_.begin());
+        // A skipped octave measured where its neighbours' step bent: each half
+        // that still bends gets its intermediate sizes, the other none.
+        if (const auto mid = halves_.find(bytes); mid != halves_.end()) {
+            const auto [lower, upper] = mid->second;
+            halves_.erase(mid);
+            if (ok) {
+                if (bends(values_.at(lower), values_.at(bytes))) refine_if_bent(lower, bytes);
+                if (bends(values_.at(bytes), values_.at(upper))) refine_if_bent(bytes, upper);
+            }
+        }
         return;
     }
     if (next_octave_ < octaves_.size() && octaves_[next_octave_] == bytes) ++next_octave_;
-    if (!bandwidth_gbps || !(*bandwidth_gbps > 0)) {
+    if (!ok) {
         run_start_ = octave_points_.size();  // a failed size breaks the run of agreeing sizes
         return;
     }
-    const double ci = std::isfinite(relative_ci) ? std::max(0.0, relative_ci) : 1.0;
-    if (!octave_points_.empty()) {
-        const OctavePoint& lower = octave_points_.back();
-        const double step = std::log(*bandwidth_gbps / lower.gbps);
-        const double slope = step / std::log(static_cast<double>(bytes) / static_cast<double>(lower.bytes));
-        const bool bends = (slope > options_.bend_min_slope && slope < options_.bend_max_slope) ||
-                           slope < -options_.bend_min_slope;
-        // log(1 + a) + log(1 + b) ~ a + b: a step inside both CIs is noise, not a bend.
-        const bool beyond_noise = std::abs(step) > std::log1p(ci) + std::log1p(lower.relative_ci);
-        if (bends && beyond_noise) {
-            if (std::abs(step) > scatter_floor(lower.bytes, *bandwidth_gbps)) refine_if_bent(lower.bytes, bytes);
-            else within_scatter_from_.push_back(lower.bytes);
-        }
-    }
-    octave_points_.push_back({bytes, *bandwidth_gbps, ci});
+    const OctavePoint point{bytes, *bandwidth_gbps, ci};
+    if (!octave_points_.empty() && bends(octave_points_.back(), point)) refine_if_bent(octave_points_.back().bytes, bytes);
+    octave_points_.push_back(point);
     check_plateau();
 }
 
+bool SizeLadder::bends(const OctavePoint& lower, const OctavePoint& upper) {
+    const double step = std::log(upper.gbps / lower.gbps);
+    const double slope = step / std::log(static_cast<double>(upper.bytes) / static_cast<double>(lower.bytes));
+    const bool bent = (slope > options_.bend_min_slope && slope < options_.bend_max_slope) ||
+                      slope < -options_.bend_min_slope;
+    // log(1 + a) + log(1 + b) ~ a + b: a step inside both CIs is noise, not a bend.
+    const bool beyond_noise = std::abs(step) > std::log1p(upper.relative_ci) + std::log1p(lower.relative_ci);
+    if (!bent || !beyond_noise) return false;
+    if (std::abs(step) > scatter_floor(lower.bytes, upper.gbps)) return true;
+    within_scatter_from_.push_back(lower.bytes);
+    return false;
+}
+
 void SizeLadder::refine_if_bent(std::uint64_t lower, std::uint64_t upper) {
+    // With a first pass of every second octave, the octave skipped between
+    // them first (its halves refined only where they bend), not every size
+    // between: a noisy step between 256 MiB and 1 GiB otherwise bought all
+    // five sizes there (nvidia-h200-x2 under --budget: 2-3.5 s of a disk's
+    // or a pageable copy's record).
+    for (std::uint64_t m : skipped_)
+        if (m > lower && m < upper) {
+            refinements_.push_back(m);
+            halves_[m] = {lower, upper};
+            refined_from_.push_back(lower);
+            return;
+        }
     bool any = false;
     for (std::uint64_t c : intermediates_)
         if (c > lower && c < upper) refinements_.push_back(c), any = true;

@@ -76,6 +76,14 @@ public:
     bool plateau_reached() const { return plateau_; }
 
 private:
+    struct OctavePoint {
+        std::uint64_t bytes;
+        double gbps;
+        double relative_ci;
+    };
+    // Whether the curve bends between two measured sizes (a rising or falling
+    // step beyond both CIs and, from scatter_from_bytes on, the scatter).
+    bool bends(const OctavePoint& lower, const OctavePoint& upper);
     void refine_if_bent(std::uint64_t lower, std::uint64_t upper);
     // The smallest log step that is a bend between `lower` and a new octave
     // point of `gbps`, by the scatter between octave points (0: too few).
@@ -83,14 +91,12 @@ private:
     void check_plateau();
 
     std::vector<std::uint64_t> octaves_, intermediates_;
+    std::vector<std::uint64_t> skipped_;  // octaves the first pass steps over (octave_step 2)
     LadderOptions options_;
     std::size_t next_octave_ = 0;
     std::vector<std::uint64_t> refinements_;  // queued intermediate sizes, measured first
-    struct OctavePoint {
-        std::uint64_t bytes;
-        double gbps;
-        double relative_ci;
-    };
+    std::map<std::uint64_t, std::pair<std::uint64_t, std::uint64_t>> halves_;  // skipped octave -> its neighbours
+    std::map<std::uint64_t, OctavePoint> values_;  // every ok size measured
     std::vector<OctavePoint> octave_points_;  // ok octave sizes in order
     std::size_t run_start_ = 0;  // octave_points_ from here on follow each other without a failed size
     std::vector<std::uint64_t> measured_, refined_from_, within_scatter_from_;

@@ -107,6 +107,51 @@ TEST(SizeLadder, EverySecondOctaveWithStepTwo) {
     EXPECT_EQ(ladder.octave_sizes().size(), 16u);  // 1, 4, 16 ... 1 GiB
 }
 
+// With every second octave first (the budget's coarse ladders), a step that
+// bends measures the octave skipped inside it, and the sizes between only in a
+// half that still bends: a noisy step between 256 MiB and 1 GiB bought all
+// five sizes there (nvidia-h200-x2 under --budget 90s, e021a7c: disk reads and
+// pageable copies 0.4-1 s each).
+TEST(SizeLadder, WithStepTwoABendMeasuresTheSkippedOctaveFirst) {
+    LadderOptions o;
+    o.octave_step = 2;
+    // Rising 3% an octave (no bend, no plateau) to 256 MiB, then 25% higher from
+    // 512 MiB on: the step 256 MiB -> 1 GiB bends, and of its halves only 256 -> 512 MiB.
+    const auto curve = [](std::uint64_t b) -> double {
+        const double up_to = 10 * std::pow(1.03, std::log2(static_cast<double>(std::min<std::uint64_t>(b, 256 * MiB))));
+        return b >= 512 * MiB ? 1.25 * up_to : up_to;
+    };
+    SizeLadder ladder(octaves(), thirds(), o);
+    const Sizes got = climb(ladder, [&](std::uint64_t b) -> std::optional<double> { return curve(b); });
+    Sizes past;
+    for (std::uint64_t b : got)
+        if (b > 256 * MiB) past.push_back(b);
+    // 512 MiB, the sizes between 256 and 512 MiB, 1 GiB; none between 512 MiB and
+    // 1 GiB (the sizes between 256 MiB and 1 GiB all measured, before).
+    ASSERT_GE(past.size(), 3u);
+    EXPECT_EQ(past.back(), 1024 * MiB);
+    EXPECT_TRUE(std::find(past.begin(), past.end(), 512 * MiB) != past.end());
+    for (std::uint64_t b : past) EXPECT_FALSE(b > 512 * MiB && b < 1024 * MiB) << b;
+    EXPECT_TRUE(std::any_of(past.begin(), past.end(), [](std::uint64_t b) { return b > 256 * MiB && b < 512 * MiB; }));
+
+    // Noise: points +-8% (their CIs) and 25% from 256 MiB to 1 GiB beyond both,
+    // the skipped octave halfway: neither half steps beyond its CIs, so one
+    // size is measured between them, not five.
+    SizeLadder noisy(octaves(), thirds(), o);
+    Sizes between;
+    while (const auto b = noisy.next()) {
+        if (*b > 256 * MiB && *b < 1024 * MiB) between.push_back(*b);
+        const double v = *b <= 256 * MiB ? curve(*b) : curve(256 * MiB) * (*b == 512 * MiB ? 1.12 : 1.25);
+        noisy.add(*b, v, *b >= 256 * MiB ? 0.08 : 0.0);
+    }
+    EXPECT_EQ(between, (Sizes{512 * MiB}));
+
+    // Every octave first (the default): the sizes between two octaves are measured at once, as before.
+    SizeLadder every(octaves(), thirds(), {});
+    const Sizes all = climb(every, [&](std::uint64_t b) -> std::optional<double> { return curve(b); });
+    EXPECT_TRUE(std::any_of(all.begin(), all.end(), [](std::uint64_t b) { return b > 256 * MiB && b < 512 * MiB; }));
+}
+
 TEST(SizeLadder, ExpectedSizesEndAtTheFirstOctaveOfTheExpectedStop) {
     const Sizes c = octaves();
     EXPECT_EQ(expected_ladder_sizes(c, {}, 512 * MiB).back(), 512 * MiB);
