@@ -27,6 +27,7 @@
 #include "platform/atomic_file.hpp"
 #include "platform/host_info.hpp"
 #include "platform/interrupt.hpp"
+#include "run/cost_model.hpp"
 #include "run/device_state.hpp"
 #include "run/engine.hpp"
 #include "catalog/row_json.hpp"
@@ -202,6 +203,9 @@ int run_command(const RunArgs& a) {
     for (std::size_t i = 0; i < plan.size(); ++i) index_of[plan[i].key] = i;
     std::size_t left_by_budget = 0;
     hooks.estimate = [&](const PlannedRecord& p) { return run_plan_.estimate.record_s[index_of.at(p.key)]; };
+    hooks.expected_ladder_stop = [&](const PlannedRecord& p) {
+        return run_plan_.costs.of(cost_key(p.method->name(), p.params)).ladder_stop_bytes;
+    };
     hooks.admit = [&](const PlannedRecord& p) {
         const std::size_t i = index_of.at(p.key);
         const bool in = !run_plan_.deferred[i] && (!clock || clock->admits(run_plan_.estimate.record_s[i]));

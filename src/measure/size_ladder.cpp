@@ -91,6 +91,20 @@ bool SizeLadder::bends(const OctavePoint& lower, const OctavePoint& upper) {
     return false;
 }
 
+std::vector<std::uint64_t> SizeLadder::drop_above(std::uint64_t max_bytes) {
+    const auto above = [max_bytes](std::uint64_t s) { return s > max_bytes; };
+    std::vector<std::uint64_t> dropped;
+    for (std::size_t i = next_octave_; i < octaves_.size(); ++i)
+        if (above(octaves_[i])) dropped.push_back(octaves_[i]);
+    // Sizes are ascending and the ones measured are <= max_bytes: only the tail goes.
+    octaves_.erase(std::remove_if(octaves_.begin() + static_cast<std::ptrdiff_t>(next_octave_), octaves_.end(), above),
+                   octaves_.end());
+    std::erase_if(intermediates_, above);
+    std::erase_if(skipped_, above);
+    std::erase_if(refinements_, above);
+    return dropped;
+}
+
 void SizeLadder::refine_if_bent(std::uint64_t lower, std::uint64_t upper) {
     // With a first pass of every second octave, the octave skipped between
     // them first (its halves refined only where they bend), not every size

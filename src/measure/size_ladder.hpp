@@ -68,6 +68,10 @@ public:
     // relative half-width of its 95% CI (0: exact, as planted curves are).
     void add(std::uint64_t bytes, std::optional<double> bandwidth_gbps, double relative_ci = 0);
 
+    // Takes the sizes above `max_bytes` out of the ladder (the session could
+    // not be prepared for them); returns the first-pass sizes taken out.
+    std::vector<std::uint64_t> drop_above(std::uint64_t max_bytes);
+
     // The first-pass sizes.
     const std::vector<std::uint64_t>& octave_sizes() const { return octaves_; }
     // What the ladder did, for the record's context: sizes measured, refined

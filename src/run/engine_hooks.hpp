@@ -2,6 +2,7 @@
 // What the caller of the engine plugs in: saving after each record, progress,
 // device state, interruption, and the budget's say over which records run.
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <string>
 
@@ -34,6 +35,9 @@ struct EngineHooks {
     // The seconds a record is expected to take (kept as context.estimate_s);
     // null: none kept.
     std::function<double(const PlannedRecord&)> estimate;
+    // The size where a record's ladder is expected to stop (the cost model's;
+    // 0 or null: the largest size): its buffers are first sized for it.
+    std::function<std::uint64_t(const PlannedRecord&)> expected_ladder_stop;
     // Before each record: false leaves it for --resume (deferred by the budget,
     // or no time left for it); null admits every record.
     std::function<bool(const PlannedRecord&)> admit;

@@ -39,11 +39,21 @@ SizePlan full_plan(const PlannedRecord& planned, const RunOptions& options, cons
     return plan;
 }
 
+// The first planned size at or above where the ladder is expected to stop
+// (0: none below the largest, which is prepared for at once).
+std::uint64_t first_prepare_bytes(const SizePlan& plan, std::uint64_t expected_stop) {
+    if (!plan.ladder || expected_stop == 0 || plan.sizes.empty()) return 0;
+    const auto at = std::lower_bound(plan.sizes.begin(), plan.sizes.end(), expected_stop);
+    return at == plan.sizes.end() || *at >= plan.prepare_bytes ? 0 : *at;
+}
+
 std::optional<Record> measure_full(const Graph& graph, const PlannedRecord& planned, const RunOptions& options,
                                    const ResultsFile& results, Progress* progress, std::size_t units,
                                    const EngineHooks* hooks, std::optional<DeviceFailure>& failure) {
-    return measure_sized_record(graph, planned, full_plan(planned, options, results), options, progress, units, hooks,
-                                failure);
+    SizePlan plan = full_plan(planned, options, results);
+    if (hooks && hooks->expected_ladder_stop)
+        plan.first_prepare_bytes = first_prepare_bytes(plan, hooks->expected_ladder_stop(planned));
+    return measure_sized_record(graph, planned, plan, options, progress, units, hooks, failure);
 }
 
 std::optional<Record> promoted(std::optional<Record> full, const std::string& representative, const std::string& reason,

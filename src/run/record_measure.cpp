@@ -147,12 +147,19 @@ std::optional<Record> measure_sized_record(const Graph& graph, const PlannedReco
     const std::size_t max_size = plan.prepare_bytes ? plan.prepare_bytes : (plan.sizes.empty() ? 0 : plan.sizes.back());
     const std::function<bool()> no_stop;
     const std::function<bool()>& should_stop = hooks ? hooks->should_stop : no_stop;
+    // A ladder first prepared for where it is expected to stop (SizePlan::first_prepare_bytes).
+    const std::size_t first_size =
+        plan.ladder && plan.first_prepare_bytes && plan.first_prepare_bytes < max_size ? plan.first_prepare_bytes : max_size;
     std::unique_ptr<TransferSession> session;
-    try {
-        session = prepare_session(graph, planned, max_size, options.method);
+    const auto prepare = [&](std::size_t bytes) {
+        session.reset();  // the smaller session's buffers go before the larger ones are taken
+        session = prepare_session(graph, planned, bytes, options.method);
         attach_under_load(graph, options.method, *session, r.context);
         r.context.update(session->context());
         r.lanes = record_lanes(r, *session);
+    };
+    try {
+        prepare(first_size);
     } catch (const std::exception& e) {
         // Any failure to prepare is this record's, whatever its type: the run goes on.
         set_record_error(r, std::string("prepare: ") + e.what(), type_name_of(e), device_failure_of(e), failure);
@@ -199,19 +206,38 @@ std::optional<Record> measure_sized_record(const Graph& graph, const PlannedReco
             set_record_error(r, "axes: " + std::string(e.what()), type_name_of(e), device_failure_of(e), failure);
             return r;
         }
+        // Prepared for first_size and not capped below it by free memory: it may grow to max_size.
+        bool may_grow = first_size < max_size && session->max_bytes() >= first_size;
+        const std::uint64_t limit = may_grow ? max_size : session->max_bytes();
         std::vector<std::uint64_t> fitting, between;
-        for (std::uint64_t b : plan.sizes) (b > session->max_bytes() ? skipped : fitting).push_back(b);
+        for (std::uint64_t b : plan.sizes) (b > limit ? skipped : fitting).push_back(b);
         for (std::uint64_t b : plan.intermediates)
-            if (b <= session->max_bytes()) between.push_back(b);
+            if (b <= limit) between.push_back(b);
         SizeLadder ladder(fitting, between, plan.ladder_options);
         while (const auto bytes = ladder.next()) {
             if (context_lost()) break;
+            if (*bytes > session->max_bytes() && may_grow) {
+                may_grow = false;
+                r.context["prepared"] = {{"first_bytes", first_size}, {"grown_before_bytes", *bytes}};
+                try {
+                    prepare(max_size);
+                    session->set_axes(combos.front());
+                } catch (const std::exception& e) {
+                    set_record_error(r, "prepare for " + std::to_string(max_size) + " bytes: " + e.what(),
+                                     type_name_of(e), device_failure_of(e), failure);
+                    break;
+                }
+                const std::vector<std::uint64_t> dropped = ladder.drop_above(session->max_bytes());
+                skipped.insert(skipped.end(), dropped.begin(), dropped.end());
+                continue;  // the ladder's next size may be smaller now
+            }
             if (!measure_one(*bytes, combos.front(), true)) return std::nullopt;  // --resume measures it again
             const Point& p = r.points.back();
             ladder.add(*bytes, p.status == "ok" ? std::optional<double>(p.bandwidth_gbps) : std::nullopt,
                        p.stats.relative_ci_half_width());
         }
         r.context["ladder"] = ladder.summary();
+        if (!r.context.contains("prepared") && first_size < max_size) r.context["prepared"] = {{"first_bytes", first_size}};
         sort_points(r.points);
     } else {
         for (std::size_t c = 0; c < combos.size() && !context_lost(); ++c) {
@@ -241,7 +267,7 @@ std::optional<Record> measure_sized_record(const Graph& graph, const PlannedReco
         return r;
     }
     try {
-        r.context.update(session->context());  // after measuring: binding failures found on the way
+        if (session) r.context.update(session->context());  // after measuring: binding failures found on the way
     } catch (const std::exception& e) {
         r.context["context_error"] = e.what();
     }
