@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "core/error.hpp"
+#include "platform/node_touch.hpp"
 
 namespace hwcomm {
 
@@ -42,7 +43,7 @@ NumaBuffer::NumaBuffer(const HwlocTopology& topo, int numa_os_index, std::size_t
         placement_.note = "pages not touched yet";
         return;
     }
-    touch_pages(data_, alloc_bytes);  // places every page now, under the strict policy
+    touch_pages_on_node(topo, numa_os_index, data_, alloc_bytes);  // places every page now, under the strict policy
     locate(topo);
 }
 

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "core/error.hpp"
+#include "platform/node_touch.hpp"
 #include "platform/numa_buffer.hpp"
 #include "platform/page_placement.hpp"
 
@@ -37,6 +38,30 @@ TEST(NumaBuffer, PlacementOnNodeZeroIsVerified) {
     // The memory is usable end to end.
     std::memset(buf.data(), 0x5a, buf.size());
     EXPECT_EQ(buf.data()[buf.size() - 1], std::byte{0x5a});
+}
+
+TEST(NodeTouch, EveryPageOfALargeOddSizedBufferIsTouchedOnceFromThreadsOfTheNode) {
+    HwlocTopology topo;
+    const int node = topo.numa_os_indexes().front();
+    // Above the one-thread limit, not a whole number of pages: every page and the last byte.
+    const std::size_t bytes = (std::size_t{65} << 20) + 123;
+    std::vector<std::byte> data(bytes, std::byte{0x5a});
+    touch_pages_on_node(topo, node, data.data(), bytes);
+    const std::size_t page = page_size();
+    std::size_t touched = 0, pages = 0;
+    for (std::size_t off = 0; off < bytes; off += page, ++pages) touched += data[off] == std::byte{0};
+    EXPECT_EQ(touched, pages);
+    EXPECT_EQ(data[bytes - 1], std::byte{0});
+    // Only the first byte of each page (and the last): the rest is untouched.
+    std::size_t zeros = static_cast<std::size_t>(std::count(data.begin(), data.end(), std::byte{0}));
+    EXPECT_LE(zeros, pages + 1 + topo.cores_of_numa(node));  // each chunk's last byte too
+}
+
+TEST(NumaBuffer, ABufferTouchedFromSeveralThreadsIsPlacedAndVerifiedOnItsNode) {
+    HwlocTopology topo;
+    const int node = topo.numa_os_indexes().front();
+    NumaBuffer buf(topo, node, std::size_t{256} << 20);
+    EXPECT_TRUE(buf.placement().verified) << buf.placement().note;
 }
 
 TEST(NumaBuffer, MoveTransfersOwnership) {

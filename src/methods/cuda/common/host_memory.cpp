@@ -2,6 +2,7 @@
 
 #include "core/error.hpp"
 #include "methods/cuda/common/cuda_check.hpp"
+#include "platform/node_touch.hpp"
 #include "platform/thread_binding.hpp"
 
 namespace hwcomm::cuda {
@@ -22,9 +23,9 @@ public:
     PageableHostBuffer(const HwlocTopology& topo, int numa, std::size_t bytes) : bytes_(bytes), numa_(numa) {
         ScopedThreadBinding bind(topo, numa);
         data_ = std::make_unique_for_overwrite<std::byte[]>(bytes == 0 ? 1 : bytes);
-        touch_pages(data_.get(), bytes);  // first touch while bound places the pages
+        touch_pages_on_node(topo, numa, data_.get(), bytes);  // first touch by threads of the node places the pages
         placement_ = locate_pages(topo, data_.get(), bytes, numa);
-        how_ = "malloc, pages first-touched; " + binding_note(bind, numa);
+        how_ = "malloc, pages first-touched by threads bound to the node; " + binding_note(bind, numa);
     }
     std::byte* data() override { return data_.get(); }
     std::byte* device_view() override { return nullptr; }
@@ -53,7 +54,7 @@ public:
         data_ = static_cast<std::byte*>(p);
         // The driver pins (and so places) the pages at allocation; touching
         // also covers drivers that populate lazily.
-        touch_pages(data_, bytes);
+        touch_pages_on_node(topo, numa, data_, bytes);
         void* dev = nullptr;
         if (!HWCOMM_CUDA_WARN(cudaHostGetDevicePointer(&dev, p, 0))) dev = nullptr;
         device_view_ = static_cast<std::byte*>(dev);
