@@ -12,7 +12,15 @@
 # line (4 tiles per block, the same shape), every line says verified "yes",
 # the two CE lines of a size agree within ~1% (no drift), and which "best"
 # line leads: its stages, tileK, blocks/SM or tiles/block and wait are the
-# numbers for src/methods/cuda/common/tma_kernels.hpp.
+# numbers for src/methods/cuda/common/tma_kernels.hpp. The last 18 lines of
+# a size are two blocks, one per best shape: "control" (the plain kernel in
+# that shape; agrees with the "tiles/block" 4 line or with the combo line of
+# 3 stages x 16 KiB, 1 block/SM, wait 1), then "hint:LD/ST" (L2 eviction
+# policy of the bulk loads/stores: - none, ef evict_first, el evict_last, en
+# evict_normal, eu evict_unchanged) and "prefetch+1", "prefetch+2" (the
+# block's next tile or the one after prefetched into L2); read each xCE
+# against its block's control line. "hint:en/en" near control means the
+# hinted instructions cost nothing by themselves.
 set -uo pipefail
 out=${OUT:?set OUT}
 exec > >(tee "$out/session.log") 2>&1

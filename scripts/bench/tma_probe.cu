@@ -15,6 +15,10 @@
 // issue (one thread issues loads and stores, or a producer thread loads and a
 // consumer thread stores, handing stages back through "empty" mbarriers),
 // layout (tiles interleaved across blocks, or one contiguous range per block).
+// Last, on the two best shapes (tiles/block 4; 3 stages, wait 1, 1 block/SM):
+// a "control" line (the plain kernel again), then L2 eviction hints on the
+// bulk loads/stores ("hint:LD/ST") and L2 prefetch ("prefetch+N"), each to be
+// read against the control line just above it (tma_probe_hints.cuh).
 #include <cuda/ptx>
 #include <cuda_runtime.h>
 
@@ -23,6 +27,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "probe_common.cuh"  // CHECK, time_trials, fill and verify
@@ -30,6 +35,7 @@
 namespace ptx = cuda::ptx;
 
 #include "tma_probe_hwcomm.cuh"  // hwcomm_kernel (old) and hwcomm_new_kernel, verbatim
+#include "tma_probe_hints.cuh"   // L2 eviction policies, hinted bulk copies, L2 prefetch
 
 // ---- the parameterised kernel ----
 constexpr int kMaxStages = 8;
@@ -56,13 +62,18 @@ struct Tiles {
 // stores <= k - WAIT have read shared memory (bulk groups complete in order)
 // and refills that tile's stage. WAIT = 0 is hwcomm's shape; WAIT = STAGES - 1
 // leaves one load in flight. SPLIT: thread 0 loads, thread 32 stores.
-template <int STAGES, int WAIT, bool SPLIT>
+// LD, ST: L2 eviction policy of the loads and stores; PF: prefetch the block's
+// tile k + PF into L2 when loading tile k (one issuing thread only). Their
+// defaults compile to the kernel without them, which every older line runs.
+template <int STAGES, int WAIT, bool SPLIT, L2 LD = L2::none, L2 ST = L2::none, int PF = 0>
 __global__ void tma_kernel(unsigned char* dst, const unsigned char* src, size_t bulk_bytes, uint32_t tile_bytes,
                            bool contiguous) {
     static_assert(WAIT >= 0 && WAIT < STAGES && STAGES <= kMaxStages, "wait depth below stages");
+    static_assert(PF == 0 || !SPLIT, "prefetch with one issuing thread only");
     extern __shared__ __align__(128) unsigned char smem[];
     __shared__ alignas(8) uint64_t full[STAGES], empty[STAGES];
     const Tiles t{(bulk_bytes + tile_bytes - 1) / tile_bytes, contiguous};
+    const uint64_t ld_policy = l2_policy<LD>(), st_policy = l2_policy<ST>();  // unused (none) without hints
     auto size_of = [&](size_t tile) {
         const size_t left = bulk_bytes - tile * tile_bytes;
         return static_cast<uint32_t>(left < tile_bytes ? left : tile_bytes);
@@ -71,16 +82,22 @@ __global__ void tma_kernel(unsigned char* dst, const unsigned char* src, size_t 
     auto load = [&](size_t tile, int s) {
         (void)ptx::mbarrier_arrive_expect_tx(ptx::sem_release, ptx::scope_cta, ptx::space_shared, &full[s],
                                              size_of(tile));
-        ptx::cp_async_bulk(ptx::space_shared, ptx::space_global, stage(s), src + tile * tile_bytes, size_of(tile),
-                           &full[s]);
+        if constexpr (LD == L2::none)
+            ptx::cp_async_bulk(ptx::space_shared, ptx::space_global, stage(s), src + tile * tile_bytes, size_of(tile),
+                               &full[s]);
+        else
+            bulk_load_hint(stage(s), src + tile * tile_bytes, size_of(tile), &full[s], ld_policy);
     };
     auto store = [&](size_t k) {  // the k-th tile of this block, once loaded
         const int s = int(k % STAGES);
         while (!ptx::mbarrier_try_wait_parity(&full[s], uint32_t((k / STAGES) & 1))) {
         }
         ptx::fence_proxy_async(ptx::space_shared);
-        ptx::cp_async_bulk(ptx::space_global, ptx::space_shared, dst + t.tile(k) * tile_bytes, stage(s),
-                           size_of(t.tile(k)));
+        if constexpr (ST == L2::none)
+            ptx::cp_async_bulk(ptx::space_global, ptx::space_shared, dst + t.tile(k) * tile_bytes, stage(s),
+                               size_of(t.tile(k)));
+        else
+            bulk_store_hint(dst + t.tile(k) * tile_bytes, stage(s), size_of(t.tile(k)), st_policy);
         ptx::cp_async_bulk_commit_group();
         ptx::cp_async_bulk_wait_group_read(ptx::n32_t<WAIT>{});  // stores <= k - WAIT have read their stages
     };
@@ -93,12 +110,18 @@ __global__ void tma_kernel(unsigned char* dst, const unsigned char* src, size_t 
     }
     if (SPLIT) __syncthreads();
     const size_t mine = t.mine();
+    auto ahead = [&](size_t k) {  // after loading tile k: prefetch tile k + PF unless the first STAGES loads hold it
+        if constexpr (PF > 0)
+            if (k + PF >= STAGES && k + PF < mine)
+                bulk_prefetch_l2(src + t.tile(k + PF) * tile_bytes, size_of(t.tile(k + PF)));
+    };
     if (!SPLIT) {
         if (threadIdx.x != 0) return;
-        for (size_t k = 0; k < mine && k < STAGES; ++k) load(t.tile(k), int(k));
+        for (size_t k = 0; k < mine && k < STAGES; ++k) load(t.tile(k), int(k)), ahead(k);
         for (size_t k = 0; k < mine; ++k) {
             store(k);
-            if (k + 1 > size_t(WAIT) && k - WAIT + STAGES < mine) load(t.tile(k - WAIT + STAGES), int((k - WAIT) % STAGES));
+            if (k + 1 > size_t(WAIT) && k - WAIT + STAGES < mine)
+                load(t.tile(k - WAIT + STAGES), int((k - WAIT) % STAGES)), ahead(k - WAIT + STAGES);
         }
     } else if (threadIdx.x == 0) {  // producer: tile k waits for its stage's previous tile to be read
         for (size_t k = 0; k < mine; ++k) {
@@ -143,6 +166,18 @@ Kernel pick(int stages, int wait, bool split) {
     }
     return nullptr;
 }
+// The kernel of kHintLines[i] on a shape of the hint lines (one issuing thread).
+template <int S, int W, size_t... I>
+Kernel pick_hint(int i, std::index_sequence<I...>) {
+    const Kernel k[] = {tma_kernel<S, W, false, kHintLines[I].load, kHintLines[I].store, kHintLines[I].prefetch>...};
+    return k[i];
+}
+Kernel pick_hint(int stages, int wait, int i) {
+    constexpr auto all = std::make_index_sequence<kHintLineCount>{};
+    if (stages == 2 && wait == 0) return pick_hint<2, 0>(i, all);
+    if (stages == 3 && wait == 1) return pick_hint<3, 1>(i, all);
+    return nullptr;
+}
 
 struct Variant {
     std::string knob;  // what this line varies
@@ -153,6 +188,7 @@ struct Variant {
     int wait = 0;
     bool split = false, contiguous = false;
     int verbatim = 0;  // 1: hwcomm's old kernel, 2: hwcomm's new kernel, 0: the parameterised one
+    int hint = -1;     // >= 0: the parameterised kernel with kHintLines[hint]
 };
 
 std::vector<Variant> variants(bool sweep) {
@@ -203,6 +239,22 @@ std::vector<Variant> variants(bool sweep) {
                             v.push_back(x);
                         }
                 }
+    // L2 hints and prefetch (tma_probe_hints.cuh) on the two best shapes of docs/benchmarks.md, each block after
+    // a "control" line (the same shape, the plain kernel) timed right before, so a hint is read against it and
+    // not against a line timed minutes earlier. Full trials: 18 lines per size of shapes near the copy engines'
+    // rate, ~75 ms per line for both sizes on H100 (~1.5 s, a few % of the run), and the effects sought are ~1%.
+    Variant tpb = base, grid = base;
+    tpb.tiles_per_block = 4;                                 // 2 x 16 KiB, wait 0, grid tiles / 4 (= hwcomm-new)
+    grid.stages = 3, grid.wait = 1, grid.blocks_per_sm = 1;  // 3 x 16 KiB, wait 1, grid SMs x 1
+    for (Variant shape : {tpb, grid}) {
+        shape.knob = "control";
+        v.push_back(shape);
+        for (int i = 0; i < kHintLineCount; ++i) {
+            Variant x = shape;
+            x.knob = kHintLines[i].knob, x.hint = i;
+            v.push_back(x);
+        }
+    }
     return v;
 }
 
@@ -254,7 +306,9 @@ void run_size(const Options& o, size_t bytes, int sms, cudaStream_t s) {
         const size_t bulk = bytes / 16 * 16;
         const size_t tiles = (bulk + v.tile - 1) / v.tile;
         const size_t shmem = v.verbatim == 1 ? 0 : size_t(v.stages) * v.tile;
-        const Kernel k = v.verbatim ? nullptr : pick(v.stages, v.wait, v.split);
+        const Kernel k = v.verbatim ? nullptr
+                         : v.hint >= 0 ? pick_hint(v.stages, v.wait, v.hint)
+                                       : pick(v.stages, v.wait, v.split);
         const int threads = v.split ? 64 : 32;
         if (v.verbatim == 1) {
             CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&l.resident, hwcomm_kernel, 32, 0));
