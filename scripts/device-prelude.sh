@@ -1,6 +1,6 @@
 # Sourced by the device scripts that run binaries packed here
 # (scripts/pack-device-build.sh): logs to $OUT/session.log, unpacks
-# .devcarry/build.tar.gz into build/, and defines B (the build tree at the
+# .devcarry/build.tar.xz (or .gz) into build/, and defines B (the build tree at the
 # path its binaries name), hw (the hwcomm binary) and step NAME LIMIT CMD...
 # (SIGINT after LIMIT seconds: a run saves its file and exits 4).
 out=${OUT:?set OUT}
@@ -8,8 +8,12 @@ exec > >(tee "$out/session.log") 2>&1
 # The test binaries and CTest files name the source and build trees they were
 # built in (/work/main/build, or an engineer's /work/wt/NAME/build): both are
 # made to point here, read from the packed top CTestTestfile.cmake.
+# build.tar.xz when present (half the size of gzip: the working tree and its
+# carry must stay under 64 MiB with nvbandwidth beside), else build.tar.gz.
 mkdir -p build
-tar xzf .devcarry/build.tar.gz -C build
+pack=.devcarry/build.tar.gz
+[[ -f .devcarry/build.tar.xz ]] && pack=.devcarry/build.tar.xz
+tar xf "$pack" -C build
 src_dir=$(sed -n 's/^# Source directory: //p' build/CTestTestfile.cmake 2>/dev/null)
 B=$(sed -n 's/^# Build directory: //p' build/CTestTestfile.cmake 2>/dev/null)
 src_dir=${src_dir:-/work/main}

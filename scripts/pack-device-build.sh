@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Packs what scripts/device-new-methods.sh needs from a CUDA build here (the
 # hwcomm binary, every test binary with its CTest files, the .deb) into
-# .devcarry/build.tar.gz, so a device call runs them without building.
+# .devcarry/build.tar.xz (xz: half of gzip's size, so nvbandwidth fits beside
+# it in the device call's 64 MiB), so a device call runs them without building.
 #   scripts/pack-device-build.sh [BUILD_DIR]   (default: build)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -15,5 +16,6 @@ trap 'rm -f "$list"' EXIT
   ls hwcomm_*.deb
 } > "$list")
 mkdir -p "$root/.devcarry"
-tar czf "$root/.devcarry/build.tar.gz" -C "$build" -T "$list"
-ls -la "$root/.devcarry/build.tar.gz"
+rm -f "$root/.devcarry/build.tar.gz"
+tar cJf "$root/.devcarry/build.tar.xz" -C "$build" -T "$list"
+ls -la "$root/.devcarry/build.tar.xz"

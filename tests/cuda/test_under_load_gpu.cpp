@@ -57,11 +57,20 @@ TEST(UnderLoadGpu, ALoadOnTheSameLinkLowersPinnedH2dAndIsRecordedAsU) {
     o.method.load_routes = resolve_load_specs(g, o.method.under_load);
     const Record loaded = *measure_record(g, p, o);
     ASSERT_EQ(loaded.status, "ok") << loaded.error;
+    // Alone again after: a first copy in a fresh process read 35 GB/s on one
+    // H100 (afc1913) where the link moves 55, and a disturbance only slows a
+    // copy, so the faster of the two is the link's rate alone.
+    o.method.under_load.clear();
+    o.method.load_routes.clear();
+    const Record alone_after = *measure_record(g, p, o);
+    ASSERT_EQ(alone_after.status, "ok") << alone_after.error;
 
     ASSERT_EQ(loaded.lanes.size(), 2u);
     EXPECT_EQ(loaded.lanes[1].role, "load");
     EXPECT_EQ(loaded.lanes[1].label, "load:numa0->gpu0");
-    const Point& a = alone.points.at(0);
+    const Point& a = alone.points.at(0).bandwidth_gbps >= alone_after.points.at(0).bandwidth_gbps
+                         ? alone.points.at(0)
+                         : alone_after.points.at(0);
     const Point& l = loaded.points.at(0);
     // Two copies share one PCIe link: the measured one gets well under its alone rate.
     EXPECT_LT(l.bandwidth_gbps, 0.8 * a.bandwidth_gbps) << l.bandwidth_gbps << " vs " << a.bandwidth_gbps;
