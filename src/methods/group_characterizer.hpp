@@ -20,6 +20,11 @@ struct EndpointSet {
     std::vector<const Vertex*> vertices;  // every vertex a lane starts or ends at
     std::string note;                     // why these (the shared edge of pairs-sharing-a-link)
     Applicability applicability;
+    // The one link the set's transfers compete for, when that is what the set
+    // measures (pairs-sharing-a-link: the bottleneck edge and the direction it
+    // is crossed in). Sets of one class with the same shared link test the same
+    // link the same way: the class plan confirms one of them (run/class_plan.hpp).
+    std::string shared_link;
 };
 
 class GroupCharacterizer : public Characterizer {

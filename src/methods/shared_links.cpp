@@ -20,6 +20,11 @@ std::optional<Bottleneck> route_bottleneck(const Graph& graph, const Route& rout
     return best;
 }
 
+std::string SharedPair::shared_link(const Graph& graph) const {
+    const Edge& e = graph.edges().at(shared.edge);
+    return shared.a_to_b ? e.a + "->" + e.b : e.b + "->" + e.a;
+}
+
 std::string SharedPair::describe(const Graph& graph) const {
     const Edge& e = graph.edges().at(shared.edge);
     std::ostringstream out;

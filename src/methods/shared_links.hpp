@@ -32,6 +32,7 @@ struct SharedPair {
     Route first, second;
     Bottleneck shared;
     std::string describe(const Graph& graph) const;  // "both cross pci:...--gpu0 (31.5 GB/s) the same way"
+    std::string shared_link(const Graph& graph) const;  // the shared edge the way it is crossed: "sw0->gpu0"
 };
 
 // Every unordered pair of `routes` whose bottlenecks are the same edge crossed

@@ -55,7 +55,8 @@ std::string comparable_params(const PlannedRecord& record) {
     return out;
 }
 
-std::vector<PlannedRecord> apply_classes(std::vector<PlannedRecord> plan, const ClassMap& classes, bool exhaustive) {
+std::vector<PlannedRecord> apply_classes(std::vector<PlannedRecord> plan, const ClassMap& classes, bool exhaustive,
+                                         std::vector<std::string>* notes) {
     // Records of one method, comparable parameters and class: one group.
     const MemberIndex index(classes);
     std::map<std::string, std::vector<std::size_t>> groups;
@@ -69,6 +70,7 @@ std::vector<PlannedRecord> apply_classes(std::vector<PlannedRecord> plan, const 
     }
     if (exhaustive) return plan;
     std::vector<bool> dropped(plan.size(), false);
+    std::map<std::string, std::size_t> covered_by_method;  // sets left out: their link is confirmed by another
     for (auto& [key, members] : groups) {
         std::sort(members.begin(), members.end(), [&](std::size_t a, std::size_t b) {
             return index.rank({plan[a].src_id, plan[a].dst_id}) < index.rank({plan[b].src_id, plan[b].dst_id});
@@ -76,14 +78,26 @@ std::vector<PlannedRecord> apply_classes(std::vector<PlannedRecord> plan, const 
         const PlannedRecord& rep = plan[members.front()];
         const std::string rep_key = rep.key;
         const ClassMember reverse{rep.dst_id, rep.src_id};
+        std::set<std::string> links_tested;
+        if (rep.set && !rep.set->shared_link.empty()) links_tested.insert(rep.set->shared_link);
         for (std::size_t k = 1; k < members.size(); ++k) {
             PlannedRecord& p = plan[members[k]];
             if (ClassMember{p.src_id, p.dst_id} == reverse && reverse.src != reverse.dst) continue;  // both directions
             p.measured_as = "confirmed";
             p.representative_key = rep_key;
-            if (representatives_only(p)) dropped[members[k]] = true;
+            if (representatives_only(p)) {
+                dropped[members[k]] = true;
+            } else if (p.set && !p.set->shared_link.empty() && !links_tested.insert(p.set->shared_link).second) {
+                dropped[members[k]] = true;
+                ++covered_by_method[p.method->name()];
+            }
         }
     }
+    if (notes)
+        for (const auto& [method, n] : covered_by_method)
+            notes->push_back(method + ": " + std::to_string(n) +
+                             " set(s) not measured: another set of their class competes for the same link and is "
+                             "measured (--exhaustive measures every set)");
     std::vector<PlannedRecord> out;
     for (int pass = 0; pass < 2; ++pass)
         for (std::size_t i = 0; i < plan.size(); ++i)

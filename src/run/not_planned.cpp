@@ -29,7 +29,10 @@ std::string filters_text(const Filters& filters) {
 
 std::string kinds_text(const std::vector<VertexKind>& kinds) {
     std::string out;
-    for (VertexKind k : kinds) out += (out.empty() ? "" : "|") + std::string(to_string(k));
+    for (VertexKind k : kinds) {
+        if (!out.empty()) out += '|';  // appended in two steps: GCC 12's -Wrestrict misreads "x" + string
+        out += to_string(k);
+    }
     return out.empty() ? "endpoint" : out;
 }
 

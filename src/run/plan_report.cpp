@@ -107,6 +107,7 @@ nlohmann::json run_plan_to_json(const RunPlan& plan) {
                          {"params", p.params}, {"measured_as", p.measured_as}, {"class", p.class_id},
                          {"estimate_s", plan.estimate.record_s[i]}, {"deferred", static_cast<bool>(plan.deferred[i])}};
         if (!p.representative_key.empty()) r["representative"] = p.representative_key;
+        if (p.set && !p.set->shared_link.empty()) r["shared_link"] = p.set->shared_link;
         records.push_back(std::move(r));
     }
     j["plan"] = std::move(records);

@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <map>
+#include <set>
 
 #include "cli_helpers.hpp"
 
@@ -194,4 +196,45 @@ TEST(CliPlan, SecondViewsOfAChasedLinkAreMeasuredOnRepresentativesOnly) {
     }
     EXPECT_GT(views, 0u);
     EXPECT_GT(random_confirmed, 0u);
+}
+
+namespace {
+
+// pairs-sharing-a-link records by class: the link each set's two routes compete for.
+std::map<std::string, std::vector<std::string>> shared_links_by_class(const json& plan) {
+    std::map<std::string, std::vector<std::string>> out;
+    for (const json& r : plan.at("plan"))
+        if (r.at("method") == "pairs-sharing-a-link") out[r.at("class")].push_back(r.at("shared_link"));
+    return out;
+}
+
+}  // namespace
+
+// Sets of two routes competing for one link: one per link and class is
+// measured, so they grow with the GPUs (each GPU's links), not with the pairs
+// of routes through each link (DGX-2: 1808 sets, 92 measured).
+TEST(CliPlan, SetsCompetingForOneLinkAreMeasuredOncePerLinkAndClass) {
+    Scratch s("plan-shared");
+    if (!built_with_cuda(s)) GTEST_SKIP() << "this build has no CUDA methods";
+    for (const auto& [xml, gpus] : {std::pair{"dgxh100-nvswitch.xml", 8u}, std::pair{"dgx2-nvswitch.xml", 16u}}) {
+        const json plan = plan_of(s, xml);
+        const json all = plan_of(s, xml, "--exhaustive");
+        const auto planned = shared_links_by_class(plan);
+        const auto every = shared_links_by_class(all);  // --exhaustive names the classes too
+        ASSERT_EQ(planned.size(), every.size()) << xml;  // every class keeps its representative
+        std::size_t sets = 0, measured = 0;
+        for (const auto& [cls, links] : planned) {
+            EXPECT_LE(links.size(), gpus) << xml << " " << cls;
+            // Each link once, and every link the class's sets compete for is tested.
+            const std::set<std::string> distinct(links.begin(), links.end());
+            EXPECT_EQ(distinct.size(), links.size()) << xml << " " << cls;
+            EXPECT_EQ(distinct, std::set<std::string>(every.at(cls).begin(), every.at(cls).end())) << xml << " " << cls;
+            sets += every.at(cls).size();
+            measured += links.size();
+        }
+        EXPECT_LT(measured * 5, sets) << xml;
+        bool noted = false;
+        for (const json& n : plan.at("notes")) noted |= n.get<std::string>().rfind("pairs-sharing-a-link: ", 0) == 0;
+        EXPECT_TRUE(noted) << plan.at("notes");
+    }
 }

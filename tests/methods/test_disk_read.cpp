@@ -128,7 +128,9 @@ TEST_F(DiskReadTest, TheIoModesReadOneTestFileWrittenOnce) {
         auto s = open(io, kBytes);
         const auto ctx = s->context();
         const bool first = io == DiskIo::Direct && ctx.at("test_file").at("written_for") == "this record";
-        if (!first) EXPECT_EQ(ctx.at("test_file").at("written_for"), earlier) << to_string(io);
+        if (!first) {
+            EXPECT_EQ(ctx.at("test_file").at("written_for"), earlier) << to_string(io);
+        }
         // The free space the file was sized by (at most half of it), before it was
         // written: a record reading the kept file says the writer's figure.
         const auto free = ctx.at("scratch_free_bytes").get<std::uint64_t>();

@@ -209,6 +209,7 @@ public:
                 s.dst_id = p.first.dst == p.second.dst ? p.first.dst->id : p.first.dst->id + "+" + p.second.dst->id;
                 s.vertices = {p.first.src, p.first.dst, p.second.src, p.second.dst};
                 s.note = p.describe(graph);
+                s.shared_link = p.shared_link(graph);
                 s.applicability = Applicability::yes();
                 out.push_back(std::move(s));
             }
