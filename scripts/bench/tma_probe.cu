@@ -18,7 +18,10 @@
 // Last, on the two best shapes (tiles/block 4; 3 stages, wait 1, 1 block/SM):
 // a "control" line (the plain kernel again), then L2 eviction hints on the
 // bulk loads/stores ("hint:LD/ST") and L2 prefetch ("prefetch+N"), each to be
-// read against the control line just above it (tma_probe_hints.cuh).
+// read against the control line just above it (tma_probe_hints.cuh). Then round
+// 2 (kHintLines2): around hint:el/ef on 2 x 16 KiB, 4 tiles/block, evict_last
+// on a fraction of the loads, other store hints, and el/ef on neighbouring
+// shapes, again each block after its own control line.
 #include <cuda/ptx>
 #include <cuda_runtime.h>
 
@@ -178,6 +181,13 @@ Kernel pick_hint(int stages, int wait, int i) {
     if (stages == 3 && wait == 1) return pick_hint<3, 1>(i, all);
     return nullptr;
 }
+// The kernel of kHintLines2[i] (wait 0, one issuing thread; control lines: the plain kernel).
+template <size_t... I>
+Kernel pick_hint2(int i, std::index_sequence<I...>) {
+    const Kernel k[] = {tma_kernel<kHintLines2[I].stages, 0, false, kHintLines2[I].load, kHintLines2[I].store>...};
+    return k[i];
+}
+Kernel pick_hint2(int i) { return pick_hint2(i, std::make_index_sequence<kHintLine2Count>{}); }
 
 struct Variant {
     std::string knob;  // what this line varies
@@ -189,6 +199,7 @@ struct Variant {
     bool split = false, contiguous = false;
     int verbatim = 0;  // 1: hwcomm's old kernel, 2: hwcomm's new kernel, 0: the parameterised one
     int hint = -1;     // >= 0: the parameterised kernel with kHintLines[hint]
+    int hint2 = -1;    // >= 0: the parameterised kernel of kHintLines2[hint2] (round 2)
 };
 
 std::vector<Variant> variants(bool sweep) {
@@ -255,6 +266,14 @@ std::vector<Variant> variants(bool sweep) {
             v.push_back(x);
         }
     }
+    // Round 2 (kHintLines2): 18 lines per size, ~1.4 s on H100 at the same ~75 ms a line for both sizes.
+    for (int i = 0; i < kHintLine2Count; ++i) {
+        const HintLine2& h = kHintLines2[i];
+        Variant x = base;
+        x.knob = h.knob, x.hint2 = i;
+        x.stages = h.stages, x.tile = uint32_t(h.tile_kib) << 10, x.tiles_per_block = h.tiles_per_block;
+        v.push_back(x);
+    }
     return v;
 }
 
@@ -306,9 +325,10 @@ void run_size(const Options& o, size_t bytes, int sms, cudaStream_t s) {
         const size_t bulk = bytes / 16 * 16;
         const size_t tiles = (bulk + v.tile - 1) / v.tile;
         const size_t shmem = v.verbatim == 1 ? 0 : size_t(v.stages) * v.tile;
-        const Kernel k = v.verbatim ? nullptr
-                         : v.hint >= 0 ? pick_hint(v.stages, v.wait, v.hint)
-                                       : pick(v.stages, v.wait, v.split);
+        const Kernel k = v.verbatim    ? nullptr
+                         : v.hint >= 0  ? pick_hint(v.stages, v.wait, v.hint)
+                         : v.hint2 >= 0 ? pick_hint2(v.hint2)
+                                        : pick(v.stages, v.wait, v.split);
         const int threads = v.split ? 64 : 32;
         if (v.verbatim == 1) {
             CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&l.resident, hwcomm_kernel, 32, 0));

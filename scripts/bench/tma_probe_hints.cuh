@@ -12,6 +12,10 @@
 //
 // PTX (ISA 8.0, sm_90 for cp.async.bulk; createpolicy ISA 7.4, sm_80):
 //   createpolicy.fractional.L2::<priority>.b64 policy, 1.0;
+//   createpolicy.fractional.L2::evict_last{.L2::evict_first}.b64 policy, f;   (round 2)
+// f, in (0, 1]: the share of accesses given the first priority; the rest get the
+// second, evict_unchanged when none is named (ISA: second priority evict_first or
+// evict_unchanged only). Which accesses fall in the share is the hardware's choice.
 //   cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes.L2::cache_hint
 //       [smem], [gmem], size, [mbar], policy;
 //   cp.async.bulk.global.shared::cta.bulk_group.L2::cache_hint [gmem], [smem], size, policy;
@@ -24,7 +28,14 @@
 // (the cubins' .text compared, nvcc 13.0).
 
 // Which eviction priority a bulk copy's policy asks for; none = the plain instruction, no policy.
-enum class L2 : int { none, first, last, normal, unchanged };
+// Round 2 (kHintLines2): evict_last on a fraction of the accesses only, lastNN with the rest
+// evict_unchanged (the secondary priority PTX takes when none is named), lastNN_first with the rest
+// evict_first (the two-priority form, .L2::evict_last.L2::evict_first; the ISA's secondary
+// priorities are evict_first and evict_unchanged only).
+enum class L2 : int {
+    none, first, last, normal, unchanged,
+    last25, last50, last75, last25_first, last50_first, last75_first,
+};
 
 template <L2 P>
 __device__ __forceinline__ uint64_t l2_policy() {  // fraction 1.0: every line the copy touches
@@ -33,6 +44,16 @@ __device__ __forceinline__ uint64_t l2_policy() {  // fraction 1.0: every line t
     if constexpr (P == L2::last) asm("createpolicy.fractional.L2::evict_last.b64 %0, 1.0;" : "=l"(p));
     if constexpr (P == L2::normal) asm("createpolicy.fractional.L2::evict_normal.b64 %0, 1.0;" : "=l"(p));
     if constexpr (P == L2::unchanged) asm("createpolicy.fractional.L2::evict_unchanged.b64 %0, 1.0;" : "=l"(p));
+    // The fraction is the share of accesses given the primary priority (an f32 immediate in (0, 1]).
+    if constexpr (P == L2::last25) asm("createpolicy.fractional.L2::evict_last.b64 %0, 0.25;" : "=l"(p));
+    if constexpr (P == L2::last50) asm("createpolicy.fractional.L2::evict_last.b64 %0, 0.5;" : "=l"(p));
+    if constexpr (P == L2::last75) asm("createpolicy.fractional.L2::evict_last.b64 %0, 0.75;" : "=l"(p));
+    if constexpr (P == L2::last25_first)
+        asm("createpolicy.fractional.L2::evict_last.L2::evict_first.b64 %0, 0.25;" : "=l"(p));
+    if constexpr (P == L2::last50_first)
+        asm("createpolicy.fractional.L2::evict_last.L2::evict_first.b64 %0, 0.5;" : "=l"(p));
+    if constexpr (P == L2::last75_first)
+        asm("createpolicy.fractional.L2::evict_last.L2::evict_first.b64 %0, 0.75;" : "=l"(p));
     return p;
 }
 
@@ -79,3 +100,37 @@ constexpr HintLine kHintLines[] = {
     {"prefetch+2", L2::none, L2::none, 2},
 };
 constexpr int kHintLineCount = int(sizeof kHintLines / sizeof kHintLines[0]);
+
+// Round 2, after the blocks above (each line also a plain Variant field set: stages, tile, tiles per
+// block; wait 0, one issuing thread, tiles interleaved). Around the round-1 lead, hint:el/ef on 2 x 16
+// KiB, 4 tiles/block (0.995x CE at 512 MiB, 0.993x at 1 GiB on one H100 at afc1913, its control 0.985x
+// and 0.982x): that line again, the store's hint dropped (el/-) or evict_normal (el/en), then the
+// loads evict_last on 25/50/75% of their accesses only, the rest evict_unchanged (elNN) or evict_first
+// (lfNN), stores evict_first. Then el/ef on four neighbouring shapes. Each block starts with its own
+// "control" (the plain kernel, that shape); read a line against the control above it.
+struct HintLine2 {
+    const char* knob;
+    int stages, tile_kib, tiles_per_block;
+    L2 load, store;
+};
+constexpr HintLine2 kHintLines2[] = {
+    {"control", 2, 16, 4, L2::none, L2::none},
+    {"hint:el/ef", 2, 16, 4, L2::last, L2::first},  // round 1's lead again, beside a fresh control
+    {"hint:el/-", 2, 16, 4, L2::last, L2::none},
+    {"hint:el/en", 2, 16, 4, L2::last, L2::normal},
+    {"hint:el25/ef", 2, 16, 4, L2::last25, L2::first},
+    {"hint:el50/ef", 2, 16, 4, L2::last50, L2::first},
+    {"hint:el75/ef", 2, 16, 4, L2::last75, L2::first},
+    {"hint:lf25/ef", 2, 16, 4, L2::last25_first, L2::first},
+    {"hint:lf50/ef", 2, 16, 4, L2::last50_first, L2::first},
+    {"hint:lf75/ef", 2, 16, 4, L2::last75_first, L2::first},
+    {"control", 3, 16, 4, L2::none, L2::none},  // one more stage
+    {"hint:el/ef", 3, 16, 4, L2::last, L2::first},
+    {"control", 2, 32, 4, L2::none, L2::none},  // tiles twice the size
+    {"hint:el/ef", 2, 32, 4, L2::last, L2::first},
+    {"control", 2, 16, 2, L2::none, L2::none},  // half the tiles per block (twice the blocks)
+    {"hint:el/ef", 2, 16, 2, L2::last, L2::first},
+    {"control", 2, 16, 8, L2::none, L2::none},  // twice the tiles per block
+    {"hint:el/ef", 2, 16, 8, L2::last, L2::first},
+};
+constexpr int kHintLine2Count = int(sizeof kHintLines2 / sizeof kHintLines2[0]);

@@ -23,8 +23,12 @@ namespace ptx = ::cuda::ptx;
 // store of tile k - kTmaStoresInFlight has read its stage, which is refilled
 // with tile k - kTmaStoresInFlight + kTmaStages. The same code as the
 // non-split path of scripts/bench/tma_probe.cu's tma_kernel (its `tiles/block`
-// lines) and, verbatim, hwcomm_new_kernel in scripts/bench/tma_probe_hwcomm.cuh
-// (its `hwcomm-new` line): change both together.
+// lines; with L2_HINTS, its `hint:el/ef` line of 2 x 16 KiB, 4 tiles/block)
+// and, verbatim without the hints, hwcomm_new_kernel in
+// scripts/bench/tma_probe_hwcomm.cuh (its `hwcomm-new` line): change both
+// together. L2_HINTS (kTmaLocalL2Hints, local copies only): loads evict_last,
+// stores evict_first; without it the plain cuda::ptx instructions.
+template <bool L2_HINTS>
 __global__ void tma_copy_kernel(unsigned char* dst, const unsigned char* src, std::size_t bulk_bytes,
                                 std::size_t bytes) {
 #if __CUDA_ARCH__ >= 900
@@ -35,6 +39,15 @@ __global__ void tma_copy_kernel(unsigned char* dst, const unsigned char* src, st
     if (threadIdx.x != 0) return;
     for (int s = 0; s < kTmaStages; ++s) ptx::mbarrier_init(&full[s], 1);
     ptx::fence_mbarrier_init(ptx::sem_release, ptx::scope_cluster);  // the async proxy sees the barriers
+    // cuda::ptx (CCCL of CUDA 13.0) has no .L2::cache_hint form of cp.async.bulk: inline PTX (ISA 8.0,
+    // sm_90), as scripts/bench/tma_probe_hints.cuh. The hinted load names shared::cluster where
+    // cuda::ptx emits shared::cta: launched without clusters a block is its own cluster of one, and its
+    // shared::cta addresses are valid shared::cluster addresses of itself.
+    std::uint64_t load_policy = 0, store_policy = 0;
+    if constexpr (L2_HINTS) {
+        asm("createpolicy.fractional.L2::evict_last.b64 %0, 1.0;" : "=l"(load_policy));
+        asm("createpolicy.fractional.L2::evict_first.b64 %0, 1.0;" : "=l"(store_policy));
+    }
 
     const std::size_t tiles = (bulk_bytes + kTile - 1) / kTile;
     auto size_of = [&](std::size_t tile) {
@@ -47,8 +60,18 @@ __global__ void tma_copy_kernel(unsigned char* dst, const unsigned char* src, st
         std::uint64_t* bar = &full[k % kTmaStages];
         (void)ptx::mbarrier_arrive_expect_tx(ptx::sem_release, ptx::scope_cta, ptx::space_shared, bar,
                                              size_of(tile_of(k)));
-        ptx::cp_async_bulk(ptx::space_shared, ptx::space_global, stage(k), src + tile_of(k) * kTile,
-                           size_of(tile_of(k)), bar);
+        if constexpr (L2_HINTS)
+            asm volatile(
+                "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes.L2::cache_hint"
+                " [%0], [%1], %2, [%3], %4;"
+                :
+                : "r"(static_cast<std::uint32_t>(__cvta_generic_to_shared(stage(k)))),
+                  "l"(src + tile_of(k) * kTile), "r"(size_of(tile_of(k))),
+                  "r"(static_cast<std::uint32_t>(__cvta_generic_to_shared(bar))), "l"(load_policy)
+                : "memory");
+        else
+            ptx::cp_async_bulk(ptx::space_shared, ptx::space_global, stage(k), src + tile_of(k) * kTile,
+                               size_of(tile_of(k)), bar);
     };
     const std::size_t mine = tiles > blockIdx.x ? (tiles - blockIdx.x + gridDim.x - 1) / gridDim.x : 0;
     for (std::size_t k = 0; k < mine && k < kTmaStages; ++k) load(k);
@@ -57,8 +80,16 @@ __global__ void tma_copy_kernel(unsigned char* dst, const unsigned char* src, st
         while (!ptx::mbarrier_try_wait_parity(&full[k % kTmaStages], parity)) {
         }
         ptx::fence_proxy_async(ptx::space_shared);
-        ptx::cp_async_bulk(ptx::space_global, ptx::space_shared, dst + tile_of(k) * kTile, stage(k),
-                           size_of(tile_of(k)));
+        if constexpr (L2_HINTS)
+            asm volatile("cp.async.bulk.global.shared::cta.bulk_group.L2::cache_hint [%0], [%1], %2, %3;"
+                         :
+                         : "l"(dst + tile_of(k) * kTile),
+                           "r"(static_cast<std::uint32_t>(__cvta_generic_to_shared(stage(k)))),
+                           "r"(size_of(tile_of(k))), "l"(store_policy)
+                         : "memory");
+        else
+            ptx::cp_async_bulk(ptx::space_global, ptx::space_shared, dst + tile_of(k) * kTile, stage(k),
+                               size_of(tile_of(k)));
         ptx::cp_async_bulk_commit_group();
         ptx::cp_async_bulk_wait_group_read(ptx::n32_t<kTmaStoresInFlight>{});  // store k - kWait has read
         if (k + 1 > kWait && k - kWait + kTmaStages < mine) load(k - kWait + kTmaStages);
@@ -90,7 +121,7 @@ std::string why_no_tma(int ordinal) {
     return why.empty() ? "" : "gpu " + std::to_string(ordinal) + ": " + why;
 }
 
-void launch_tma_copy(cudaStream_t stream, std::byte* dst, const std::byte* src, std::size_t bytes) {
+void launch_tma_copy(cudaStream_t stream, std::byte* dst, const std::byte* src, std::size_t bytes, bool l2_hints) {
     int device = 0;
     HWCOMM_CUDA_CHECK(cudaGetDevice(&device));
     if (const std::string why = why_no_tma(device); !why.empty()) throw MeasurementError(why);
@@ -103,13 +134,14 @@ void launch_tma_copy(cudaStream_t stream, std::byte* dst, const std::byte* src, 
         throw MeasurementError("a TMA copy of " + std::to_string(bytes) + " bytes needs more than 2^31 - 1 blocks");
     const int grid = static_cast<int>(blocks);
     constexpr std::size_t shared_bytes = kTmaStages * kTmaTileBytes;
+    const auto kernel = l2_hints ? tma_copy_kernel<true> : tma_copy_kernel<false>;
     // Over 48 KiB of dynamic shared memory is an opt-in, per function and device.
     if constexpr (shared_bytes > 48 * 1024)
-        HWCOMM_CUDA_CHECK(cudaFuncSetAttribute(tma_copy_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+        HWCOMM_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                                static_cast<int>(shared_bytes)));
     // One warp per block: thread 0 issues, the rest return at once (a block must be a warp to be scheduled).
-    tma_copy_kernel<<<grid, 32, shared_bytes, stream>>>(reinterpret_cast<unsigned char*>(dst),
-                                             reinterpret_cast<const unsigned char*>(src), bulk, bytes);
+    kernel<<<grid, 32, shared_bytes, stream>>>(reinterpret_cast<unsigned char*>(dst),
+                                               reinterpret_cast<const unsigned char*>(src), bulk, bytes);
     HWCOMM_CUDA_CHECK(cudaGetLastError());
 }
 

@@ -36,6 +36,19 @@ static_assert(kTmaTilesPerBlock >= 1, "a block copies at least one tile");
 // Each SM has 228 KiB of shared memory, 1 KiB of it reserved per block; one block may take 227 KiB.
 static_assert(kTmaStages * kTmaTileBytes <= 227 * 1024, "one block's stages must fit an SM's shared memory");
 
+// L2 eviction hints for a copy within one GPU's own memory (tma-copy-d2d from
+// a GPU to itself): the bulk loads carry an evict_last policy (createpolicy
+// fraction 1.0), the bulk stores evict_first. Why: scripts/bench/tma_probe.cu's
+// "hint:el/ef" line, this kernel's shape with these hints, moved 1486.8 GB/s =
+// 0.995x the copy engines at 512 MiB and 0.993x at 1 GiB on nvidia-h100-x1 at
+// afc1913, against 0.985x and 0.982x for the plain kernel timed just before it
+// ("control"); evict_first on the loads (ef/-) was slower, 0.970x, and
+// prefetching the next tile into L2 much slower, 0.87x. Measured on local HBM
+// only, where both streams meet in this GPU's L2; over NVLink or PCIe the L2
+// plays another part, unmeasured, so peer, host and lane copies keep the plain
+// instructions. false: no hints anywhere.
+inline constexpr bool kTmaLocalL2Hints = true;
+
 // dst[0, bytes) = src[0, bytes) by bulk copies of up to kTmaTileBytes, each
 // staged through the block's shared memory; the last bytes % 16 by one thread.
 // Both pointers 16-byte aligned (cudaMalloc'd, host pages, peer pointers);
@@ -44,6 +57,11 @@ static_assert(kTmaStages * kTmaTileBytes <= 227 * 1024, "one block's stages must
 // The grid follows from `bytes` alone (ceil(tiles / kTmaTilesPerBlock) blocks
 // of one warp): the block scheduler spreads them over whatever SMs are free,
 // so a lane sharing the GPU with other kernels needs no SM count.
-void launch_tma_copy(cudaStream_t stream, std::byte* dst, const std::byte* src, std::size_t bytes);
+// `l2_hints`: the loads evict_last, the stores evict_first (kTmaLocalL2Hints);
+// else the plain cuda::ptx instructions.
+void launch_tma_copy(cudaStream_t stream, std::byte* dst, const std::byte* src, std::size_t bytes,
+                     bool l2_hints = false);
+
+
 
 }  // namespace hwcomm::cuda

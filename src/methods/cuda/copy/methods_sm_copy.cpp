@@ -63,6 +63,7 @@ public:
         src_ptr_ = dev_src_->data();
         dst_ptr_ = dev_dst_->data();
         set_endpoints(BufferRef{nullptr, src_ptr_, a, false}, BufferRef{nullptr, dst_ptr_, b, false}, true, "");
+        l2_hints_ = engine_ == Engine::Tma && a == b && kTmaLocalL2Hints;
         context_.update(base_context(graph, {&src, &dst}, cap, options));
         if (peer_) context_["peer"] = peer_->describe();
         describe_kernel(a == b                      ? "within the GPU's own memory"
@@ -115,6 +116,9 @@ private:
                                                ") blocks of one warp, tiles interleaved across blocks (block b: "
                                                "tiles b, b + grid, ...), as many resident per SM as shared memory "
                                                "holds"},
+                                  {"l2_hints", l2_hints_ ? "bulk loads evict_last, bulk stores evict_first (createpolicy "
+                                                           "fraction 1.0; local copies only)"
+                                                         : "none"},
                                   {"sm_count", sm_count_}};
         else
             context_["kernel"] = {{"gpu", exec_},
@@ -124,7 +128,7 @@ private:
                                   {"sm_count", sm_count_}};
     }
     void launch(std::size_t bytes, cudaStream_t stream) {
-        if (engine_ == Engine::Tma) launch_tma_copy(stream, dst_ptr_, src_ptr_, bytes);
+        if (engine_ == Engine::Tma) launch_tma_copy(stream, dst_ptr_, src_ptr_, bytes, l2_hints_);
         else launch_copy_kernel(stream, dst_ptr_, src_ptr_, bytes, sm_count_);
     }
     void enqueue_copy(std::size_t bytes, cudaStream_t stream) override { launch(bytes, stream); }
@@ -137,6 +141,7 @@ private:
     int exec_;
     int sm_count_;
     Engine engine_;
+    bool l2_hints_ = false;  // a TMA copy within one GPU (kTmaLocalL2Hints)
     std::optional<PeerSetup> peer_;
     std::unique_ptr<HwlocTopology> topo_;  // before host_: the host buffer borrows it
     std::unique_ptr<HostBuffer> host_;
