@@ -57,7 +57,10 @@ void expect_lanes_and_aggregate(const Record& r, std::size_t lanes) {
         for (const LanePoint& l : p.lanes) {
             EXPECT_DOUBLE_EQ(l.bytes_per_rep, static_cast<double>(p.bytes)) << l.label;
             // The window spans every lane: in each sample it is at least the lane's own span.
-            EXPECT_GE(p.stats.median, l.stats.median * (1 - 1e-9)) << l.label;
+            // Both come from cudaEventElapsedTime, a float of milliseconds (24-bit mantissa):
+            // where one lane spans the window the two differ by its rounding, 6e-8 relative
+            // (nvidia-h200-x2, a8778b1: 235.584 us both, as printed, yet 1e-9 apart).
+            EXPECT_GE(p.stats.median, l.stats.median * (1 - 1e-6)) << l.label;
             bytes += l.bytes_per_rep;
             lane_rates += l.bandwidth_gbps;
         }
