@@ -128,8 +128,9 @@ void launch_tma_copy(cudaStream_t stream, std::byte* dst, const std::byte* src, 
     if (!aligned16(dst) || !aligned16(src)) throw MeasurementError("a TMA copy needs 16-byte aligned buffers");
     const std::size_t bulk = bytes / 16 * 16;  // bulk copies move multiples of 16 bytes
     const std::size_t tiles = std::max<std::size_t>(1, (bulk + kTmaTileBytes - 1) / kTmaTileBytes);
-    // Grid from the tile count (x dimension up to 2^31 - 1 blocks: 128 TiB at 4 x 16 KiB per block).
-    const std::size_t blocks = (tiles + kTmaTilesPerBlock - 1) / kTmaTilesPerBlock;
+    // Grid from the tile count (x dimension up to 2^31 - 1 blocks: 64 TiB at 2 x 16 KiB per block).
+    const std::size_t per_block = static_cast<std::size_t>(tma_tiles_per_block(l2_hints));
+    const std::size_t blocks = (tiles + per_block - 1) / per_block;
     if (blocks > 0x7fffffffu)
         throw MeasurementError("a TMA copy of " + std::to_string(bytes) + " bytes needs more than 2^31 - 1 blocks");
     const int grid = static_cast<int>(blocks);

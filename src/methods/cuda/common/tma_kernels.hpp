@@ -48,6 +48,17 @@ static_assert(kTmaStages * kTmaTileBytes <= 227 * 1024, "one block's stages must
 // plays another part, unmeasured, so peer, host and lane copies keep the plain
 // instructions. false: no hints anywhere.
 inline constexpr bool kTmaLocalL2Hints = true;
+// Tiles per block of a hinted (local) copy: with the hints, blocks of 2 tiles
+// moved 1.001x the copy engines at 512 MiB on both nvidia-h100-x1 (1f5769e,
+// 1494.6 against 1492.6 GB/s) and nvidia-h200-x2 (a8778b1, 2099.9 against
+// 2098.4), blocks of 4 0.997x and 0.992x (the probe's second round, each
+// beside its own unhinted control: 0.996x and 0.961x). Copies without hints
+// keep kTmaTilesPerBlock, the shape measured on their paths.
+inline constexpr int kTmaLocalTilesPerBlock = 2;
+static_assert(kTmaLocalTilesPerBlock >= 1, "a block copies at least one tile");
+
+// Tiles per block of a copy launched with or without the hints.
+constexpr int tma_tiles_per_block(bool l2_hints) { return l2_hints ? kTmaLocalTilesPerBlock : kTmaTilesPerBlock; }
 
 // dst[0, bytes) = src[0, bytes) by bulk copies of up to kTmaTileBytes, each
 // staged through the block's shared memory; the last bytes % 16 by one thread.

@@ -111,8 +111,8 @@ private:
                                   {"tile_bytes", kTmaTileBytes},
                                   {"stages_per_block", kTmaStages},
                                   {"stores_in_flight_per_block", kTmaStoresInFlight},
-                                  {"tiles_per_block", kTmaTilesPerBlock},
-                                  {"grid", "ceil(tiles / " + std::to_string(kTmaTilesPerBlock) +
+                                  {"tiles_per_block", tma_tiles_per_block(l2_hints_)},
+                                  {"grid", "ceil(tiles / " + std::to_string(tma_tiles_per_block(l2_hints_)) +
                                                ") blocks of one warp, tiles interleaved across blocks (block b: "
                                                "tiles b, b + grid, ...), as many resident per SM as shared memory "
                                                "holds"},
