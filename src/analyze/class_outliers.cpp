@@ -20,18 +20,6 @@ bool is_size_sweep(const Record& r) {
     return std::none_of(r.points.begin(), r.points.end(), [](const Point& p) { return !p.axes.empty(); });
 }
 
-double reduce(std::vector<double> v, const std::string& statistic) {
-    std::sort(v.begin(), v.end());
-    if (statistic == "max") return std::abs(v.front()) > std::abs(v.back()) ? v.front() : v.back();
-    if (statistic == "mean") {
-        double s = 0;
-        for (double x : v) s += x;
-        return s / static_cast<double>(v.size());
-    }
-    const std::size_t n = v.size();
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-
 // How far the bandwidth of a point may be from its median and still lie in
 // its 95% confidence interval, relative; 0 when the point has none.
 double ci_half_width(const CurvePoint& p) {
@@ -143,7 +131,7 @@ std::vector<ClassOutlier> class_outliers(const ResultsFile& file, const ClassMap
                 }
                 o.tolerance = std::max(rule.threshold, ci);
             }
-            o.difference = reduce(diffs, rule.statistic);
+            o.difference = rule.reduce(diffs);
             if (std::abs(o.difference) <= o.tolerance) continue;
             o.key = record->key;
             o.representative = rep_it->second->key;
@@ -158,7 +146,11 @@ std::vector<ClassOutlier> class_outliers(const ResultsFile& file, const ClassMap
 
 Anomaly outlier_anomaly(const ClassOutlier& o) {
     std::string sizes = format_size(o.sizes.front());
-    if (o.sizes.size() > 1) sizes += "-" + format_size(o.sizes.back());
+    // Appended in steps: GCC 12's -Wrestrict misreads "literal" + std::string temporaries.
+    if (o.sizes.size() > 1) {
+        sizes += '-';
+        sizes += format_size(o.sizes.back());
+    }
     const std::string from = o.class_links ? "the median of the " + std::to_string(o.class_links) +
                                                  " links of its class (representative " + o.representative + ")"
                                            : "its class representative " + o.representative;

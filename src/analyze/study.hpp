@@ -30,6 +30,9 @@ struct VerdictRule {
     double threshold = 0.05;
     // Whether a size lies in the window [min_bytes, max_bytes] the verdicts compare.
     bool in_window(std::uint64_t bytes) const { return bytes >= min_bytes && (max_bytes == 0 || bytes <= max_bytes); }
+    // The per-size differences (in size order, not empty) reduced by `statistic`:
+    // "max" is the one of largest magnitude, the first in size order on a tie.
+    double reduce(std::vector<double> differences) const;
 };
 
 // One curve: a record seen as the study's series.

@@ -188,21 +188,6 @@ void cpu_gpu_cells(const std::vector<Series>& all, const VerdictRule& rule, std:
 
 }  // namespace
 
-namespace {
-
-double reduce(std::vector<double> v, const std::string& statistic) {
-    if (statistic == "max") return *std::max_element(v.begin(), v.end(), [](double a, double b) {
-        return std::abs(a) < std::abs(b);
-    });
-    if (statistic == "mean") {
-        double sum = 0;
-        for (double x : v) sum += x;
-        return sum / static_cast<double>(v.size());
-    }
-    return median_value(std::move(v));
-}
-
-}  // namespace
 
 std::optional<double> paired_difference(const Series& a, const Series& b, const VerdictRule& rule) {
     std::vector<double> d;
@@ -211,7 +196,7 @@ std::optional<double> paired_difference(const Series& a, const Series& b, const 
         if (it != b.window_points.end() && it->second > 0) d.push_back(ga / it->second - 1.0);
     }
     if (d.empty()) return std::nullopt;
-    return reduce(std::move(d), rule.statistic);
+    return rule.reduce(std::move(d));
 }
 
 std::optional<GroupSpread> group_spread(const std::vector<const Series*>& group, const VerdictRule& rule) {
@@ -239,7 +224,7 @@ std::optional<GroupSpread> group_spread(const std::vector<const Series*>& group,
     double high = 0, low = 0;
     std::size_t fastest = 0, slowest = 0;
     for (std::size_t i = 0; i < group.size(); ++i) {
-        const double d = reduce(std::move(off[i]), rule.statistic);
+        const double d = rule.reduce(std::move(off[i]));
         if (!g.fastest || d > high) high = d, g.fastest = group[i], fastest = i;
         if (!g.slowest || d < low) low = d, g.slowest = group[i], slowest = i;
     }
