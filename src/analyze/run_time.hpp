@@ -2,7 +2,8 @@
 // What a run took against what its plan expected (issue 21, item 2): per
 // method and in total, the records' measured wall time (context.elapsed_s)
 // beside their estimate (context.estimate_s), and how many records were
-// measured in full, confirmed or promoted. Reads results files only.
+// measured in full, confirmed or promoted, and how much of the time lay
+// outside the records' points. Reads results files only.
 #include <cstddef>
 #include <map>
 #include <string>
@@ -19,6 +20,10 @@ struct RunTimeRow {
     std::size_t measured_twice = 0;
     std::size_t timed = 0;      // records with both an estimate and a measured time
     double estimate_s = 0, elapsed_s = 0;  // over the timed records
+    // Of elapsed_s, the time outside the records' points (each point's
+    // elapsed_s): buffers, binding, worker-count probes, what a plan pays per
+    // record whatever its sizes.
+    double outside_points_s = 0;
 };
 
 // One row per method (in file order), then the total; empty when no record

@@ -24,6 +24,7 @@ Record timed(const std::string& method, const std::string& dst, const std::strin
     p.bandwidth_gbps = 100;
     p.stats.median = p.stats.min = (1 << 20) / 100e9;
     p.stats.n = 5;
+    p.elapsed_s = 0.25 * elapsed;  // the rest of the record's time lay outside its one point
     r.points.push_back(p);
     return r;
 }
@@ -46,8 +47,12 @@ TEST(RunTime, EstimateAndMeasuredTimePerMethodAndInTotal) {
     EXPECT_EQ(rows[2].records, 4u);
     EXPECT_DOUBLE_EQ(rows[2].estimate_s, 4.0);
     EXPECT_DOUBLE_EQ(rows[2].elapsed_s, 6.9);
+    EXPECT_DOUBLE_EQ(rows[0].outside_points_s, 0.75 * 5.9);
+    EXPECT_DOUBLE_EQ(rows[2].outside_points_s, 0.75 * 6.9);
     const std::string text = format_run_time(rows);
     EXPECT_NE(text.find("-42%"), std::string::npos) << text;  // 4.0 / 6.9 - 1
+    EXPECT_NE(text.find("set-up"), std::string::npos) << text;
+    EXPECT_NE(text.find("5.2 s"), std::string::npos) << text;  // 0.75 x 6.9 outside the points
     // The table says which records were confirmed and which promoted.
     const std::string table = format_summary_table(summarize(f));
     const auto line_of = [&](const std::string& pair) {
