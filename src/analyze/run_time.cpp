@@ -46,9 +46,7 @@ void add(RunTimeRow& row, const Record& r) {
     ++row.timed;
     row.estimate_s += *estimate;
     row.elapsed_s += *elapsed;
-    double in_points = 0;
-    for (const Point& p : r.points) in_points += p.elapsed_s;
-    row.outside_points_s += std::max(0.0, *elapsed - in_points);
+    row.outside_points_s += seconds_outside_points(r).value_or(0);  // 0: the points do not say
 }
 
 }  // namespace

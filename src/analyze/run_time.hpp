@@ -20,9 +20,9 @@ struct RunTimeRow {
     std::size_t measured_twice = 0;
     std::size_t timed = 0;      // records with both an estimate and a measured time
     double estimate_s = 0, elapsed_s = 0;  // over the timed records
-    // Of elapsed_s, the time outside the records' points (each point's
-    // elapsed_s): buffers, binding, worker-count probes, what a plan pays per
-    // record whatever its sizes.
+    // Of elapsed_s, the time outside the records' points
+    // (seconds_outside_points, over the records whose points say): buffers,
+    // binding, worker-count probes, what a plan pays per record whatever its sizes.
     double outside_points_s = 0;
 };
 

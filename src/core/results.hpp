@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -131,6 +132,12 @@ struct ResultsFile {
 
     const Record* find(const std::string& key) const;
 };
+
+// The seconds of a record's wall time (context.elapsed_s) that lay outside
+// its points (buffers, binding, worker-count probes), never below 0; nullopt
+// when the record has no elapsed_s or a point has none of its own (files
+// before schema 2.2, imports).
+std::optional<double> seconds_outside_points(const Record& r);
 
 // "method|src|dst|k=v,k=v" (params in key order, empty when none).
 std::string record_key(const std::string& method, const std::string& src, const std::string& dst,

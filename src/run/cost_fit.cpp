@@ -20,19 +20,13 @@ double sampled_seconds(const Point& p) {
     return s;
 }
 
-bool has_point_times(const Record& r) {
-    return !r.points.empty() &&
-           std::all_of(r.points.begin(), r.points.end(), [](const Point& p) { return p.elapsed_s > 0; });
-}
-
 // Each point's seconds: its own elapsed_s when every point has one, else the
 // record's time spread by sampled time (then nothing is left for setup).
 std::vector<double> point_seconds_of(const Record& r, double elapsed, double& setup) {
     std::vector<double> out;
-    if (has_point_times(r)) {
-        double sum = 0;
-        for (const Point& p : r.points) out.push_back(p.elapsed_s), sum += p.elapsed_s;
-        setup = std::max(0.0, elapsed - sum);
+    if (const std::optional<double> outside = seconds_outside_points(r)) {
+        for (const Point& p : r.points) out.push_back(p.elapsed_s);
+        setup = *outside;
         return out;
     }
     double sampled = 0;

@@ -64,6 +64,18 @@ TEST(RunTime, EstimateAndMeasuredTimePerMethodAndInTotal) {
     EXPECT_EQ(line_of("gpu0->gpu1").find("PROMOTED"), std::string::npos) << table;
 }
 
+// Points without their own elapsed_s (files before schema 2.2) say nothing of
+// the time outside them: the record adds to the measured time, not to set-up.
+TEST(RunTime, SetUpCountsOnlyRecordsWhosePointsSayTheirTime) {
+    ResultsFile f;
+    f.records = {timed("memcpy-peer", "gpu1", "full", 2.0, 2.0), timed("memcpy-peer", "gpu2", "full", 2.0, 4.0)};
+    f.records[1].points[0].elapsed_s = 0;
+    const auto rows = run_time_rows(f);
+    ASSERT_EQ(rows.size(), 2u);
+    EXPECT_DOUBLE_EQ(rows[1].elapsed_s, 6.0);
+    EXPECT_DOUBLE_EQ(rows[1].outside_points_s, 1.5);  // 0.75 x 2.0 of the first record only
+}
+
 // Confirmations measured a second time: kept (first_measurement beside them)
 // or promoted after both (promotion.measured_twice; files written before the
 // field say "measured twice" in the reason only).
