@@ -22,6 +22,9 @@ namespace hwcomm {
 
 // One sample should last this long at least, far above the clock resolution.
 inline constexpr double kMinSampleSeconds = 20e-6;
+// A single transfer this long is a sample of one repetition: no preemption
+// makes a transfer 50 times slower than kMinSampleSeconds.
+inline constexpr double kSingleIsOneSampleS = 1e-3;
 
 // 1, 2, 4, ... below n, then n; capped at max_workers when non-zero.
 std::vector<unsigned> worker_counts(unsigned cores, unsigned max_workers);
@@ -55,7 +58,9 @@ protected:
     CpuSession(std::size_t max_bytes, int workers_node, bool smt);
     // Times `reps` transfers of `bytes` with the variant; returns seconds.
     virtual double run_timed(std::size_t bytes, const std::string& variant, std::size_t reps) = 0;
-    // Untimed: the pattern of `seed` into the source, poison into the destination.
+    // Untimed, before each sample: the pattern of `seed` into the source. The
+    // destination, poisoned once when the session is made, then holds an
+    // earlier seed's data, which no correct transfer of this seed leaves there.
     virtual void write_pattern(std::size_t bytes, std::uint64_t seed) = 0;
     // Runs body on the first `workers` planned slots for `reps` repetitions,
     // notes binding failures in the context; returns seconds.

@@ -4,9 +4,10 @@
 // size is one array's bytes (8-byte doubles); STREAM counts three arrays.
 // b and c hold small integers and q is 2..8, so every a[i] is exact whether
 // the loop fuses the multiply-add or not, and the check compares exactly.
-// b and c are written once; before every sample a is poisoned and q changes,
-// so only the timed batch can leave b + q*c in a, and the untimed work
-// between samples is one array, not three.
+// b and c are written once and a poisoned once; every sample then changes q,
+// and c is never 0, so an element the timed batch did not write still holds
+// b + q'*c of an earlier q and fails the check: between samples nothing is
+// written at all.
 #include <algorithm>
 #include <cmath>
 #include <memory>
@@ -30,7 +31,7 @@ constexpr std::size_t kParallelBytes = std::size_t{4} << 20;
 
 // Integers below 2^24: b + 8c stays exact in a double.
 double b_value(std::uint64_t mask, std::size_t i) { return static_cast<double>(pattern_word(mask, i) >> 40); }
-double c_value(std::uint64_t mask, std::size_t i) { return static_cast<double>(pattern_word(~mask, i) & 0xFFFFFFu); }
+double c_value(std::uint64_t mask, std::size_t i) { return static_cast<double>((pattern_word(~mask, i) & 0xFFFFFFu) | 1u); }
 
 class TriadSession : public CpuSession {
 public:
@@ -43,6 +44,7 @@ public:
         for (NumaBuffer* buffer : {&a_, &b_, &c_}) first_touch(*buffer);
         fill_sources();
         write_pattern(max_bytes_, seed());
+        poison_a();
         note_buffer("a_buffer", a_);
         note_buffer("b_buffer", b_);
         note_buffer("c_buffer", c_);
@@ -70,13 +72,7 @@ public:
     }
 
 protected:
-    void write_pattern(std::size_t bytes, std::uint64_t seed) override {
-        scalar_ = scalar_of(seed);
-        double* a = array(a_);
-        for_each_chunk(bytes / 8, bytes >= kParallelBytes, [&](std::size_t begin, std::size_t end) {
-            for (std::size_t i = begin; i < end; ++i) a[i] = -1.0;  // no b + q*c of non-negative integers is negative
-        });
-    }
+    void write_pattern(std::size_t, std::uint64_t seed) override { scalar_ = scalar_of(seed); }
     double run_timed(std::size_t bytes, const std::string& variant, std::size_t reps) override {
         const unsigned workers = static_cast<unsigned>(std::stoul(variant));
         double* a = array(a_);
@@ -93,6 +89,12 @@ protected:
     }
 
 private:
+    void poison_a() {
+        double* a = array(a_);
+        for_each_chunk(max_bytes_ / 8, max_bytes_ >= kParallelBytes, [&](std::size_t begin, std::size_t end) {
+            for (std::size_t i = begin; i < end; ++i) a[i] = -1.0;  // no b + q*c of non-negative integers is negative
+        });
+    }
     void fill_sources() {
         const std::uint64_t mask = pattern_mask(0x7121AD);
         double* b = array(b_);
