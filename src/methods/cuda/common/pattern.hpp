@@ -2,9 +2,11 @@
 // The verification pattern shared by host code and CUDA kernels. Byte i of a
 // buffer filled with seed s is byte (i % 8) of pattern_word(i / 8, s), so a
 // kernel or a CPU loop fills and checks eight bytes at a time. The seed changes
-// with every transfer size (seed_for_size), and destinations are first filled
-// with the inverted pattern, so neither stale data nor an untouched buffer can
-// pass the check.
+// with every transfer size and fill (seed_for_size), and destinations are first
+// filled with the inverted pattern, so neither stale data nor an untouched
+// buffer can pass the check. (Host destinations the CPU fills are poisoned once
+// per session: after that they hold an earlier fill's pattern, and
+// pattern_word of two seeds differs in every word since mix64 is a bijection.)
 #include <cstddef>
 #include <cstdint>
 

@@ -30,7 +30,7 @@ void PatternOps::fill(const BufferRef& ref, std::size_t bytes, std::uint64_t see
     // Host memory a GPU can map is filled by that GPU: the pages then hold no
     // dirty lines in the CPU's caches that the next timed DMA would have to
     // snoop, as between the samples of a plain repeated copy.
-    if (ref.host && !(ref.device && ref.kernel_device >= 0)) {
+    if (filled_by_cpu(ref)) {
         fill_pattern_host(ref.host, bytes, seed, invert);
         return;
     }

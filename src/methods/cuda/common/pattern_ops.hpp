@@ -27,6 +27,8 @@ public:
     PatternOps(const PatternOps&) = delete;
     PatternOps& operator=(const PatternOps&) = delete;
 
+    // Host memory no GPU maps: the calling thread fills it, one CPU core's pace.
+    static bool filled_by_cpu(const BufferRef& ref) { return ref.host && !(ref.device && ref.kernel_device >= 0); }
     // Returns when the fill is complete (device fills are synchronized).
     void fill(const BufferRef& ref, std::size_t bytes, std::uint64_t seed, bool invert);
     // "" when the first `bytes` bytes hold the pattern, else what is wrong.

@@ -92,6 +92,7 @@ private:
         std::unique_ptr<Stream> observer;  // on the reference GPU, for a lane on another GPU
         std::unique_ptr<Event> stop_seen;  // recorded by the observer after the lane's stop
         std::uint64_t seed = 0;
+        std::size_t poisoned_bytes = 0;  // a destination the CPU fills: poisoned this far once
     };
 
     Sample timed(std::size_t bytes, std::size_t reps);
