@@ -80,6 +80,8 @@ if nvb:
         for r in d['records']:
             if r['method'] != method or any(r['params'].get(k) != v for k, v in params.items()) or r['status'] != 'ok':
                 continue
+            if r.get('measured_as') == 'confirmed':  # measured at its class's confirmation sizes only
+                continue
             if (r['src'] == r['dst']) != local:
                 continue
             pts = [p for p in r['points'] if p['status'] == 'ok' and not p.get('axes')]
