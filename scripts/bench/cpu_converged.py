@@ -2,11 +2,13 @@
 """Per CPU bandwidth record of a results file: how many of its 10 largest sizes
 stopped converged (stop_reason) and how many hwcomm would still flag
 "not converged" (95% CI half-width above 2.5%: too wide to decide a 5% difference).
-usage: cpu_converged.py RESULTS.json"""
+usage: cpu_converged.py RESULTS.json[.gz]"""
+import gzip
 import json
 import sys
 
-doc = json.load(open(sys.argv[1]))
+opener = gzip.open if sys.argv[1].endswith(".gz") else open
+doc = json.load(opener(sys.argv[1], "rt"))
 for r in doc["records"]:
     if r["method"] not in ("cpu-read", "cpu-write", "cpu-copy", "cpu-triad", "memcpy"):
         continue

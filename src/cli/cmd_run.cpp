@@ -42,7 +42,6 @@
 #include "core/input_file.hpp"
 #include "run/transfer_plan.hpp"
 #include "run/not_planned.hpp"
-#include "run/cost_model.hpp"
 #include "run/plan_estimate.hpp"
 
 namespace hwcomm::cli {
@@ -203,9 +202,7 @@ int run_command(const RunArgs& a) {
     for (std::size_t i = 0; i < plan.size(); ++i) index_of[plan[i].key] = i;
     std::size_t left_by_budget = 0;
     hooks.estimate = [&](const PlannedRecord& p) { return run_plan_.estimate.record_s[index_of.at(p.key)]; };
-    hooks.expected_ladder_stop = [&](const PlannedRecord& p) {
-        return run_plan_.costs.of(cost_key(p.method->name(), p.params)).ladder_stop_bytes;
-    };
+    hooks.expected_ladder_stop = [&](const PlannedRecord& p) { return expected_ladder_stop(p, run_plan_.costs); };
     hooks.admit = [&](const PlannedRecord& p) {
         const std::size_t i = index_of.at(p.key);
         const bool in = !run_plan_.deferred[i] && (!clock || clock->admits(run_plan_.estimate.record_s[i]));

@@ -22,11 +22,15 @@ ExpectedSizes full_sizes(const PlannedRecord& record, const RunOptions& options,
     if (!record.sizes.empty()) return {record.sizes, false};  // a --transfers set of one size
     const SizePlan plan = full_size_plan(*record.method, options);
     if (!plan.ladder || plan.sizes.empty()) return {plan.sizes, false};
-    const std::uint64_t stop = costs.of(cost_key(record.method->name(), record.params)).ladder_stop_bytes;
+    const std::uint64_t stop = expected_ladder_stop(record, costs);
     return {expected_ladder_sizes(plan.sizes, plan.ladder_options, stop ? stop : plan.sizes.back()), true};
 }
 
 }  // namespace
+
+std::uint64_t expected_ladder_stop(const PlannedRecord& record, const CostModel& costs) {
+    return costs.of(cost_key(record.method->name(), record.params)).ladder_stop_bytes;
+}
 
 ExpectedSizes expected_sizes(const PlannedRecord& record, const RunOptions& options, const CostModel& costs) {
     ExpectedSizes full = full_sizes(record, options, costs);

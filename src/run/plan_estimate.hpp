@@ -19,6 +19,9 @@ namespace hwcomm {
 // then counts the refinements the model's run measured per first-pass size),
 // or exactly a confirmation's or a fixed sweep's sizes.
 ExpectedSizes expected_sizes(const PlannedRecord& record, const RunOptions& options, const CostModel& costs);
+// Where the record's ladder is expected to stop: the median stop of its cost
+// key's ladders in the model's run; 0 when most of them reached their largest size.
+std::uint64_t expected_ladder_stop(const PlannedRecord& record, const CostModel& costs);
 
 double estimate_record(const PlannedRecord& record, const RunOptions& options, const CostModel& costs);
 

@@ -208,6 +208,7 @@ std::optional<Record> measure_sized_record(const Graph& graph, const PlannedReco
         }
         // Prepared for first_size and not capped below it by free memory: it may grow to max_size.
         bool may_grow = first_size < max_size && session->max_bytes() >= first_size;
+        std::optional<std::uint64_t> grown_before;  // the size that made it grow
         const std::uint64_t limit = may_grow ? max_size : session->max_bytes();
         std::vector<std::uint64_t> fitting, between;
         for (std::uint64_t b : plan.sizes) (b > limit ? skipped : fitting).push_back(b);
@@ -218,7 +219,7 @@ std::optional<Record> measure_sized_record(const Graph& graph, const PlannedReco
             if (context_lost()) break;
             if (*bytes > session->max_bytes() && may_grow) {
                 may_grow = false;
-                r.context["prepared"] = {{"first_bytes", first_size}, {"grown_before_bytes", *bytes}};
+                grown_before = *bytes;
                 try {
                     prepare(max_size);
                     session->set_axes(combos.front());
@@ -237,7 +238,10 @@ std::optional<Record> measure_sized_record(const Graph& graph, const PlannedReco
                        p.stats.relative_ci_half_width());
         }
         r.context["ladder"] = ladder.summary();
-        if (!r.context.contains("prepared") && first_size < max_size) r.context["prepared"] = {{"first_bytes", first_size}};
+        if (first_size < max_size) {
+            r.context["prepared"] = {{"first_bytes", first_size}};
+            if (grown_before) r.context["prepared"]["grown_before_bytes"] = *grown_before;
+        }
         sort_points(r.points);
     } else {
         for (std::size_t c = 0; c < combos.size() && !context_lost(); ++c) {
