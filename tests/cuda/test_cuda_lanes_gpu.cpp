@@ -1,10 +1,14 @@
 // GPU tests (label "gpu") of the lane group: a session that moves nothing, or
-// the wrong half, fails verification of its timed transfers; the concurrency
+// the wrong half, fails verification of its timed transfers (also when it
+// breaks after good samples into a destination poisoned once); the concurrency
 // methods run every lane and verify each; the engine turns a broken copy into
 // an error point.
 #include <gtest/gtest.h>
 
 #include <cuda_runtime_api.h>
+
+#include <cstddef>
+#include <vector>
 
 #include "gpu_test_support.hpp"
 #include "methods/cuda/common/cuda_check.hpp"
@@ -40,6 +44,33 @@ public:
 
 private:
     DeviceBuffer src_, dst_;
+};
+
+// A device-to-host copy into pageable memory, whose destination the CPU fills
+// and poisons once per session: correct until break_copy(), then broken.
+class BreaksLaterSession final : public CudaLaneGroup {
+public:
+    explicit BreaksLaterSession(std::size_t bytes)
+        : CudaLaneGroup(TimingMode::Event, bytes), src_(0, bytes), dst_(bytes) {
+        CudaLaneDef lane;
+        lane.spec.label = "breaks-later";
+        lane.device = 0;
+        lane.src = BufferRef{nullptr, src_.data(), 0, false};
+        lane.dst = BufferRef{dst_.data(), nullptr, -1, false};
+        lane.enqueue = [this](std::size_t n, cudaStream_t s) {
+            if (how_ == Breakage::NothingCopied) return;
+            const std::size_t moved = how_ == Breakage::FirstHalfOnly ? n / 2 : n;
+            HWCOMM_CUDA_CHECK(cudaMemcpyAsync(dst_.data(), src_.data(), moved, cudaMemcpyDeviceToHost, s));
+        };
+        add_lane(std::move(lane));
+        disable_gate("pageable destination: queueing a copy blocks the host");
+    }
+    void break_copy(Breakage how) { how_ = how; }
+
+private:
+    DeviceBuffer src_;
+    std::vector<std::byte> dst_;
+    Breakage how_ = Breakage::None;
 };
 
 class BrokenMethod final : public Characterizer {
@@ -83,6 +114,35 @@ TEST(CudaLanes, ACopyThatMovesNothingOrHalfFailsVerificationAfterItsTimedBatch) 
     nothing.reset(n, "");
     nothing.measure(n, "");
     EXPECT_NE(nothing.verify(n, ""), "");
+}
+
+// The destination the CPU fills is poisoned once per session, not before every
+// sample: after good samples it holds their patterns, and a copy that then
+// moves nothing, or half, must still fail (every seed's pattern differs from
+// every other's in every word).
+TEST(CudaLanes, APageableDestinationPoisonedOnceStillCatchesACopyThatStopsMoving) {
+    REQUIRE_GPUS(1);
+    const std::size_t n = (4 << 20) + 48;
+    for (Breakage how : {Breakage::NothingCopied, Breakage::FirstHalfOnly}) {
+        BreaksLaterSession s(n);
+        EXPECT_EQ(one_sample(s, n), "");
+        for (int sample = 0; sample < 3; ++sample) {
+            s.reset(n, "");
+            s.measure(n, "");
+            ASSERT_EQ(s.verify(n, ""), "");
+        }
+        s.break_copy(how);
+        s.reset(n, "");
+        s.measure(n, "");
+        const std::string wrong = s.verify(n, "");
+        EXPECT_NE(wrong, "");
+        if (how == Breakage::FirstHalfOnly) {
+            EXPECT_NE(wrong.find("first at byte " + std::to_string(n / 2)), std::string::npos) << wrong;
+        }
+        // A smaller size after the larger one: still this seed's bytes only.
+        s.break_copy(Breakage::None);
+        EXPECT_EQ(one_sample(s, n / 2), "");
+    }
 }
 
 TEST(CudaLanes, TheEngineMarksABrokenCopyAsAVerificationError) {

@@ -15,7 +15,9 @@ void OneWaySession::set_endpoints(const BufferRef& src, const BufferRef& dst, bo
     if (!gate_ok) disable_gate(gate_note);
     const bool mapped = dst.device && dst.kernel_device >= 0;
     context_["verify"] = mapped ? "fresh pattern before and GPU kernel check of the destination after every sample"
-                                : "fresh pattern before and host check of the destination after every sample";
+                                : "fresh source pattern before and host check of the destination after every sample; "
+                                  "the destination poisoned once per session (it then holds an earlier sample's "
+                                  "pattern, which differs from this sample's in every word)";
 }
 
 }  // namespace hwcomm::cuda
