@@ -1,6 +1,7 @@
 #include "run/cost_fit.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <set>
 
 #include "measure/statistics.hpp"
@@ -81,6 +82,7 @@ std::set<std::uint64_t> first_pass_sizes(const ResultsFile& file) {
 
 struct BandSums {
     double converged = 0, budget = 0, noise = 0;
+    double bytes = 0;  // summed over the points: their mean size
     std::size_t points = 0, ladder_points = 0, ladder_first_pass = 0;
 };
 
@@ -90,6 +92,7 @@ struct MethodSums {
     // full record is.
     std::vector<double> setups, confirm_setups, promoted_setups, stops;  // stops: 0 where no plateau held
     std::vector<double> endpoints;  // of the records with several lanes
+    std::vector<double> setup_bytes;  // of the full sweeps: the size their sessions were first prepared for
     std::array<BandSums, kCostBands> bands{};
 };
 
@@ -100,6 +103,14 @@ void add_record(MethodSums& m, const Record& r, const std::vector<double>& secon
                                    : m.setups)
         .push_back(setup);
     if (const std::size_t ends = lane_endpoints(r)) m.endpoints.push_back(static_cast<double>(ends));
+    if (r.measured_as != "confirmed" && r.measured_as != "promoted") {
+        std::uint64_t largest = 0;
+        for (const Point& p : r.points) largest = std::max(largest, p.bytes);
+        const nlohmann::json* prepared = r.context.contains("prepared") ? &r.context.at("prepared") : nullptr;
+        m.setup_bytes.push_back(static_cast<double>(prepared && prepared->contains("first_bytes")
+                                                        ? prepared->at("first_bytes").get<std::uint64_t>()
+                                                        : largest));
+    }
     const bool climbed = r.context.contains("ladder");
     // A confirmation's few sizes say nothing of where a sweep stops.
     if (r.measured_as != "confirmed") m.stops.push_back(static_cast<double>(ladder_stop_of(r, ladder)));
@@ -107,6 +118,7 @@ void add_record(MethodSums& m, const Record& r, const std::vector<double>& secon
         const Point& p = r.points[i];
         BandSums& b = m.bands[cost_band(p.bytes)];
         ++b.points;
+        b.bytes += static_cast<double>(p.bytes);
         (p.stop_reason == "time_budget"     ? b.budget
          : p.stop_reason == "noise_limited" ? b.noise
                                             : b.converged) += seconds[i];
@@ -168,6 +180,7 @@ std::map<std::string, MethodCost> fit_method_costs(const ResultsFile& file, cons
         // (a method without confirmations: below).
         c.setup_s = mean(!m.setups.empty() ? m.setups : !m.promoted_setups.empty() ? m.promoted_setups : m.confirm_setups);
         c.confirm_setup_s = mean(m.confirm_setups);
+        c.setup_bytes = std::round(mean(m.setup_bytes));
         for (std::size_t i = 0; i < kCostBands; ++i) {
             const BandSums& b = m.bands[i];
             CostBand& band = c.bands[i];
@@ -176,6 +189,7 @@ std::map<std::string, MethodCost> fit_method_costs(const ResultsFile& file, cons
             band.converged_s = b.converged / static_cast<double>(b.points);
             band.budget_s = b.budget / static_cast<double>(b.points);
             band.noise_s = b.noise / static_cast<double>(b.points);
+            band.mean_bytes = std::round(b.bytes / static_cast<double>(b.points));
             band.points_per_size = b.ladder_first_pass ? static_cast<double>(b.ladder_points) /
                                                              static_cast<double>(b.ladder_first_pass)
                                                        : 1.0;
@@ -211,6 +225,7 @@ std::map<std::string, MethodCost> fit_method_costs(const ResultsFile& file, cons
         if (m.confirm_setups.empty()) c.confirm_setup_s = method.confirm_setup_s;
         if (m.setups.empty() && m.promoted_setups.empty()) {
             c.setup_s = method.setup_s;
+            c.setup_bytes = method.setup_bytes;
             c.ladder_stop_bytes = method.ladder_stop_bytes;
         }
         for (std::size_t b = 0; b < kCostBands; ++b) {

@@ -93,13 +93,31 @@ double CostModel::point_seconds(const std::string& key, std::uint64_t bytes, con
     const double noise = c.noise_limit_after > 0 && stopping.noise_limit_after > 0
                              ? static_cast<double>(stopping.noise_limit_after) / static_cast<double>(c.noise_limit_after)
                              : 1;
-    return band.converged_s * samples + band.budget_s * budget + band.noise_s * noise;
+    double converged = band.converged_s * samples;
+    // From 256 MiB a converged point's min_samples are its transfers' time: it
+    // costs in proportion to its bytes against the band's mean fitted size
+    // (which keeps the band's sum), a larger one at most the stretched budget
+    // the stopping rule allows for min_samples. Priced flat, 1 GiB pinned
+    // copies after a fit that stopped at 256 MiB left the exhaustive run on
+    // one H100 28% short. Points that stopped on the budget cost the budget.
+    if (bytes >= kCostBandEdges.back() && band.mean_bytes > 0 && converged > 0) {
+        const double scaled = converged * static_cast<double>(bytes) / band.mean_bytes;
+        const double cap = stopping.time_budget_s * std::max(1.0, stopping.min_samples_budget_factor);
+        converged = scaled <= converged ? scaled : std::min(scaled, std::max(converged, cap));
+    }
+    return converged + band.budget_s * budget + band.noise_s * noise;
 }
 
 double CostModel::record_seconds(const std::string& key, const ExpectedSizes& sizes, std::size_t combos,
                                  const StoppingOptions& stopping, bool confirmation, std::size_t endpoints) const {
     const MethodCost& c = of(key);
     double s = confirmation ? c.confirm_setup_s : c.setup_s;
+    // A fixed sweep prepares for its largest size at once (a ladder first for
+    // its expected stop): its setup grows with that size past the fitted one.
+    if (!confirmation && !sizes.ladder && c.setup_bytes > 0 && !sizes.sizes.empty()) {
+        const double largest = static_cast<double>(*std::max_element(sizes.sizes.begin(), sizes.sizes.end()));
+        s *= std::max(1.0, largest / c.setup_bytes);
+    }
     for (std::uint64_t b : sizes.sizes)
         s += static_cast<double>(std::max<std::size_t>(combos, 1)) * point_seconds(key, b, stopping) *
              (sizes.ladder ? c.band_of(b).points_per_size : 1.0);
@@ -124,12 +142,13 @@ nlohmann::json cost_model_to_json(const CostModel& model) {
         for (std::size_t b = 0; b < kCostBands; ++b) {
             nlohmann::json band{{"converged_s", c.bands[b].converged_s}, {"budget_s", c.bands[b].budget_s},
                                 {"noise_s", c.bands[b].noise_s},
-                                {"points_per_size", c.bands[b].points_per_size}, {"points", c.bands[b].points}};
+                                {"points_per_size", c.bands[b].points_per_size}, {"points", c.bands[b].points},
+                                {"mean_bytes", c.bands[b].mean_bytes}};
             band["below_bytes"] = b < kCostBandEdges.size() ? nlohmann::json(kCostBandEdges[b]) : nlohmann::json(nullptr);
             bands.push_back(std::move(band));
         }
         methods[name] = {{"setup_s", c.setup_s}, {"confirm_setup_s", c.confirm_setup_s}, {"bands", std::move(bands)},
-                         {"ladder_stop_bytes", c.ladder_stop_bytes}, {"records", c.records},
+                         {"ladder_stop_bytes", c.ladder_stop_bytes}, {"setup_bytes", c.setup_bytes}, {"records", c.records},
                          {"min_samples", c.min_samples}, {"time_budget_s", c.time_budget_s},
                          {"noise_limit_after", c.noise_limit_after}, {"endpoints", c.endpoints}};
         if (!c.borrowed_from.empty()) methods[name]["borrowed_from"] = c.borrowed_from;

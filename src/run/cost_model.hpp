@@ -38,11 +38,17 @@ struct CostBand {
     double noise_s = 0;           // per point, the points stopped for noise ("noise_limited"): scales with --noise-limit
     double points_per_size = 1;   // a ladder sweep's measured points per first-pass size
     std::size_t points = 0;       // the points fitted (0: the band takes its nearest fitted band's costs)
+    double mean_bytes = 0;        // mean size of the fitted points (0: not known)
 };
 
 struct MethodCost {
     double setup_s = 0;          // per full sweep: its time outside its points
     double confirm_setup_s = 0;  // per confirmation (buffers for its largest size only, no worker-count probes)
+    // The mean size the fitted full sweeps' sessions were first prepared for
+    // (context.prepared.first_bytes, else their largest point; 0: not known).
+    // A fixed sweep prepares for its largest size: buffers, fills and
+    // worker-count probes grow with it.
+    double setup_bytes = 0;
     std::array<CostBand, kCostBands> bands{};
     // The size where a full sweep's ladder is expected to stop (0: it is not
     // expected to: the largest size).

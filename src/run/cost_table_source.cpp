@@ -27,7 +27,7 @@ std::string cost_table_source(const std::map<std::string, MethodCost>& methods, 
         "// The cost model's built-in constants (run/cost_model.hpp), fitted by fit_method_costs on\n"
         "// " + results_file + ".\n"
         "// By method and by cost key (run/cost_model.hpp cost_key); per band (sizes below 64 KiB, 1 MiB,\n"
-        "// 16 MiB, 256 MiB, the rest): {converged_s, budget_s, noise_s, points_per_size, points}.\n"
+        "// 16 MiB, 256 MiB, the rest): {converged_s, budget_s, noise_s, points_per_size, points, mean_bytes}.\n"
         "#include \"run/cost_model.hpp\"\n\n"
         "namespace hwcomm {\n\n"
         "const BuiltinCostTable& builtin_cost_table() {\n"
@@ -37,11 +37,13 @@ std::string cost_table_source(const std::map<std::string, MethodCost>& methods, 
         "        {\n";
     for (const auto& [name, c] : methods) {
         s += "            {" + quoted(name) + ", {.setup_s = " + number(c.setup_s) +
-             ", .confirm_setup_s = " + number(c.confirm_setup_s) + ",\n              .bands = {{";
+             ", .confirm_setup_s = " + number(c.confirm_setup_s) +
+             (c.setup_bytes > 0 ? ", .setup_bytes = " + number(c.setup_bytes) : std::string()) + ",\n              .bands = {{";
         for (std::size_t b = 0; b < kCostBands; ++b) {
             const CostBand& band = c.bands[b];
             s += std::string(b ? ", " : "") + "{" + number(band.converged_s) + ", " + number(band.budget_s) + ", " +
-                 number(band.noise_s) + ", " + number(band.points_per_size) + ", " + std::to_string(band.points) + "}";
+                 number(band.noise_s) + ", " + number(band.points_per_size) + ", " + std::to_string(band.points) +
+                 ", " + number(band.mean_bytes) + "}";
         }
         s += "}},\n              .ladder_stop_bytes = " + std::to_string(c.ladder_stop_bytes) +
              "u, .records = " + std::to_string(c.records) + ", .min_samples = " + std::to_string(c.min_samples) +

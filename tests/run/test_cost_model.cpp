@@ -166,6 +166,49 @@ TEST(CostModel, PointsStoppedForNoiseScaleWithTheNoiseLimit) {
     EXPECT_NEAR(model.point_seconds("um-demand", kMiB, stopping(3, 0.05)), 0.04, 1e-9);  // neither samples nor budget
 }
 
+// From 256 MiB a converged point costs its transfers: past the band's mean
+// fitted size in proportion to its bytes, at most the stretched budget; below
+// it, less. (A fit stopped at 256 MiB left the exhaustive run 28% short.)
+TEST(CostModel, AConvergedPointPastTheFittedSizesCostsByItsBytesUpToTheStretchedBudget) {
+    ResultsFile file = file_with_sizes();
+    Record r = laddered("memcpy-h2d", 0, [](std::uint64_t b) { return b >= 256 * kMiB ? 0.04 : 0.01; }, "converged");
+    std::erase_if(r.points, [](const Point& p) { return p.bytes > 256 * kMiB; });  // the ladder stopped at 256 MiB
+    r.context["elapsed_s"] = 1.0;
+    file.records.push_back(r);
+    const CostModel model = calibrated_cost_model(file, "x.json", builtin_cost_model());
+    EXPECT_DOUBLE_EQ(model.of("memcpy-h2d").bands[kCostBands - 1].mean_bytes, 256.0 * kMiB);
+    const StoppingOptions rule = stopping(5, 0.2);  // stretched budget: 5 x 0.2 s
+    EXPECT_NEAR(model.point_seconds("memcpy-h2d", 256 * kMiB, rule), 0.04, 1e-12);
+    EXPECT_NEAR(model.point_seconds("memcpy-h2d", 1024 * kMiB, rule), 0.16, 1e-12);
+    EXPECT_NEAR(model.point_seconds("memcpy-h2d", 64 * 1024 * kMiB, rule), 1.0, 1e-12);  // 10.24 s capped
+    EXPECT_NEAR(model.point_seconds("memcpy-h2d", 64 * kMiB, rule), 0.01, 1e-12);         // below 256 MiB: flat
+}
+
+// A fixed sweep (--exhaustive) prepares for its largest size at once: its
+// setup grows past the size the fitted sweeps were first prepared for; a
+// ladder's (prepared for its expected stop) and a confirmation's do not.
+TEST(CostModel, AFixedSweepsSetupGrowsWithItsLargestSizePastThePreparedOne) {
+    ResultsFile file = file_with_sizes();
+    Record r = laddered("memcpy-h2d", 0.3, [](std::uint64_t) { return 0.01; }, "converged");
+    r.context["prepared"] = {{"first_bytes", 256 * kMiB}, {"grown_before_bytes", 512 * kMiB}};
+    file.records.push_back(r);
+    const CostModel model = calibrated_cost_model(file, "x.json", builtin_cost_model());
+    const MethodCost& c = model.of("memcpy-h2d");
+    EXPECT_DOUBLE_EQ(c.setup_bytes, 256.0 * kMiB);
+    const StoppingOptions rule = stopping(5, 0.2);
+    const double points = model.point_seconds("memcpy-h2d", kMiB, rule);
+    EXPECT_NEAR(model.record_seconds("memcpy-h2d", {{kMiB}, false}, 1, rule), c.setup_s + points, 1e-9);
+    EXPECT_NEAR(model.record_seconds("memcpy-h2d", {{kMiB, 1024 * kMiB}, false}, 1, rule) -
+                    model.point_seconds("memcpy-h2d", 1024 * kMiB, rule) - points,
+                4 * c.setup_s, 1e-9);
+    EXPECT_NEAR(model.record_seconds("memcpy-h2d", {{1024 * kMiB}, true}, 1, rule) -
+                    model.point_seconds("memcpy-h2d", 1024 * kMiB, rule) * c.band_of(1024 * kMiB).points_per_size,
+                c.setup_s, 1e-9);
+    EXPECT_NEAR(model.record_seconds("memcpy-h2d", {{1024 * kMiB}, false}, 1, rule, true) -
+                    model.point_seconds("memcpy-h2d", 1024 * kMiB, rule),
+                c.confirm_setup_s, 1e-9);
+}
+
 TEST(CostModel, ASizeOutsideTheFittedBandsTakesTheNearestFittedBand) {
     ResultsFile file = file_with_sizes();
     Record r = laddered("memcpy-h2d", 0, [](std::uint64_t b) { return b >= 256 * kMiB ? 0.5 : 0.01; }, "converged");
