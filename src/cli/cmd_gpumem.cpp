@@ -39,8 +39,9 @@ bool names_gpumem_methods(const std::vector<std::string>& args) {
     return false;
 }
 
-// The results file the run writes: -o/--output FILE, --resume FILE, or the default.
-std::string output_of(const std::vector<std::string>& args) {
+// The results file the run writes: -o/--output FILE, --resume FILE, or the default
+// (read for --ncu, which a build without CUDA does not have).
+[[maybe_unused]] std::string output_of(const std::vector<std::string>& args) {
     for (std::size_t i = 0; i < args.size(); ++i) {
         const std::string& a = args[i];
         if ((a == "-o" || a == "--output" || a == "--resume") && i + 1 < args.size()) return args[i + 1];

@@ -63,8 +63,9 @@ std::string mpiexec() {
     return std::string("OMPI_MCA_osc=pt2pt timeout -k 5 120 ") + (v && *v ? v : HWCOMM_MPIEXEC);
 }
 
+// Helpers of the mpirun tests ([[maybe_unused]]: a build without MPI skips them).
 // A quick job: one CPU method and three sizes locally, mpi-host between the ranks.
-Job run_cluster_job(int ranks, const fs::path& out, const std::string& env = "") {
+[[maybe_unused]] Job run_cluster_job(int ranks, const fs::path& out, const std::string& env = "") {
     const std::string command =
         "OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 " + env + " " + mpiexec() + " --oversubscribe -np " +
         std::to_string(ranks) + (env.empty() ? "" : " -x HWCOMM_TEST_FAIL_RANK") + " " HWCOMM_BINARY
@@ -73,7 +74,7 @@ Job run_cluster_job(int ranks, const fs::path& out, const std::string& env = "")
     return shell(command);
 }
 
-json load(const fs::path& path) {
+[[maybe_unused]] json load(const fs::path& path) {
     std::ifstream in(path);
     return json::parse(in);
 }
@@ -86,7 +87,7 @@ std::map<std::string, int> count_by(const json& doc, const std::string& method, 
     return out;
 }
 
-int count(const json& doc, const std::string& method, const std::string& status) {
+[[maybe_unused]] int count(const json& doc, const std::string& method, const std::string& status) {
     int n = 0;
     for (const auto& [node, c] : count_by(doc, method, status)) n += c;
     return n;
