@@ -1,0 +1,121 @@
+// A ladder point whose samples spread far wider than the record's other points
+// (a transient on the host) is measured once more and the second kept, the
+// first named in context.remeasured; on a curve noisy everywhere nothing is
+// measured twice. Planted curves, no GPU.
+#include <gtest/gtest.h>
+
+#include <memory>
+
+#include "fake_method.hpp"
+#include "run/engine.hpp"
+
+using namespace hwcomm;
+
+namespace {
+
+constexpr std::uint64_t MiB = std::uint64_t{1} << 20;
+
+enum class Noise { None, FirstVisitAt128MiB, Everywhere };
+
+// 100 GB/s from 64 MiB on, rising linearly below. Noisy samples alternate
+// between 60% and 100% of the rate, so the median's 95% CI spans both.
+class NoisySession : public TransferSession {
+public:
+    explicit NoisySession(Noise n) : noise_(n) {}
+    void warmup(std::size_t bytes, const std::string&) override {
+        if (bytes == 128 * MiB) ++visits_;
+    }
+    Sample measure(std::size_t bytes, const std::string&) override {
+        const double b = static_cast<double>(bytes);
+        double gbps = 100.0 * std::min(1.0, b / (64.0 * MiB));
+        const bool noisy = noise_ == Noise::Everywhere || (noise_ == Noise::FirstVisitAt128MiB && bytes == 128 * MiB && visits_ == 1);
+        if (noisy && (++samples_ % 2 == 0)) gbps *= 0.6;
+        Sample s;
+        s.bytes_per_rep = b;
+        s.seconds = b / (gbps * 1e9);
+        return s;
+    }
+    std::string verify(std::size_t, const std::string&) override { return ""; }
+    std::size_t max_bytes() const override { return 1024 * MiB; }
+
+private:
+    Noise noise_;
+    int visits_ = 0;
+    std::size_t samples_ = 0;
+};
+
+class NoisyMethod : public Characterizer {
+public:
+    explicit NoisyMethod(Noise n) : n_(n) {}
+    std::string name() const override { return "noisy-curve"; }
+    std::string description() const override { return "planted curve"; }
+    std::vector<VertexKind> src_kinds() const override { return {VertexKind::NumaNode}; }
+    std::vector<VertexKind> dst_kinds() const override { return {VertexKind::NumaNode}; }
+    Applicability applicable(const Graph&, const Vertex&, const Vertex&) const override { return Applicability::yes(); }
+    std::vector<ParamSet> parameter_sets(const Graph&, const Vertex&, const Vertex&, const MethodOptions&) const override {
+        return {ParamSet{}};
+    }
+    std::unique_ptr<TransferSession> prepare(const Graph&, const Vertex&, const Vertex&, const ParamSet&, std::size_t,
+                                             const MethodOptions&) const override {
+        return std::make_unique<NoisySession>(n_);
+    }
+
+private:
+    Noise n_;
+};
+
+Record measure(Noise n) {
+    const Graph g = test::three_nodes();
+    const NoisyMethod method(n);
+    RunOptions o;
+    SweepOptions s;
+    s.min_bytes = MiB;
+    o.sweep = s;
+    o.sizes = sweep_sizes(s);
+    o.stopping.max_samples = 50;
+    const Vertex& a = g.vertices().front();
+    PlannedRecord p{&method, &a, &a, {}, record_key("noisy-curve", a.id, a.id, {}), a.id, a.id, std::nullopt};
+    ResultsFile results;
+    EXPECT_EQ(run_plan(g, {p}, o, results, {}), 1u);
+    return results.records.at(0);
+}
+
+const Point* point_at(const Record& r, std::uint64_t bytes) {
+    for (const Point& p : r.points)
+        if (p.bytes == bytes) return &p;
+    return nullptr;
+}
+
+std::uint64_t largest(const Record& r) {
+    std::uint64_t m = 0;
+    for (const Point& p : r.points) m = std::max<std::uint64_t>(m, p.bytes);
+    return m;
+}
+
+}  // namespace
+
+TEST(LadderRemeasure, AWidePointAmongQuietOnesIsMeasuredOnceMoreAndTheLadderStopsAtItsPlateau) {
+    const Record r = measure(Noise::FirstVisitAt128MiB);
+    ASSERT_TRUE(r.context.contains("remeasured")) << r.context.dump();
+    const nlohmann::json& again = r.context.at("remeasured");
+    ASSERT_EQ(again.size(), 1u);
+    EXPECT_EQ(again[0].at("bytes"), 128 * MiB);
+    EXPECT_NEAR(again[0].at("first_gbps").get<double>(), 75.0, 0.5);  // 2 / (1/100 + 1/60): the mean time of the two rates
+    EXPECT_GT(again[0].at("first_ci95_half_width").get<double>(), 0.1);
+    const Point* kept = point_at(r, 128 * MiB);
+    ASSERT_NE(kept, nullptr);
+    EXPECT_NEAR(kept->bandwidth_gbps, 100.0, 1e-6);
+    EXPECT_EQ(std::count_if(r.points.begin(), r.points.end(), [](const Point& p) { return p.bytes == 128 * MiB; }), 1);
+    EXPECT_EQ(largest(r), 256 * MiB);  // 64, 128 and 256 MiB within 2%
+}
+
+TEST(LadderRemeasure, ACurveNoisyEverywhereIsNotMeasuredTwice) {
+    const Record r = measure(Noise::Everywhere);
+    EXPECT_FALSE(r.context.contains("remeasured")) << r.context.at("remeasured").dump();
+}
+
+TEST(LadderRemeasure, AQuietCurveIsNotMeasuredTwice) {
+    const Record r = measure(Noise::None);
+    EXPECT_FALSE(r.context.contains("remeasured"));
+    EXPECT_EQ(largest(r), 256 * MiB);
+}
