@@ -1,9 +1,11 @@
-// A ladder point whose samples spread far wider than the record's other points
-// (a transient on the host) is measured once more and the second kept, the
-// first named in context.remeasured; on a curve noisy everywhere nothing is
-// measured twice. Planted curves, no GPU.
+// A ladder point from 64 MiB whose samples spread far wider than the record's
+// other points from 16 MiB (a transient on the host) is measured once more and
+// the second kept, the first named in context.remeasured, once per record; on
+// a curve noisy everywhere, or below 64 MiB, nothing is measured twice.
+// Planted curves, no GPU.
 #include <gtest/gtest.h>
 
+#include <map>
 #include <memory>
 
 #include "fake_method.hpp"
@@ -15,20 +17,23 @@ namespace {
 
 constexpr std::uint64_t MiB = std::uint64_t{1} << 20;
 
-enum class Noise { None, FirstVisitAt128MiB, Everywhere };
+enum class Noise { None, FirstVisitAt128MiB, FirstVisitsAt128And256MiB, FirstVisitAt8MiB, Everywhere };
 
 // 100 GB/s from 64 MiB on, rising linearly below. Noisy samples alternate
 // between 60% and 100% of the rate, so the median's 95% CI spans both.
 class NoisySession : public TransferSession {
 public:
     explicit NoisySession(Noise n) : noise_(n) {}
-    void warmup(std::size_t bytes, const std::string&) override {
-        if (bytes == 128 * MiB) ++visits_;
-    }
+    void warmup(std::size_t bytes, const std::string&) override { ++visits_[bytes]; }
     Sample measure(std::size_t bytes, const std::string&) override {
         const double b = static_cast<double>(bytes);
         double gbps = 100.0 * std::min(1.0, b / (64.0 * MiB));
-        const bool noisy = noise_ == Noise::Everywhere || (noise_ == Noise::FirstVisitAt128MiB && bytes == 128 * MiB && visits_ == 1);
+        const bool first = visits_[bytes] == 1;
+        const bool noisy = noise_ == Noise::Everywhere ||
+                           (first && bytes == 128 * MiB &&
+                            (noise_ == Noise::FirstVisitAt128MiB || noise_ == Noise::FirstVisitsAt128And256MiB)) ||
+                           (first && bytes == 256 * MiB && noise_ == Noise::FirstVisitsAt128And256MiB) ||
+                           (first && bytes == 8 * MiB && noise_ == Noise::FirstVisitAt8MiB);
         if (noisy && (++samples_ % 2 == 0)) gbps *= 0.6;
         Sample s;
         s.bytes_per_rep = b;
@@ -40,7 +45,7 @@ public:
 
 private:
     Noise noise_;
-    int visits_ = 0;
+    std::map<std::size_t, int> visits_;
     std::size_t samples_ = 0;
 };
 
@@ -118,4 +123,16 @@ TEST(LadderRemeasure, AQuietCurveIsNotMeasuredTwice) {
     const Record r = measure(Noise::None);
     EXPECT_FALSE(r.context.contains("remeasured"));
     EXPECT_EQ(largest(r), 256 * MiB);
+}
+
+TEST(LadderRemeasure, AWidePointBelowThePlateauRegionIsNotMeasuredTwice) {
+    const Record r = measure(Noise::FirstVisitAt8MiB);  // below 64 MiB: the plateau rule does not look there
+    EXPECT_FALSE(r.context.contains("remeasured"));
+}
+
+TEST(LadderRemeasure, ARecordMeasuresOnePointTwiceAtMost) {
+    const Record r = measure(Noise::FirstVisitsAt128And256MiB);
+    ASSERT_TRUE(r.context.contains("remeasured"));
+    EXPECT_EQ(r.context.at("remeasured").size(), 1u);
+    EXPECT_EQ(r.context.at("remeasured")[0].at("bytes"), 128 * MiB);
 }
