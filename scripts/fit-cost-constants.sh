@@ -1,27 +1,35 @@
 #!/usr/bin/env bash
 # Refits the cost model's built-in constants (src/run/builtin_cost_table.cpp)
-# on a complete default run's results file, rebuilds, and prints the new
-# model's error on that run's records (and on any other runs given, held out):
-#   scripts/fit-cost-constants.sh RESULTS.json[.gz] "MACHINE KIND" [HELD-OUT.json[.gz] ...]
-# e.g. scripts/fit-cost-constants.sh docs/examples/h200x2/d8053dc/default.json.gz nvidia-h200-x2 \
-#          docs/examples/h100x2/default.json.gz
-# RESULTS is named in the table as given: give it relative to the repository
-# root (and commit it), since the unit test refits that file and compares the
-# table to the byte. Then commit the table and paste the tables into
-# docs/benchmarks.md ("The estimator, refit").
+# on complete default runs' results files (one, or several pooled: their
+# records fitted together, e.g. one run of each machine kind), rebuilds, and
+# prints the new model's error on each of those runs (and on any other runs
+# given, held out):
+#   scripts/fit-cost-constants.sh RESULTS.json[.gz][,RESULTS2...] "LABEL" [HELD-OUT.json[.gz] ...]
+# e.g. scripts/fit-cost-constants.sh docs/examples/h200x2/6ea17d3/default.json.gz,docs/examples/h100x1/8f5c5c3/default.json.gz \
+#          "the default runs on nvidia-h200-x2 and nvidia-h100-x1" docs/examples/h100x1/6ece7ff/default.json.gz
+# A single machine kind for LABEL (nvidia-h200-x2) reads "the default run on nvidia-h200-x2".
+# RESULTS are named in the table as given: give them relative to the
+# repository root (and commit them), since the unit test refits those files
+# and compares the table to the byte. Then commit the table and paste the
+# tables into docs/benchmarks.md ("The estimator, refit").
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 cd "$here"
-results=${1:?results file}
-kind=${2:?machine kind, e.g. nvidia-h200-x2}
+list=${1:?results file(s), comma-separated}
+label=${2:?machine kind (nvidia-h200-x2) or the label of pooled runs}
 shift 2
+[[ $label == *" "* ]] || label="the default run on $label"
+IFS=, read -r -a results <<< "$list"
+from=()
+for r in "${results[@]}"; do from+=(--from "$r"); done
 build=${BUILD_DIR:-$here/build}
 HWCOMM_BUILD_TARGET=hwcomm bash scripts/build.sh >/dev/null
-"$build/src/cli/hwcomm" __generate cost-table src/run/builtin_cost_table.cpp --from "$results" \
-    --label "the default run on $kind"
+"$build/src/cli/hwcomm" __generate cost-table src/run/builtin_cost_table.cpp "${from[@]}" --label "$label"
 HWCOMM_BUILD_TARGET=hwcomm bash scripts/build.sh >/dev/null
-echo "== the refit model on its own run: $results ($kind)"
-"$build/src/cli/hwcomm" __generate cost-check --from "$results"
+for r in "${results[@]}"; do
+  echo "== the refit model on a run it was fitted on: $r"
+  "$build/src/cli/hwcomm" __generate cost-check --from "$r"
+done
 for held in "$@"; do
   echo
   echo "== held out: $held"

@@ -10,6 +10,9 @@
 #include <iostream>
 #include <memory>
 #include <set>
+#include <stdexcept>
+#include <string>
+#include <vector>
 
 #include "cli/cli_walk.hpp"
 #include "cli/cost_check.hpp"
@@ -32,7 +35,7 @@ namespace {
 struct GenerateArgs {
     std::string what;
     std::string path;  // man: the directory; bash, zsh, cost-table: the file (default standard output)
-    std::string from;  // cost-table: the results file fitted
+    std::vector<std::string> from;  // cost-table: the results files fitted (pooled); cost-check: the one checked
     std::string label; // cost-table: the run, as the table names it ("the default run on nvidia-h200-x2")
     std::string fit;   // cost-check: the file whose fit replaces the built-in constants
 };
@@ -45,10 +48,16 @@ ResultsFile load_or_usage(const std::string& option, const std::string& path) {
     }
 }
 
-// The table's description: the label and the run's own revision.
-std::string cost_table_description(const ResultsFile& file, const std::string& label) {
-    std::string revision = file.meta.value("git_revision", std::string());
-    return label + (revision.empty() ? "" : " at revision " + revision);
+// The table's description: the label and the runs' own revisions.
+std::string cost_table_description(const std::vector<ResultsFile>& files, const std::string& label) {
+    std::string revisions;
+    for (const ResultsFile& f : files) {
+        const std::string r = f.meta.value("git_revision", std::string());
+        if (r.empty() || revisions.find(r) != std::string::npos) continue;
+        revisions += (revisions.empty() ? "" : ", ") + r;
+    }
+    if (revisions.empty()) return label;
+    return label + (revisions.find(',') == std::string::npos ? " at revision " : " at revisions ") + revisions;
 }
 
 void emit(const std::string& text, const std::string& path) {
@@ -81,12 +90,24 @@ int generate(const CLI::App& app, const GenerateArgs& a) {
     else if (a.what == "zsh") emit(zsh_completion(commands, method_names()), a.path);
     else if (a.what == "endpoints") print_endpoints();
     else if (a.what == "cost-table") {
-        if (a.from.empty() || a.label.empty()) throw UsageError("__generate cost-table needs --from RESULTS and --label TEXT");
-        const ResultsFile file = load_or_usage("--from", a.from);
-        emit(cost_table_source(fit_method_costs(file), cost_table_description(file, a.label), a.from), a.path);
+        if (a.from.empty() || a.label.empty())
+            throw UsageError("__generate cost-table needs --from RESULTS (once or more) and --label TEXT");
+        std::vector<ResultsFile> files;
+        std::string named;
+        for (const std::string& f : a.from) {
+            files.push_back(load_or_usage("--from", f));
+            named += (named.empty() ? "" : kPooledFilesSeparator) + f;
+        }
+        ResultsFile pooled;
+        try {
+            pooled = pooled_results(files);
+        } catch (const std::invalid_argument& e) {
+            throw UsageError(std::string("--from: ") + e.what());
+        }
+        emit(cost_table_source(fit_method_costs(pooled), cost_table_description(files, a.label), named), a.path);
     } else if (a.what == "cost-check") {
-        if (a.from.empty()) throw UsageError("__generate cost-check needs --from RESULTS");
-        const ResultsFile file = load_or_usage("--from", a.from);
+        if (a.from.size() != 1) throw UsageError("__generate cost-check needs one --from RESULTS");
+        const ResultsFile file = load_or_usage("--from", a.from.front());
         const CostModel costs =
             a.fit.empty() ? builtin_cost_model() : calibrated_cost_model(load_or_usage("--fit", a.fit), a.fit, builtin_cost_model());
         const Registry registry = build_registry();

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <set>
+#include <stdexcept>
 
 #include "measure/statistics.hpp"
 
@@ -234,6 +235,24 @@ std::map<std::string, MethodCost> fit_method_costs(const ResultsFile& file, cons
         }
     }
     return out;
+}
+
+ResultsFile pooled_results(const std::vector<ResultsFile>& files) {
+    if (files.empty()) throw std::invalid_argument("no results file to pool");
+    ResultsFile pooled = files.front();
+    const auto options = [](const ResultsFile& f) {
+        const nlohmann::json o = f.meta.value("options", nlohmann::json::object());
+        nlohmann::json kept = nlohmann::json::object();
+        for (const char* key : {"min_samples", "time_budget_s", "noise_limit_after", "sizes"})
+            if (o.contains(key)) kept[key] = o.at(key);
+        return kept;
+    };
+    for (std::size_t i = 1; i < files.size(); ++i) {
+        if (options(files[i]) != options(files.front()))
+            throw std::invalid_argument("the runs to pool were measured with other stopping options or sizes");
+        pooled.records.insert(pooled.records.end(), files[i].records.begin(), files[i].records.end());
+    }
+    return pooled;
 }
 
 CostModel calibrated_cost_model(const ResultsFile& file, const std::string& path, CostModel base) {

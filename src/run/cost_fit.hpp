@@ -22,6 +22,13 @@ namespace hwcomm {
 // proportion to their sampled time. The ladder stop: where most records'
 // ladders stopped (a fixed sweep's records: where a ladder would have).
 std::map<std::string, MethodCost> fit_method_costs(const ResultsFile& file, const LadderOptions& ladder = {});
+// The records of several runs as one file to fit, with the first run's meta:
+// machines of two kinds (the one-H100 and the 2x H200 default runs) centre the
+// table between them. Throws std::invalid_argument when the runs' stopping
+// options or sizes differ (their points would not price the same plan).
+ResultsFile pooled_results(const std::vector<ResultsFile>& files);
+// The separator of several results files in the built-in table's results_file.
+inline constexpr const char* kPooledFilesSeparator = " + ";
 
 // `base` with the methods fitted on `file` replacing its own constants.
 CostModel calibrated_cost_model(const ResultsFile& file, const std::string& path, CostModel base);

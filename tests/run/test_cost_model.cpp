@@ -90,8 +90,17 @@ StoppingOptions stopping(std::size_t min_samples, double time_budget_s) {
 TEST(CostModel, TheBuiltInTableIsTheFitOfTheRunItNames) {
     const BuiltinCostTable& table = builtin_cost_table();
     ASSERT_FALSE(table.methods.empty());
-    const ResultsFile file = load_results_file(kSourceRoot + "/" + table.results_file);
-    // To the byte: the committed table is what scripts/fit-cost-constants.sh writes from that file.
+    // One file, or several pooled (" + " between them).
+    std::vector<ResultsFile> files;
+    const std::string sep = kPooledFilesSeparator;
+    for (std::size_t at = 0;;) {
+        const std::size_t next = table.results_file.find(sep, at);
+        files.push_back(load_results_file(kSourceRoot + "/" + table.results_file.substr(at, next - at)));
+        if (next == std::string::npos) break;
+        at = next + sep.size();
+    }
+    const ResultsFile file = pooled_results(files);
+    // To the byte: the committed table is what scripts/fit-cost-constants.sh writes from those files.
     EXPECT_EQ(cost_table_source(fit_method_costs(file), table.description, table.results_file),
               file_text(kSourceRoot + "/src/run/builtin_cost_table.cpp"))
         << "refit: scripts/fit-cost-constants.sh " << table.results_file;
@@ -274,6 +283,24 @@ TEST(CostModel, ABandwidthCurveWithoutConstantsBorrowsItsFamilysOthersTheMedian)
     const MethodCost& none = m.of("no-such-method");
     EXPECT_EQ(&none, &m.fallback);
     EXPECT_GT(m.point_seconds("no-such-method", kMiB, stopping(5, 0.2)), 0);
+}
+
+// Pooled runs fit as one: every record of each, the first run's options; runs
+// measured with other stopping options are refused.
+TEST(CostModel, PooledRunsFitTheirRecordsTogetherAndRefuseOtherOptions) {
+    ResultsFile a = file_with_sizes(), b = file_with_sizes();
+    a.records.push_back(laddered("memcpy-h2d", 0.1, [](std::uint64_t) { return 0.01; }, "converged"));
+    b.records.push_back(laddered("memcpy-h2d", 0.3, [](std::uint64_t) { return 0.03; }, "converged"));
+    b.records.push_back(laddered("disk-read", 0, [](std::uint64_t) { return 0.2; }, "time_budget"));
+    const ResultsFile pooled = pooled_results({a, b});
+    EXPECT_EQ(pooled.records.size(), 3u);
+    const std::map<std::string, MethodCost> fit = fit_method_costs(pooled);
+    EXPECT_NEAR(fit.at("memcpy-h2d").setup_s, 0.2, 1e-9);  // the mean of the two runs' sweeps
+    EXPECT_NEAR(fit.at("memcpy-h2d").bands[0].converged_s, 0.02, 1e-9);
+    EXPECT_EQ(fit.count("disk-read"), 1u);
+    b.meta["options"]["time_budget_s"] = 0.5;
+    EXPECT_THROW(pooled_results({a, b}), std::invalid_argument);
+    EXPECT_THROW(pooled_results({}), std::invalid_argument);
 }
 
 TEST(Budget, DurationsParseOrAreOneLineErrors) {
