@@ -8,6 +8,7 @@
 #include <map>
 #include <memory>
 
+#include "curve_method.hpp"
 #include "fake_method.hpp"
 #include "run/engine.hpp"
 
@@ -49,29 +50,9 @@ private:
     std::size_t samples_ = 0;
 };
 
-class NoisyMethod : public Characterizer {
-public:
-    explicit NoisyMethod(Noise n) : n_(n) {}
-    std::string name() const override { return "noisy-curve"; }
-    std::string description() const override { return "planted curve"; }
-    std::vector<VertexKind> src_kinds() const override { return {VertexKind::NumaNode}; }
-    std::vector<VertexKind> dst_kinds() const override { return {VertexKind::NumaNode}; }
-    Applicability applicable(const Graph&, const Vertex&, const Vertex&) const override { return Applicability::yes(); }
-    std::vector<ParamSet> parameter_sets(const Graph&, const Vertex&, const Vertex&, const MethodOptions&) const override {
-        return {ParamSet{}};
-    }
-    std::unique_ptr<TransferSession> prepare(const Graph&, const Vertex&, const Vertex&, const ParamSet&, std::size_t,
-                                             const MethodOptions&) const override {
-        return std::make_unique<NoisySession>(n_);
-    }
-
-private:
-    Noise n_;
-};
-
 Record measure(Noise n) {
     const Graph g = test::three_nodes();
-    const NoisyMethod method(n);
+    const test::CurveMethod method("noisy-curve", [n](std::size_t) { return std::make_unique<NoisySession>(n); });
     RunOptions o;
     SweepOptions s;
     s.min_bytes = MiB;

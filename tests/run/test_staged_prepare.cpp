@@ -8,6 +8,7 @@
 #include <cmath>
 #include <memory>
 
+#include "curve_method.hpp"
 #include "fake_method.hpp"
 #include "run/engine.hpp"
 
@@ -46,29 +47,6 @@ private:
     std::size_t max_;
 };
 
-class CurveMethod : public Characterizer {
-public:
-    explicit CurveMethod(Curve c) : c_(c) {}
-    std::string name() const override { return "curve"; }
-    std::string description() const override { return "planted curve"; }
-    std::vector<VertexKind> src_kinds() const override { return {VertexKind::NumaNode}; }
-    std::vector<VertexKind> dst_kinds() const override { return {VertexKind::NumaNode}; }
-    Applicability applicable(const Graph&, const Vertex&, const Vertex&) const override { return Applicability::yes(); }
-    std::vector<ParamSet> parameter_sets(const Graph&, const Vertex&, const Vertex&, const MethodOptions&) const override {
-        return {ParamSet{}};
-    }
-    std::unique_ptr<TransferSession> prepare(const Graph&, const Vertex&, const Vertex&, const ParamSet&, std::size_t max,
-                                             const MethodOptions&) const override {
-        asked.push_back(max);
-        const std::size_t held = asked.size() > 1 && c_.cap_on_second_prepare ? c_.cap_on_second_prepare : max;
-        return std::make_unique<CurveSession>(c_, held);
-    }
-    mutable std::vector<std::size_t> asked;
-
-private:
-    Curve c_;
-};
-
 struct Outcome {
     std::vector<std::size_t> asked;
     Record record;
@@ -77,7 +55,12 @@ struct Outcome {
 // One record of the curve over 1 MiB .. 1 GiB; `expected_stop` from the hook (0: no hook).
 Outcome measure(Curve c, std::uint64_t expected_stop) {
     const Graph g = test::three_nodes();
-    const CurveMethod method(c);
+    std::vector<std::size_t> asked;
+    const test::CurveMethod method("curve", [&asked, c](std::size_t max) {
+        asked.push_back(max);
+        const std::size_t held = asked.size() > 1 && c.cap_on_second_prepare ? c.cap_on_second_prepare : max;
+        return std::make_unique<CurveSession>(c, held);
+    });
     RunOptions o;
     SweepOptions s;
     s.min_bytes = MiB;
@@ -89,7 +72,7 @@ Outcome measure(Curve c, std::uint64_t expected_stop) {
     EngineHooks hooks;
     if (expected_stop) hooks.expected_ladder_stop = [expected_stop](const PlannedRecord&) { return expected_stop; };
     EXPECT_EQ(run_plan(g, {p}, o, results, hooks), 1u);
-    return {method.asked, results.records.at(0)};
+    return {asked, results.records.at(0)};
 }
 
 std::uint64_t largest_point(const Record& r) {
