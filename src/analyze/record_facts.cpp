@@ -2,9 +2,12 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
 #include <cstdio>
+#include <optional>
 
 #include "core/paths.hpp"
+#include "measure/byte_size.hpp"
 #include "measure/link_text.hpp"
 
 namespace hwcomm::analyze {
@@ -148,6 +151,42 @@ std::optional<CacheInfo> relevant_cache(const Record& r, const MethodRow* row, c
     // Host-only records keep the row's working set (a copy: source and destination).
     const int buffers = (!src_gpu && !dst_gpu && row) ? static_cast<int>(row->working_set_buffers) : 1;
     return CacheInfo{bytes, name, buffers};
+}
+
+std::string remeasured_note(const Record& record) {
+    if (!record.context.is_object() || !record.context.contains("remeasured")) return {};
+    const nlohmann::json& again = record.context.at("remeasured");
+    if (!again.is_array()) return {};
+    std::string listed;
+    for (const nlohmann::json& e : again) {
+        if (!e.is_object() || !e.contains("bytes") || !e.at("bytes").is_number_integer()) continue;
+        if (e.at("bytes").is_number_unsigned() ? false : e.at("bytes").get<std::int64_t>() < 0) continue;
+        const std::uint64_t bytes = e.at("bytes").get<std::uint64_t>();
+        std::string what = format_size(bytes);
+        const auto number = [&e](const char* key) -> std::optional<double> {
+            if (!e.contains(key) || !e.at(key).is_number()) return std::nullopt;
+            const double v = e.at(key).get<double>();
+            return std::isfinite(v) ? std::optional<double>(v) : std::nullopt;
+        };
+        std::string detail;
+        char buf[64];
+        if (const auto gbps = number("first_gbps")) {
+            std::snprintf(buf, sizeof buf, "first %.1f GB/s", *gbps);
+            detail = buf;
+            if (const auto ci = number("first_ci95_half_width")) {
+                std::snprintf(buf, sizeof buf, " +-%.0f%%", *ci * 100);
+                detail += buf;
+            }
+        }
+        for (const Point& p : record.points)
+            if (p.bytes == bytes && p.status == "ok" && std::isfinite(p.bandwidth_gbps)) {
+                std::snprintf(buf, sizeof buf, "%skept %.1f", detail.empty() ? "" : ", ", p.bandwidth_gbps);
+                detail += buf;
+                break;
+            }
+        listed += (listed.empty() ? "" : ", ") + what + (detail.empty() ? "" : " (" + detail + ")");
+    }
+    return listed.empty() ? std::string() : "measured again after a transient: " + listed;
 }
 
 }  // namespace hwcomm::analyze

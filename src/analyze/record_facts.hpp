@@ -31,6 +31,12 @@ bool is_duplex(const Record& record, const MethodRow* row);
 // The record reads a file on a disk ("disk:vda" source: disk-read).
 bool reads_from_disk(const Record& record);
 
+// The ladder points the run measured once more after a transient
+// (context.remeasured): "measured again after a transient: 128 MiB (first
+// 53.8 GB/s +-43%, kept 54.7)"; "" when none, or when the entries are not
+// what hwcomm writes.
+std::string remeasured_note(const Record& record);
+
 // Time at the smallest size means something only where a GPU is involved
 // (launch overhead); a CPU loop over 1 B measures the loop, not a path.
 bool small_transfer_meaningful(const Record& record);

@@ -41,6 +41,8 @@ struct SummaryRow {
     // What the points are when they are not the path's bandwidth (context.headline):
     // the row then shows no rate and no link share, and this note says why.
     std::string headline_note;
+    // Ladder points measured once more after a transient (context.remeasured): where, and what the first read.
+    std::string remeasured_note;
 };
 
 // `row`: the record's method row (catalog_for(file.meta).find(record.method)).

@@ -55,6 +55,29 @@ TEST(SummaryConventions, CvIsTheLargestOverPointsWithEnoughSamplesAndItsSize) {
     EXPECT_EQ(quiet_table.find("samples spread most"), std::string::npos) << quiet_table;
 }
 
+// A ladder point the run measured again after a transient (context.remeasured)
+// is a note with the first measurement and the kept one; entries not as hwcomm
+// writes them are left out, never thrown on.
+TEST(SummaryConventions, APointMeasuredAgainAfterATransientIsANote) {
+    Record r = record("memcpy-peer", {{"peer", "on"}}, {point(128ull << 20, 128.0 * (1 << 20) / 54.7e9, 0.01)});
+    r.context["remeasured"] = nlohmann::json::array(
+        {{{"bytes", 128ull << 20}, {"first_gbps", 53.8}, {"first_ci95_half_width", 0.43}, {"first_samples", 5}}});
+    const std::string table = analyze::format_summary_table({summarize_one(r)});
+    EXPECT_NE(table.find("measured again after a transient: 128 MiB (first 53.8 GB/s +-43%, kept 54.7)"),
+              std::string::npos)
+        << table;
+    for (const nlohmann::json& bad : {nlohmann::json("x"), nlohmann::json::array({1, "y", nullptr}),
+                                      nlohmann::json::array({{{"bytes", -5}}}),
+                                      nlohmann::json::array({{{"bytes", "128"}, {"first_gbps", "fast"}}})}) {
+        r.context["remeasured"] = bad;
+        const std::string t = analyze::format_summary_table({summarize_one(r)});
+        EXPECT_EQ(t.find("measured again"), std::string::npos) << bad.dump();
+    }
+    r.context["remeasured"] = nlohmann::json::array({{{"bytes", 4096}, {"first_gbps", "fast"}}});  // no kept point, no rate
+    EXPECT_NE(analyze::format_summary_table({summarize_one(r)}).find("measured again after a transient: 4 KiB\n"),
+              std::string::npos);
+}
+
 TEST(SummaryConventions, DuplexFiguresSayTheirConventionInSummaryAndExport) {
     Point p = point(512ull << 20, 1.37e-3, 0.01);
     p.bytes_per_rep = 2.0 * (512ull << 20);
