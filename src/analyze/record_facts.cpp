@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <optional>
 
+#include "core/json_parse.hpp"
 #include "core/paths.hpp"
 #include "measure/byte_size.hpp"
 #include "measure/link_text.hpp"
@@ -159,9 +160,10 @@ std::string remeasured_note(const Record& record) {
     if (!again.is_array()) return {};
     std::string listed;
     for (const nlohmann::json& e : again) {
-        if (!e.is_object() || !e.contains("bytes") || !e.at("bytes").is_number_integer()) continue;
-        if (e.at("bytes").is_number_unsigned() ? false : e.at("bytes").get<std::int64_t>() < 0) continue;
-        const std::uint64_t bytes = e.at("bytes").get<std::uint64_t>();
+        const std::optional<std::uint64_t> whole = e.is_object() && e.contains("bytes") ? whole_number_of(e.at("bytes"))
+                                                                                        : std::nullopt;
+        if (!whole) continue;
+        const std::uint64_t bytes = *whole;
         std::string what = format_size(bytes);
         const auto number = [&e](const char* key) -> std::optional<double> {
             if (!e.contains(key) || !e.at(key).is_number()) return std::nullopt;

@@ -4,6 +4,8 @@
 // nlohmann-json's recursive code paths (issue 16), and in every later walk of
 // the document (writing it back, copying it into another file: issue 25).
 #include <cstddef>
+#include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -27,6 +29,15 @@ nlohmann::json parse_json_text(std::string_view text, const std::string& name, i
 // regular files only, size cap, gzip inflated with the same cap) and parses
 // it as above.
 nlohmann::json parse_json_file(const std::string& path, const std::string& what, int max_depth = kMaxJsonDepth);
+
+// A size or count read from such JSON: an integer of at least 0, else nullopt
+// (get<uint64_t> would wrap -1 to 2^64-1 and cast 1e30 out of range, which is
+// undefined). A document built in code holds 5 as a signed integer; one parsed
+// from text, unsigned.
+inline std::optional<std::uint64_t> whole_number_of(const nlohmann::json& v) {
+    if (v.is_number_unsigned() || (v.is_number_integer() && v.get<std::int64_t>() >= 0)) return v.get<std::uint64_t>();
+    return std::nullopt;
+}
 
 // The JSON library's message without its "[json.exception...]" prefix and
 // parser jargon: "type must be string, but is number".

@@ -9,6 +9,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/json_parse.hpp"
+
 namespace hwcomm::io_detail {
 
 // The members of object `j` whose names are not in `known`.
@@ -44,12 +46,9 @@ inline double number_or_nan(const nlohmann::json& j, const char* key) {
 // out of range, which is undefined); refused, naming the field.
 inline std::uint64_t whole_number(const nlohmann::json& j, const char* key) {
     const nlohmann::json& v = j.at(key);
-    // A document built in code holds 5 as a signed integer; one parsed from text, unsigned.
-    const bool non_negative_integer = v.is_number_unsigned() || (v.is_number_integer() && v.get<std::int64_t>() >= 0);
-    if (!non_negative_integer)
-        throw std::runtime_error(std::string(key) + " must be a non-negative integer, not " +
-                                 (v.is_number() ? v.dump() : std::string("a ") + v.type_name()));
-    return v.get<std::uint64_t>();
+    if (const std::optional<std::uint64_t> n = whole_number_of(v)) return *n;
+    throw std::runtime_error(std::string(key) + " must be a non-negative integer, not " +
+                             (v.is_number() ? v.dump() : std::string("a ") + v.type_name()));
 }
 
 }  // namespace hwcomm::io_detail

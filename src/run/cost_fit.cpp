@@ -5,6 +5,7 @@
 #include <set>
 #include <stdexcept>
 
+#include "core/json_parse.hpp"
 #include "measure/statistics.hpp"
 
 namespace hwcomm {
@@ -105,12 +106,12 @@ void add_record(MethodSums& m, const Record& r, const std::vector<double>& secon
         .push_back(setup);
     if (const std::size_t ends = lane_endpoints(r)) m.endpoints.push_back(static_cast<double>(ends));
     if (r.measured_as != "confirmed" && r.measured_as != "promoted") {
-        std::uint64_t largest = 0;
-        for (const Point& p : r.points) largest = std::max(largest, p.bytes);
-        const nlohmann::json* prepared = r.context.contains("prepared") ? &r.context.at("prepared") : nullptr;
-        m.setup_bytes.push_back(static_cast<double>(prepared && prepared->contains("first_bytes")
-                                                        ? prepared->at("first_bytes").get<std::uint64_t>()
-                                                        : largest));
+        std::uint64_t first = 0;  // the size its session was first prepared for: staged, else its largest point
+        for (const Point& p : r.points) first = std::max(first, p.bytes);
+        const nlohmann::json prepared = r.context.is_object() ? r.context.value("prepared", nlohmann::json()) : nlohmann::json();
+        if (prepared.is_object() && prepared.contains("first_bytes"))
+            first = whole_number_of(prepared.at("first_bytes")).value_or(first);  // a file's own value, checked
+        m.setup_bytes.push_back(static_cast<double>(first));
     }
     const bool climbed = r.context.contains("ladder");
     // A confirmation's few sizes say nothing of where a sweep stops.

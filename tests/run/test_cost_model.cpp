@@ -218,6 +218,19 @@ TEST(CostModel, AFixedSweepsSetupGrowsWithItsLargestSizePastThePreparedOne) {
                 c.confirm_setup_s, 1e-9);
 }
 
+// A file's context.prepared.first_bytes that is no size (a string, -1) is not
+// taken: the sweep's largest point stands for what it was prepared for, and
+// the fit goes on (it stopped with an internal error before).
+TEST(CostModel, APreparedSizeThatIsNoWholeNumberFallsBackToTheLargestPoint) {
+    for (const nlohmann::json& bad : {nlohmann::json("x"), nlohmann::json(-1), nlohmann::json(1.5)}) {
+        ResultsFile file = file_with_sizes();
+        Record r = laddered("memcpy-h2d", 0.3, [](std::uint64_t) { return 0.01; }, "converged");
+        r.context["prepared"] = {{"first_bytes", bad}};
+        file.records.push_back(r);
+        EXPECT_DOUBLE_EQ(fit_method_costs(file).at("memcpy-h2d").setup_bytes, 1024.0 * kMiB) << bad.dump();
+    }
+}
+
 TEST(CostModel, ASizeOutsideTheFittedBandsTakesTheNearestFittedBand) {
     ResultsFile file = file_with_sizes();
     Record r = laddered("memcpy-h2d", 0, [](std::uint64_t b) { return b >= 256 * kMiB ? 0.5 : 0.01; }, "converged");
