@@ -1,12 +1,19 @@
 #pragma once
 // A method on NUMA-node pairs whose sessions the test makes (planted curves
-// for the engine's ladder tests): one parameter set, every pair applicable.
+// for the engine's ladder tests): one parameter set, every pair applicable;
+// and one record of it run as the engine runs a ladder.
+#include <algorithm>
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <string>
 #include <utility>
 
+#include <gtest/gtest.h>
+
+#include "fake_method.hpp"
 #include "methods/characterizer.hpp"
+#include "run/engine.hpp"
 
 namespace hwcomm::test {
 
@@ -31,5 +38,31 @@ private:
     std::string name_;
     MakeSession make_;
 };
+
+// One record of `method` from numa0 to itself over 1 MiB .. 1 GiB, as the
+// engine measures a ladder; `tune` adjusts the run's options first.
+inline Record run_curve(const CurveMethod& method, const EngineHooks& hooks = {},
+                        const std::function<void(RunOptions&)>& tune = {}) {
+    const Graph g = three_nodes();
+    RunOptions o;
+    SweepOptions s;
+    s.min_bytes = std::uint64_t{1} << 20;
+    o.sweep = s;
+    o.sizes = sweep_sizes(s);
+    if (tune) tune(o);
+    const Vertex& a = g.vertices().front();
+    const std::string name = method.name();
+    PlannedRecord p{&method, &a, &a, {}, record_key(name, a.id, a.id, {}), a.id, a.id, std::nullopt};
+    ResultsFile results;
+    EXPECT_EQ(run_plan(g, {p}, o, results, hooks), 1u);
+    return results.records.at(0);
+}
+
+// The largest size a record measured.
+inline std::uint64_t largest_point(const Record& r) {
+    std::uint64_t m = 0;
+    for (const Point& p : r.points) m = std::max<std::uint64_t>(m, p.bytes);
+    return m;
+}
 
 }  // namespace hwcomm::test

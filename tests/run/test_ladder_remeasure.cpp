@@ -51,31 +51,14 @@ private:
 };
 
 Record measure(Noise n) {
-    const Graph g = test::three_nodes();
     const test::CurveMethod method("noisy-curve", [n](std::size_t) { return std::make_unique<NoisySession>(n); });
-    RunOptions o;
-    SweepOptions s;
-    s.min_bytes = MiB;
-    o.sweep = s;
-    o.sizes = sweep_sizes(s);
-    o.stopping.max_samples = 50;
-    const Vertex& a = g.vertices().front();
-    PlannedRecord p{&method, &a, &a, {}, record_key("noisy-curve", a.id, a.id, {}), a.id, a.id, std::nullopt};
-    ResultsFile results;
-    EXPECT_EQ(run_plan(g, {p}, o, results, {}), 1u);
-    return results.records.at(0);
+    return test::run_curve(method, {}, [](RunOptions& o) { o.stopping.max_samples = 50; });
 }
 
 const Point* point_at(const Record& r, std::uint64_t bytes) {
     for (const Point& p : r.points)
         if (p.bytes == bytes) return &p;
     return nullptr;
-}
-
-std::uint64_t largest(const Record& r) {
-    std::uint64_t m = 0;
-    for (const Point& p : r.points) m = std::max<std::uint64_t>(m, p.bytes);
-    return m;
 }
 
 }  // namespace
@@ -92,7 +75,7 @@ TEST(LadderRemeasure, AWidePointAmongQuietOnesIsMeasuredOnceMoreAndTheLadderStop
     ASSERT_NE(kept, nullptr);
     EXPECT_NEAR(kept->bandwidth_gbps, 100.0, 1e-6);
     EXPECT_EQ(std::count_if(r.points.begin(), r.points.end(), [](const Point& p) { return p.bytes == 128 * MiB; }), 1);
-    EXPECT_EQ(largest(r), 256 * MiB);  // 64, 128 and 256 MiB within 2%
+    EXPECT_EQ(test::largest_point(r), 256 * MiB);  // 64, 128 and 256 MiB within 2%
 }
 
 TEST(LadderRemeasure, ACurveNoisyEverywhereIsNotMeasuredTwice) {
@@ -103,7 +86,7 @@ TEST(LadderRemeasure, ACurveNoisyEverywhereIsNotMeasuredTwice) {
 TEST(LadderRemeasure, AQuietCurveIsNotMeasuredTwice) {
     const Record r = measure(Noise::None);
     EXPECT_FALSE(r.context.contains("remeasured"));
-    EXPECT_EQ(largest(r), 256 * MiB);
+    EXPECT_EQ(test::largest_point(r), 256 * MiB);
 }
 
 TEST(LadderRemeasure, AWidePointBelowThePlateauRegionIsNotMeasuredTwice) {

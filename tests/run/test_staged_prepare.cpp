@@ -54,32 +54,19 @@ struct Outcome {
 
 // One record of the curve over 1 MiB .. 1 GiB; `expected_stop` from the hook (0: no hook).
 Outcome measure(Curve c, std::uint64_t expected_stop) {
-    const Graph g = test::three_nodes();
     std::vector<std::size_t> asked;
     const test::CurveMethod method("curve", [&asked, c](std::size_t max) {
         asked.push_back(max);
         const std::size_t held = asked.size() > 1 && c.cap_on_second_prepare ? c.cap_on_second_prepare : max;
         return std::make_unique<CurveSession>(c, held);
     });
-    RunOptions o;
-    SweepOptions s;
-    s.min_bytes = MiB;
-    o.sweep = s;
-    o.sizes = sweep_sizes(s);
-    const Vertex& a = g.vertices().front();
-    PlannedRecord p{&method, &a, &a, {}, record_key("curve", a.id, a.id, {}), a.id, a.id, std::nullopt};
-    ResultsFile results;
     EngineHooks hooks;
     if (expected_stop) hooks.expected_ladder_stop = [expected_stop](const PlannedRecord&) { return expected_stop; };
-    EXPECT_EQ(run_plan(g, {p}, o, results, hooks), 1u);
-    return {asked, results.records.at(0)};
+    Record record = test::run_curve(method, hooks);
+    return {asked, std::move(record)};
 }
 
-std::uint64_t largest_point(const Record& r) {
-    std::uint64_t m = 0;
-    for (const Point& p : r.points) m = std::max<std::uint64_t>(m, p.bytes);
-    return m;
-}
+using test::largest_point;
 
 }  // namespace
 
