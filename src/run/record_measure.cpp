@@ -234,8 +234,8 @@ std::optional<Record> measure_sized_record(const Graph& graph, const PlannedReco
             return r;
         }
         // Prepared for first_size and not capped below it by free memory: it may grow to max_size.
-        bool may_grow = first_size < max_size && session->max_bytes() >= first_size;
-        std::optional<std::uint64_t> grown_before;  // the size that made it grow
+        const bool may_grow = first_size < max_size && session->max_bytes() >= first_size;
+        std::optional<std::uint64_t> grown_before;  // the size that made it grow (once)
         const std::uint64_t limit = may_grow ? max_size : session->max_bytes();
         std::vector<std::uint64_t> fitting, between;
         for (std::uint64_t b : plan.sizes) (b > limit ? skipped : fitting).push_back(b);
@@ -244,8 +244,7 @@ std::optional<Record> measure_sized_record(const Graph& graph, const PlannedReco
         SizeLadder ladder(fitting, between, plan.ladder_options);
         while (const auto bytes = ladder.next()) {
             if (context_lost()) break;
-            if (*bytes > session->max_bytes() && may_grow) {
-                may_grow = false;
+            if (*bytes > session->max_bytes() && may_grow && !grown_before) {
                 grown_before = *bytes;
                 try {
                     prepare(max_size);

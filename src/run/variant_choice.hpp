@@ -3,7 +3,8 @@
 // every size: every variant is measured at a few probe sizes the session
 // names (a small, a cache-resident and the largest size), and each size of the
 // ladder is then measured with the winner of the probe nearest to it on a log
-// scale. On a 16-core host five worker counts used to share every size's
+// scale (at the largest probe, among counts the probe cannot tell apart, the
+// most workers: variant_choice.cpp). On a 16-core host five worker counts used to share every size's
 // budget; now the ladder's sizes get it whole (issues 21 item 6, 23 item 3).
 #include <cstdint>
 #include <functional>

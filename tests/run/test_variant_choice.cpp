@@ -173,3 +173,36 @@ TEST(VariantChoice, OnlyAVariantThatCannotOvertakeIsLeftOutAtALargerProbe) {
     EXPECT_EQ(j.at("skipped")[0].at("variant"), "1");
     EXPECT_EQ(j.at("skipped")[1].at("bytes"), 1024 * MiB);
 }
+
+TEST(VariantChoice, AtTheLargestProbeTheMostWorkersWinAmongCountsTheProbeCannotTellApart) {
+    const std::vector<std::uint64_t> ladder{8 * MiB, 1024 * MiB};
+    // The numbers of a noisy 16-core H100 host's cpu-read and cpu-write probes (6ece7ff, 8f5c5c3).
+    const auto probe_with = [&](std::map<std::pair<std::uint64_t, std::string>, std::pair<double, double>> planted) {
+        return VariantChoice::probe({"4", "8", "16"}, {8 * MiB, 1024 * MiB}, ladder, 1024 * MiB,
+                                    [planted](std::uint64_t bytes, const std::string& v) -> std::optional<VariantProbe> {
+                                        const auto it = planted.find({bytes, v});
+                                        if (it == planted.end()) return VariantProbe{.error = "not planted"};
+                                        return VariantProbe{.gbps = it->second.first,
+                                                            .ci_half_width = it->second.second, .samples = 3};
+                                    });
+    };
+    // Overlapping CIs at both probes: 8 MiB keeps the highest median, 1 GiB takes 16 workers.
+    const auto overlapping = probe_with({{{8 * MiB, "4"}, {40.0, 0.01}},
+                                         {{8 * MiB, "8"}, {58.7, 0.022}},
+                                         {{8 * MiB, "16"}, {56.3, 0.25}},
+                                         {{1024 * MiB, "4"}, {40.0, 0.01}},
+                                         {{1024 * MiB, "8"}, {58.7, 0.022}},
+                                         {{1024 * MiB, "16"}, {56.3, 0.25}}});
+    ASSERT_TRUE(overlapping);
+    EXPECT_EQ(overlapping->for_size(8 * MiB), std::vector<std::string>{"8"});
+    EXPECT_EQ(overlapping->for_size(1024 * MiB), std::vector<std::string>{"16"});
+    // CIs apart at 1 GiB: the faster count wins, however few its workers.
+    const auto apart = probe_with({{{8 * MiB, "4"}, {40.0, 0.01}},
+                                   {{8 * MiB, "8"}, {100.0, 0.01}},
+                                   {{8 * MiB, "16"}, {100.0, 0.01}},
+                                   {{1024 * MiB, "4"}, {40.0, 0.01}},
+                                   {{1024 * MiB, "8"}, {145.3, 0.02}},
+                                   {{1024 * MiB, "16"}, {119.7, 0.011}}});
+    ASSERT_TRUE(apart);
+    EXPECT_EQ(apart->for_size(1024 * MiB), std::vector<std::string>{"8"});
+}

@@ -76,9 +76,10 @@ void CudaLaneGroup::reset(std::size_t bytes, const std::string&) {
         // from this seed's in every word (seeds never repeat within a session).
         // Poisoning 1 GiB of pageable memory on one core again before every
         // sample was most of a pageable device-to-host point's time.
-        if (!PatternOps::filled_by_cpu(lane.def.dst) || bytes > lane.poisoned_bytes) {
+        const bool poisoned_once = PatternOps::filled_by_cpu(lane.def.dst);
+        if (!poisoned_once || bytes > lane.poisoned_bytes) {
             patterns_.fill(lane.def.dst, bytes, lane.seed, true);
-            if (PatternOps::filled_by_cpu(lane.def.dst)) lane.poisoned_bytes = bytes;
+            if (poisoned_once) lane.poisoned_bytes = bytes;
         }
     }
     reset_bytes_ = bytes;
