@@ -56,6 +56,16 @@ __global__ void chase_scatter_kernel(unsigned long long* buf, const std::uint32_
         buf[i * stride_words] = static_cast<unsigned long long>(next[i]) * stride_words;
 }
 
+// Every node read once, by many threads at once: the footprint's lines into L2.
+__global__ void chase_touch_kernel(const unsigned long long* buf, std::uint32_t nodes, std::uint64_t stride_words,
+                                   unsigned long long* sink) {
+    const std::size_t step = static_cast<std::size_t>(gridDim.x) * blockDim.x;
+    unsigned long long folded = 0;
+    for (std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < nodes; i += step)
+        folded ^= buf[i * stride_words];
+    if (folded == kNever) *sink = folded;  // never true: keeps the loads
+}
+
 __global__ void chase_kernel(const unsigned long long* buf, std::uint64_t start, std::uint64_t steps,
                              ChaseResult* out) {
     unsigned long long p = start;
@@ -202,6 +212,12 @@ void launch_chase_scatter(cudaStream_t stream, unsigned long long* buf, const st
                           std::uint32_t nodes, std::uint64_t stride_words, int sm_count) {
     chase_scatter_kernel<<<sm_count * 4, 256, 0, stream>>>(buf, next, nodes, stride_words);
     check_launch("chase_scatter_kernel");
+}
+
+void launch_chase_touch(cudaStream_t stream, const unsigned long long* buf, std::uint32_t nodes,
+                        std::uint64_t stride_words, int sm_count, unsigned long long* sink) {
+    chase_touch_kernel<<<sm_count * 4, 256, 0, stream>>>(buf, nodes, stride_words, sink);
+    check_launch("chase_touch_kernel");
 }
 
 void launch_chase(cudaStream_t stream, const unsigned long long* buf, std::uint64_t start, std::uint64_t steps,

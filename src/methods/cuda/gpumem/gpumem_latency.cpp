@@ -106,7 +106,8 @@ public:
                               {"node_spacing", ">= 128 bytes, at most 4 Mi nodes over the footprint"},
                               {"timed_loads_per_sample", steps_},
                               {"walk", "each sample goes on around the cycle where the last stopped"},
-                              {"warmup", "once around the cycle when it fits the L2, else 16384 loads"},
+                              {"warmup", "a cycle that fits the L2 read into it (once around by the chasing thread up to 1 MiB, "
+                                         "above it every node by many threads, then 16384 loads), else 16384 loads"},
                               {"cycles", "clock64 of the SM"},
                               {"ns", "globaltimer"}};
     }
