@@ -50,7 +50,6 @@ protected:
         graph_.add_vertex(Vertex{.id = "disk:nosuch0", .kind = VertexKind::BlockDevice, .name = "nosuch0"});
         register_disk_methods(registry_);
         options_.values.set("scratch", dir_.string());
-        options_.values.set("cache-drop", "file");  // not the whole machine's cache: CI shares its host
     }
     void TearDown() override { fs::remove_all(dir_); }
     const Characterizer& method() const { return *registry_.find("disk-read"); }
@@ -181,6 +180,28 @@ TEST_F(DiskReadTest, TheDropEmptiesTheFilesPagesThatAReadHadCached) {
         EXPECT_EQ(drop.cached_bytes, 0u);
     }
     EXPECT_EQ(entries_in(dir_), 0u);
+}
+
+// By default only the test file leaves the page cache, even as root: a
+// system-wide drop before every sample also evicted the filesystem's metadata
+// and made the next small read pay for it (docs/disk.md).
+TEST(DiskReadCacheDrop, TheDefaultDropsTheTestFileOnlyAndSystemIsAskedFor) {
+    EXPECT_EQ(cache_drop_policy_from(""), CacheDropPolicy::File);
+    EXPECT_EQ(cache_drop_policy_from("file"), CacheDropPolicy::File);
+    EXPECT_EQ(cache_drop_policy_from("system"), CacheDropPolicy::System);
+    EXPECT_EQ(cache_drop_policy_from("auto"), ::geteuid() == 0 ? CacheDropPolicy::System : CacheDropPolicy::File);
+    EXPECT_THROW(cache_drop_policy_from("all"), std::invalid_argument);
+    Registry registry;
+    register_disk_methods(registry);
+    const Characterizer* disk_read = registry.find("disk-read");
+    ASSERT_NE(disk_read, nullptr);
+    bool found = false;
+    for (const OptionSpec& o : disk_read->options())
+        if (o.name == "cache-drop") {
+            found = true;
+            EXPECT_EQ(o.default_value, "file");
+        }
+    EXPECT_TRUE(found);
 }
 
 TEST_F(DiskReadTest, ABadScratchIsAUsageErrorAndAnotherDisksScratchPlansNothing) {

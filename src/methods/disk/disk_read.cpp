@@ -110,9 +110,10 @@ public:
                  "disk-read: directory for the test file (default: a temporary directory on each disk's filesystem); "
                  "only the disk holding it is measured",
                  {}},
-                {"cache-drop", OptionType::String, "auto",
-                 "disk-read: how the page cache is dropped before each sample: file (fsync + posix_fadvise), system "
-                 "(also /proc/sys/vm/drop_caches, root), auto (system when root)",
+                {"cache-drop", OptionType::String, "file",
+                 "disk-read: how the page cache is dropped before each sample: file (fsync + posix_fadvise on the "
+                 "test file, the default), system (also /proc/sys/vm/drop_caches, root: every cached page of the "
+                 "machine, the filesystem's metadata too), auto (system when root)",
                  {"auto", "file", "system"}}};
     }
 
@@ -134,7 +135,7 @@ public:
             throw MeasurementError("no directory on " + disk + "'s writable filesystems takes a file for this user; "
                                    "give --scratch DIR");
         const auto io = params.count("io") ? disk_io_from(params.at("io")) : DiskIo::Buffered;
-        const auto policy = cache_drop_policy_from(options.values.string_or("cache-drop", "auto"));
+        const auto policy = cache_drop_policy_from(options.values.string_or("cache-drop", "file"));
         auto session = std::make_unique<DiskReadSession>(target, numa_index_of(dst), io, max_bytes, policy, &files_);
         // The disks this run cannot measure, with the reason, kept with every record.
         nlohmann::json skipped = nlohmann::json::array();

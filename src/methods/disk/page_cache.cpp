@@ -15,9 +15,9 @@
 namespace hwcomm {
 
 CacheDropPolicy cache_drop_policy_from(const std::string& text) {
-    if (text == "file") return CacheDropPolicy::File;
+    if (text == "file" || text.empty()) return CacheDropPolicy::File;
     if (text == "system") return CacheDropPolicy::System;
-    if (text == "auto" || text.empty()) return ::geteuid() == 0 ? CacheDropPolicy::System : CacheDropPolicy::File;
+    if (text == "auto") return ::geteuid() == 0 ? CacheDropPolicy::System : CacheDropPolicy::File;
     throw std::invalid_argument("cache drop '" + text + "': expected auto, file or system");
 }
 

@@ -16,7 +16,7 @@ enum class CacheDropPolicy {
     System,  // that, then /proc/sys/vm/drop_caches (root)
 };
 
-// "auto": System when running as root, else File; "file"; "system".
+// "file" (the default, also for ""), "system", "auto": System when running as root, else File.
 // Throws std::invalid_argument on anything else.
 CacheDropPolicy cache_drop_policy_from(const std::string& text);
 const char* to_string(CacheDropPolicy policy);
