@@ -82,9 +82,10 @@ TEST(GpumemGpu, LatencyLadderL1BelowL2BelowHbmAndHbmInAPlausibleRange) {
     EXPECT_LE(dram, 1200);
 }
 
-// A working set above 1 MiB that fits the L2 is warmed by reading every node
-// once from many threads, not by one thread's walk around the cycle: the
-// first timed walk after it must already find every node in L2.
+// A working set above 1 MiB that fits the L2 is warmed by one block reading
+// every node once, not by one thread's walk around the cycle: the first timed
+// walk after it must already find every node in L2, on the chase's side of it
+// (read from every SM, 8 MiB read 173 ns a hop against 144 walked, H100).
 TEST(GpumemGpu, AWorkingSetTheL2HoldsIsInL2FromTheFirstSampleAfterTheWarmUp) {
     REQUIRE_GPUS(1);
     const Graph g = live_graph();

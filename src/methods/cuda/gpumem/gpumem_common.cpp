@@ -121,20 +121,18 @@ PointerChase::Result PointerChase::run(std::uint64_t steps, KernelTimer& timer) 
 void PointerChase::warm(std::uint64_t steps, KernelTimer& timer) {
     constexpr std::uint64_t kCacheableNodes = 1u << 19;
     // Up to here once around the cycle is a few ms and also fills the chasing
-    // SM's L1 (256 KiB); beyond it every node is read by many threads at once
-    // instead: the same lines in L2, where one thread's walk around a 32 MiB
-    // cycle of host memory took 0.3 s (1.2 us a hop) of every such point.
+    // SM's L1 (256 KiB); beyond it one block reads every node with many loads
+    // in flight instead: the same lines in L2, where one thread's walk around
+    // a 32 MiB cycle of host memory took 0.3 s (1.2 us a hop) of every such point.
     constexpr std::uint64_t kTouchAboveBytes = std::uint64_t{1} << 20;
     const bool cacheable = l2_bytes_ ? footprint_ <= l2_bytes_ : next_.size() <= kCacheableNodes;
     if (!cacheable || footprint_ <= kTouchAboveBytes) {
         run(cacheable ? std::max<std::uint64_t>(next_.size(), steps) : steps, timer);
         return;
     }
-    int sms = 0;
     {
         ScopedDevice on(exec_);
-        HWCOMM_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, exec_));
-        launch_chase_touch(timer.stream(), memory_, static_cast<std::uint32_t>(next_.size()), stride_bytes_ / 8, sms,
+        launch_chase_touch(timer.stream(), memory_, static_cast<std::uint32_t>(next_.size()), stride_bytes_ / 8,
                            reinterpret_cast<unsigned long long*>(result_.data()));
         timer.synchronize();
     }

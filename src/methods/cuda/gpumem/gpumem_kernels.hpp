@@ -26,10 +26,11 @@ struct WarpClock {
 // peer GPU's or a mapped host pointer; next is on the executing GPU).
 void launch_chase_scatter(cudaStream_t stream, unsigned long long* buf, const std::uint32_t* next,
                           std::uint32_t nodes, std::uint64_t stride_words, int sm_count);
-// Reads every node once from sm_count x 4 blocks (untimed: brings a footprint
-// that fits the L2 into it); *sink is never written in practice.
+// Reads every node once from one block of 1024 threads, as the chase's one
+// SM (untimed: brings a footprint that fits the L2 into it); *sink is never
+// written in practice.
 void launch_chase_touch(cudaStream_t stream, const unsigned long long* buf, std::uint32_t nodes,
-                        std::uint64_t stride_words, int sm_count, unsigned long long* sink);
+                        std::uint64_t stride_words, unsigned long long* sink);
 // One thread follows buf from word `start` for `steps` dependent loads.
 void launch_chase(cudaStream_t stream, const unsigned long long* buf, std::uint64_t start, std::uint64_t steps,
                   ChaseResult* out);

@@ -107,7 +107,7 @@ public:
                               {"timed_loads_per_sample", steps_},
                               {"walk", "each sample goes on around the cycle where the last stopped"},
                               {"warmup", "a cycle that fits the L2 read into it (once around by the chasing thread up to 1 MiB, "
-                                         "above it every node by many threads, then 16384 loads), else 16384 loads"},
+                                         "above it every node by one block of 1024 threads, then 16384 loads), else 16384 loads"},
                               {"cycles", "clock64 of the SM"},
                               {"ns", "globaltimer"}};
     }
