@@ -124,9 +124,14 @@ void PointerChase::warm(std::uint64_t steps, KernelTimer& timer) {
     // SM's L1 (256 KiB); beyond it one block reads every node with many loads
     // in flight instead: the same lines in L2, where one thread's walk around
     // a 32 MiB cycle of host memory took 0.3 s (1.2 us a hop) of every such point.
+    // Only up to half the L2 (Hopper's L2 is two partitions): between half and
+    // all of it the walk leaves each node a whole cycle old on the chase's
+    // side, as the timed walk will find it (an H100's random 32 MiB cycle read
+    // 271 ns a hop walked, 173 for the first samples after a read in address order).
     constexpr std::uint64_t kTouchAboveBytes = std::uint64_t{1} << 20;
     const bool cacheable = l2_bytes_ ? footprint_ <= l2_bytes_ : next_.size() <= kCacheableNodes;
-    if (!cacheable || footprint_ <= kTouchAboveBytes) {
+    const bool touch = l2_bytes_ && footprint_ > kTouchAboveBytes && footprint_ <= l2_bytes_ / 2;
+    if (!touch) {
         run(cacheable ? std::max<std::uint64_t>(next_.size(), steps) : steps, timer);
         return;
     }

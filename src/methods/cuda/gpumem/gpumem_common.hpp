@@ -87,9 +87,9 @@ public:
     // goes on around the cycle, so a node comes back only after all the
     // others (restarting at one node would time the same few, cached).
     Result run(std::uint64_t steps, KernelTimer& timer);
-    // Warm-up: a cycle that fits the GPU's L2 is read into it (once around by
-    // the chasing thread up to 1 MiB, above it every node by one block's threads,
-    // then `steps` loads), a larger one gets `steps` loads: a cycle larger than L2 keeps nothing cached for the timed walk,
+    // Warm-up: a cycle that fits the GPU's L2 is read into it (from 1 MiB to
+    // half the L2 every node by one block's threads, then `steps` loads;
+    // otherwise once around by the chasing thread), a larger one gets `steps` loads: a cycle larger than L2 keeps nothing cached for the timed walk,
     // which goes on to nodes a whole cycle old (a 64 MiB cycle's round took
     // 0.2-0.6 s, most of a latency confirmation). Without a known L2 size,
     // once around up to 512 Ki nodes (64 MiB).

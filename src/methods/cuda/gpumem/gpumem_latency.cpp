@@ -106,8 +106,8 @@ public:
                               {"node_spacing", ">= 128 bytes, at most 4 Mi nodes over the footprint"},
                               {"timed_loads_per_sample", steps_},
                               {"walk", "each sample goes on around the cycle where the last stopped"},
-                              {"warmup", "a cycle that fits the L2 read into it (once around by the chasing thread up to 1 MiB, "
-                                         "above it every node by one block of 1024 threads, then 16384 loads), else 16384 loads"},
+                              {"warmup", "a cycle that fits the L2 read into it (from 1 MiB to half the L2 every node by one block of "
+                                         "1024 threads, then 16384 loads; otherwise once around the cycle), else 16384 loads"},
                               {"cycles", "clock64 of the SM"},
                               {"ns", "globaltimer"}};
     }
