@@ -49,11 +49,14 @@ __device__ __forceinline__ float total(float v) { return v; }
 __device__ __forceinline__ float total(float2 v) { return v.x + v.y; }
 __device__ __forceinline__ float total(float4 v) { return v.x + v.y + v.z + v.w; }
 
+// Each node holds the address of the next one (as the executing GPU sees it):
+// a hop is one dependent load, no index arithmetic between the loads (an
+// index node added ~4.7 ns a hop in scripts/bench/latency_probe.cu).
 __global__ void chase_scatter_kernel(unsigned long long* buf, const std::uint32_t* next, std::uint32_t nodes,
                                      std::uint64_t stride_words) {
     const std::size_t step = static_cast<std::size_t>(gridDim.x) * blockDim.x;
     for (std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < nodes; i += step)
-        buf[i * stride_words] = static_cast<unsigned long long>(next[i]) * stride_words;
+        buf[i * stride_words] = reinterpret_cast<unsigned long long>(buf + next[i] * stride_words);
 }
 
 // Every node read once by one block's threads, many loads in flight: the
@@ -71,21 +74,21 @@ __global__ void chase_touch_kernel(const unsigned long long* buf, std::uint32_t 
 
 __global__ void chase_kernel(const unsigned long long* buf, std::uint64_t start, std::uint64_t steps,
                              ChaseResult* out) {
-    unsigned long long p = start;
+    const unsigned long long* p = buf + start;
     const unsigned long long g0 = global_timer_ns();
     const unsigned long long c0 = sm_clock();
-    for (std::uint64_t i = 0; i < steps; ++i) p = buf[p];
+    for (std::uint64_t i = 0; i < steps; ++i) p = reinterpret_cast<const unsigned long long*>(*p);
     // The last load's wait may fall after this read: one load in thousands.
     const unsigned long long c1 = sm_clock();
     const unsigned long long g1 = global_timer_ns();
     out->cycles = c1 - c0;
     out->ns = g1 - g0;
-    out->last = p;
+    out->last = static_cast<unsigned long long>(p - buf);
 }
 
 // The same chase through the bulk-copy unit: every hop one 16-byte
 // cp.async.bulk of the node into shared memory, completed on an mbarrier,
-// then the next index read from there (nodes are 128-byte aligned).
+// then the next node's address read from there (nodes are 128-byte aligned).
 __global__ void tma_chase_kernel(const unsigned long long* buf, std::uint64_t start, std::uint64_t steps,
                                  ChaseResult* out) {
 #if __CUDA_ARCH__ >= 900
@@ -94,21 +97,21 @@ __global__ void tma_chase_kernel(const unsigned long long* buf, std::uint64_t st
     __shared__ alignas(8) std::uint64_t done;
     ptx::mbarrier_init(&done, 1);
     ptx::fence_mbarrier_init(ptx::sem_release, ptx::scope_cluster);
-    unsigned long long p = start;
+    const unsigned long long* p = buf + start;
     const unsigned long long g0 = global_timer_ns();
     const unsigned long long c0 = sm_clock();
     for (std::uint64_t i = 0; i < steps; ++i) {
         (void)ptx::mbarrier_arrive_expect_tx(ptx::sem_release, ptx::scope_cta, ptx::space_shared, &done, 16u);
-        ptx::cp_async_bulk(ptx::space_shared, ptx::space_global, node, buf + p, 16u, &done);
+        ptx::cp_async_bulk(ptx::space_shared, ptx::space_global, node, p, 16u, &done);
         while (!ptx::mbarrier_try_wait_parity(&done, static_cast<std::uint32_t>(i & 1))) {
         }
-        p = node[0];
+        p = reinterpret_cast<const unsigned long long*>(node[0]);
     }
     const unsigned long long c1 = sm_clock();
     const unsigned long long g1 = global_timer_ns();
     out->cycles = c1 - c0;
     out->ns = g1 - g0;
-    out->last = p;
+    out->last = static_cast<unsigned long long>(p - buf);
 #else
     (void)buf, (void)start, (void)steps, (void)out;
     __trap();  // PointerChase refuses a TMA chase below sm_90 first
