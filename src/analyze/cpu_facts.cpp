@@ -1,6 +1,7 @@
 #include "analyze/cpu_facts.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <set>
 
 #include "analyze/summary.hpp"
@@ -109,6 +110,28 @@ std::vector<CpuBandwidthRow> cpu_bandwidth_rows(const std::vector<Record>& recor
     return out;
 }
 
+namespace {
+
+constexpr double kSameLevel = 0.10;  // within 10% of the largest working set's latency
+constexpr std::size_t kMemoryRungs = 3;
+
+void note_memory_level(CpuLatencyLadder& l) {
+    const auto& rungs = l.ns_by_working_set;
+    if (rungs.size() < kMemoryRungs || !(rungs.back().second > 0)) return;
+    if (l.l2 && rungs.back().first < 4 * l.l2) return;  // the ladder never left the caches
+    const double top = rungs.back().second;
+    std::size_t first = rungs.size() - 1;
+    while (first > 0 && std::abs(rungs[first - 1].second / top - 1) <= kSameLevel) --first;
+    if (rungs.size() - first < kMemoryRungs) return;
+    std::vector<double> level;
+    for (std::size_t i = first; i < rungs.size(); ++i) level.push_back(rungs[i].second);
+    l.memory_from = rungs[first].first;
+    l.memory_ns = median_value(std::move(level));
+    l.llc_window_reads_memory = l.llc > 2 * l.l2 && *l.memory_from <= l.llc / 2;
+}
+
+}  // namespace
+
 CpuLatencyLadder cpu_latency_ladder(const Record& r) {
     CpuLatencyLadder l;
     l.src = r.src;
@@ -129,6 +152,7 @@ CpuLatencyLadder cpu_latency_ladder(const Record& r) {
     l.l2_step = step_above(rungs, l.l1_ns, l.l1d / 2);
     l.llc_step = step_above(rungs, l.l2_ns, l.l2 / 2);
     l.dram_step = step_above(rungs, l.llc_ns, l.llc / 2);
+    note_memory_level(l);
     const nlohmann::json& hp = object_at(object_at(r.context, "chase_buffer"), "huge_pages");
     if (u64_at(hp, "buffer_bytes") > 0)
         l.huge_page_share = static_cast<double>(u64_at(hp, "backed_bytes")) / static_cast<double>(u64_at(hp, "buffer_bytes"));
@@ -235,6 +259,8 @@ nlohmann::json cpu_facts_json(const std::vector<Record>& records) {
                            {"llc_ns", optional_json(l.llc_ns)}, {"dram_ns", optional_json(l.dram_ns)},
                            {"l2_step_bytes", optional_json(l.l2_step)}, {"llc_step_bytes", optional_json(l.llc_step)},
                            {"dram_step_bytes", optional_json(l.dram_step)},
+                           {"memory_from_bytes", optional_json(l.memory_from)}, {"memory_ns", optional_json(l.memory_ns)},
+                           {"llc_window_reads_memory", l.llc_window_reads_memory},
                            {"huge_page_share", optional_json(l.huge_page_share)}});
     }
     nlohmann::json loaded = nlohmann::json::array();

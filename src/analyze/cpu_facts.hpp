@@ -57,6 +57,16 @@ struct CpuLatencyLadder {
     std::optional<double> dram_ns;           // median over working sets >= 4x the LLC
     // The first working set whose latency is 1.5x the window below it: where the step is seen.
     std::optional<std::uint64_t> l2_step, llc_step, dram_step;
+    // The memory's level seen from the ladder itself: the smallest working set
+    // from which every larger one reads within 10% of the largest one's
+    // latency (at least three rungs, the largest >= 4x L2), and their median.
+    std::optional<std::uint64_t> memory_from;
+    std::optional<double> memory_ns;
+    // That level starts at or below half the reported LLC: the LLC window reads
+    // memory latency, the core sees a smaller last-level cache than the OS
+    // reports (a VM's L3 may be its host's: 300 MiB on the H100 guests, whose
+    // ladder reaches its 1 GiB latency from 16 MiB).
+    bool llc_window_reads_memory = false;
     std::optional<double> huge_page_share;   // bytes on huge pages / buffer bytes
 };
 CpuLatencyLadder cpu_latency_ladder(const Record& record);

@@ -60,6 +60,14 @@ std::string ladder_text(const CpuLatencyLadder& l) {
     out += "      latency reaches 1.5x the level below at: " + step("past L1d", l.l2_step) + ", " +
            step("past L2", l.llc_step) + ", " + step("past LLC", l.dram_step);
     if (l.huge_page_share) out += "; huge pages " + num(*l.huge_page_share * 100, "%.0f") + "% of the buffer";
+    if (l.memory_from) {
+        out += "\n      memory level " + num(l.memory_ns) + " ns from " + format_size(*l.memory_from) +
+               " on (every larger working set within 10% of the largest's)";
+        if (l.llc_window_reads_memory)
+            out += ": inside the reported LLC (" + format_size(l.llc) +
+                   "), so its window reads memory latency; this core sees a smaller last-level cache than the OS "
+                   "reports (a VM's L3 may be its host's)";
+    }
     out += "\n      ";
     std::string rungs;
     for (const auto& [bytes, ns] : l.ns_by_working_set) rungs += (rungs.empty() ? "" : " ") + short_size(bytes) + ":" + num(ns);

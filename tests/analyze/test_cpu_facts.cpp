@@ -84,6 +84,37 @@ TEST(CpuFacts, TheLadderHasItsCacheWindowsAndSteps) {
     EXPECT_EQ(*l.dram_step, 32 * MiB);
 }
 
+// The 16-core H100 guest (docs/examples/h100x1/cpu-9a037c6): lscpu reports
+// a 300 MiB L3, the ladder reaches its 1 GiB latency from 16 MiB.
+TEST(CpuFacts, ALadderThatReachesMemoryInsideTheReportedLlcSaysSo) {
+    Record r;
+    r.method = "cpu-latency";
+    r.src = r.dst = "numa0";
+    r.context["caches"] = {{"l1d_bytes", 48 * KiB}, {"l2_bytes", 2 * MiB}, {"llc_bytes", 300 * MiB}};
+    const std::vector<std::pair<std::uint64_t, double>> measured{
+        {4 * KiB, 2.2},    {32 * KiB, 2.3},   {64 * KiB, 5.6},   {1 * MiB, 6.1},     {2 * MiB, 35.2},
+        {4 * MiB, 36.8},   {8 * MiB, 84.2},   {16 * MiB, 126.0}, {32 * MiB, 120.5},  {64 * MiB, 123.9},
+        {128 * MiB, 122.9}, {256 * MiB, 122.3}, {512 * MiB, 120.3}, {1024 * MiB, 119.7}};
+    for (const auto& [bytes, ns] : measured) {
+        Point p = point(bytes, 1e-3, 1e-3);
+        p.metrics["latency_ns"] = {ns, "ns"};
+        r.points.push_back(p);
+    }
+    const CpuLatencyLadder l = cpu_latency_ladder(r);
+    ASSERT_TRUE(l.memory_from);
+    EXPECT_EQ(*l.memory_from, 16 * MiB);
+    EXPECT_NEAR(*l.memory_ns, 122.3, 1e-9);  // the median of the seven rungs from 16 MiB
+    EXPECT_TRUE(l.llc_window_reads_memory);
+    EXPECT_FALSE(l.dram_ns);  // no working set >= 4x the reported 300 MiB
+    const std::string text = format_cpu_section({r});
+    EXPECT_NE(text.find("memory level 122.3 ns from 16 MiB on"), std::string::npos) << text;
+    EXPECT_NE(text.find("this core sees a smaller last-level cache than the OS reports"), std::string::npos) << text;
+    EXPECT_TRUE(cpu_facts_json({r}).at("ladders")[0].at("llc_window_reads_memory").get<bool>());
+    // A ladder whose LLC holds up to its reported size: its memory level lies beyond it, nothing said.
+    const CpuLatencyLadder normal = cpu_latency_ladder(latency_record("numa0", "numa0", 100));
+    EXPECT_FALSE(normal.llc_window_reads_memory);
+}
+
 TEST(CpuFacts, MatricesHaveARowPerCoresNodeAndAColumnPerMemoryNode) {
     Record mix;
     mix.method = "cpu-bandwidth-mix";
