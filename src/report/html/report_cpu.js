@@ -49,6 +49,9 @@ window.hwcommDrawCpu = function (model, helpers) {
     });
     c.ladders.forEach(function (l) {
       var lines = [['L1d', l.l1d_bytes], ['L2', l.l2_bytes], ['LLC', l.llc_bytes]].filter(function (x) { return x[1] > 0; });
+      // The memory's level starting inside the reported LLC (a VM's L3 may be its host's): marked and said.
+      var inside = l.llc_window_reads_memory === true && l.memory_from_bytes > 0;
+      if (inside) lines.push(['memory level from', l.memory_from_bytes]);
       var option = {
         tooltip: {trigger: 'axis', formatter: function (list) {
           return list.length ? tip([[fmtBytes(list[0].value[0]) + ': ' + list[0].value[1].toFixed(1) + ' ns']]) : ''; }},
@@ -63,7 +66,9 @@ window.hwcommDrawCpu = function (model, helpers) {
                              data: lines.map(function (x) { return {name: x[0] + ' ' + fmtBytes(x[1]), xAxis: x[1]}; })}}]
       };
       addChart(container, 'cpu_ladder', prefix + 'latency ladder ' + l.src + ' \u2192 ' + l.dst,
-               'pointer chase, one core; dashed: cache sizes from hwloc', option);
+               'pointer chase, one core; dashed: cache sizes from hwloc' + (inside ? '; the latency reaches the ' +
+               'memory\u2019s level from ' + fmtBytes(l.memory_from_bytes) + ', inside the reported LLC: this core sees ' +
+               'a smaller last-level cache than the OS reports' : ''), option);
       expected.cpu_ladder++;
     });
     c.loaded_latency.forEach(function (curve) {
