@@ -1,12 +1,12 @@
 #include "run/record_measure.hpp"
 
 #include <algorithm>
-#include <chrono>
 #include <memory>
 
 #include "core/error.hpp"
 #include "methods/under_load.hpp"
 #include "measure/statistics.hpp"
+#include "platform/clock.hpp"
 #include "run/point_measure.hpp"
 #include "run/progress.hpp"
 
@@ -187,9 +187,7 @@ std::optional<Record> measure_sized_record(const Graph& graph, const PlannedReco
         r.lanes = record_lanes(r, *session);
     };
     // Where a record's time outside its points goes (the cost model's set-up; docs/schema.md).
-    using Clock = std::chrono::steady_clock;
-    const auto seconds_from = [](Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); };
-    const Clock::time_point prepare_start = Clock::now();
+    const double prepare_start = steady_seconds();
     try {
         prepare(first_size);
     } catch (const std::exception& e) {
@@ -205,14 +203,14 @@ std::optional<Record> measure_sized_record(const Graph& graph, const PlannedReco
     all_sizes.insert(all_sizes.end(), plan.intermediates.begin(), plan.intermediates.end());
     std::sort(all_sizes.begin(), all_sizes.end());
     all_sizes.erase(std::unique(all_sizes.begin(), all_sizes.end()), all_sizes.end());
-    r.context["setup_s"] = {{"prepare", seconds_from(prepare_start)}};
-    const Clock::time_point probes_start = Clock::now();
+    r.context["setup_s"] = {{"prepare", steady_seconds() - prepare_start}};
+    const double probes_start = steady_seconds();
     const std::optional<VariantChoice> variants = choose_variants(
         *session, pick_variants(session->variants(), options.max_variants), all_sizes, options, should_stop);
     if (!variants) return std::nullopt;  // interrupted while probing: --resume measures it again
     if (variants->probed()) {
         r.context["variant_choice"] = variants->to_json();
-        r.context["setup_s"]["variant_probes"] = seconds_from(probes_start);
+        r.context["setup_s"]["variant_probes"] = steady_seconds() - probes_start;
     }
     const auto combos = axis_combinations(planned.method->axes());
     std::vector<std::uint64_t> skipped;
@@ -257,9 +255,9 @@ std::optional<Record> measure_sized_record(const Graph& graph, const PlannedReco
             if (*bytes > session->max_bytes() && may_grow && !grown_before) {
                 grown_before = *bytes;
                 try {
-                    const Clock::time_point grow_start = Clock::now();
+                    const double grow_start = steady_seconds();
                     prepare(max_size);
-                    r.context["setup_s"]["prepare_again"] = seconds_from(grow_start);
+                    r.context["setup_s"]["prepare_again"] = steady_seconds() - grow_start;
                     session->set_axes(combos.front());
                 } catch (const std::exception& e) {
                     set_record_error(r, "prepare for " + std::to_string(max_size) + " bytes: " + e.what(),
