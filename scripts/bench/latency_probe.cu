@@ -3,7 +3,10 @@
 // timed side by side in one process. Not part of hwcomm; built here with nvcc,
 // run by scripts/device-gpu-probe.sh:
 //   nvcc -O3 -std=c++17 -arch=sm_90 -o latency_probe scripts/bench/latency_probe.cu
-//   ./latency_probe [--device N] [--peer M] [--mib 512] [--hops 100000]
+//   ./latency_probe [--device N] [--peer M] [--mib 512] [--hops 100000] [--per-sm 1]
+// --per-sm 1: instead of the table, the ring and random chases of pointer
+// nodes from every SM in turn (globaltimer inside the kernel): the spread of
+// the latency over the SM that chases, beside one <<<1,1>>> chase's SM.
 // One line per (memory, variant): ns per dependent load.
 // Knobs: node layout (nvbandwidth's ring: the next node 128 bytes on, so pages
 // are walked in order; hwcomm's random cycle over 128-byte lines; random lines
@@ -59,6 +62,28 @@ __global__ void chase_index(const unsigned long long* buf, unsigned long long st
     out->ns += g1 - g0;
     out->cycles += c1 - c0;
     out->last = p;
+}
+
+__device__ __forceinline__ unsigned sm_id() {
+    unsigned r;
+    asm volatile("mov.u32 %0, %%smid;" : "=r"(r));
+    return r;
+}
+
+// One chase on the SM that block `target_block` lands on: `warm` hops to fill
+// this SM's TLBs, then `hops` timed by the globaltimer inside the kernel (no
+// launch in the figure). Records the SM it ran on.
+__global__ void chase_on_block(unsigned long long start, unsigned long long warm, unsigned long long hops,
+                               int target_block, Timing* out, unsigned* sm_out) {
+    if (int(blockIdx.x) != target_block) return;
+    auto p = reinterpret_cast<const unsigned long long*>(start);
+    for (unsigned long long i = 0; i < warm; ++i) p = reinterpret_cast<const unsigned long long*>(*p);
+    const unsigned long long g0 = globaltimer();
+    for (unsigned long long i = 0; i < hops; ++i) p = reinterpret_cast<const unsigned long long*>(*p);
+    const unsigned long long g1 = globaltimer();
+    out->ns = g1 - g0;
+    out->last = reinterpret_cast<unsigned long long>(p);
+    *sm_out = sm_id();
 }
 
 enum class Layout { Ring128, RandomLines, RandomInPage, Stride4K };
@@ -146,12 +171,14 @@ void row(const char* mem, const char* layout, const char* form, const char* how,
 int main(int argc, char** argv) {
     int device = 0, peer = -1;
     uint64_t bytes = uint64_t(512) << 20, hops = 100000;
+    bool per_sm = false;
     for (int i = 1; i + 1 < argc; i += 2) {
         const std::string k = argv[i];
         if (k == "--device") device = std::atoi(argv[i + 1]);
         else if (k == "--peer") peer = std::atoi(argv[i + 1]);
         else if (k == "--mib") bytes = uint64_t(std::atoll(argv[i + 1])) << 20;
         else if (k == "--hops") hops = std::strtoull(argv[i + 1], nullptr, 10);
+        else if (k == "--per-sm") per_sm = std::atoi(argv[i + 1]) != 0;
         else {
             std::fprintf(stderr, "latency_probe: unknown option %s\n", k.c_str());
             return 2;
@@ -191,6 +218,58 @@ int main(int argc, char** argv) {
         } else {
             std::printf("device %d cannot access device %d: no peer rows\n", device, peer);
         }
+    }
+
+    if (per_sm) {
+        // The chase from every SM in turn (block k of a grid of one block per
+        // SM; the SM it landed on recorded): does the chasing SM move the
+        // latency, and by how much against one <<<1,1>>> chase?
+        unsigned* sm_out = nullptr;
+        CHECK(cudaMalloc(&sm_out, sizeof(unsigned)));
+        const unsigned long long timed = hops, warm = 512;
+        for (const Memory& m : mems) {
+            for (Layout l : {Layout::Ring128, Layout::RandomLines}) {
+                uint64_t first = 0;
+                lay_out(m.ptr, bytes, l, true, &first);
+                const auto start = reinterpret_cast<unsigned long long>(m.ptr) + first * 8;
+                // One pass over the whole cycle first, so every footprint that fits the owner's L2 sits there.
+                const unsigned long long lines = bytes / 128;
+                p.time(lines, [&] { chase_pointer<<<1, 1, 0, p.stream>>>(start, lines, 0, p.out); });
+                std::vector<std::pair<unsigned, double>> per;  // (SM, ns per hop)
+                for (int k = 0; k < p.sms; ++k) {
+                    CHECK(cudaMemsetAsync(p.out, 0, sizeof(Timing), p.stream));
+                    chase_on_block<<<p.sms, 1, 0, p.stream>>>(start, warm, timed, k, p.out, sm_out);
+                    CHECK(cudaStreamSynchronize(p.stream));
+                    CHECK(cudaGetLastError());
+                    Timing t{};
+                    unsigned sm = 0;
+                    CHECK(cudaMemcpy(&t, p.out, sizeof t, cudaMemcpyDeviceToHost));
+                    CHECK(cudaMemcpy(&sm, sm_out, sizeof sm, cudaMemcpyDeviceToHost));
+                    per.push_back({sm, double(t.ns) / double(timed)});
+                }
+                std::vector<double> v;
+                for (const auto& e : per) v.push_back(e.second);
+                std::sort(v.begin(), v.end());
+                const double mean = std::accumulate(v.begin(), v.end(), 0.0) / double(v.size());
+                double on_sm0 = -1, block0 = per.front().second;
+                for (const auto& e : per)
+                    if (e.first == 0) on_sm0 = e.second;
+                std::printf("per-SM %-6s %-13s %llu MiB: min %.1f  p10 %.1f  median %.1f  mean %.1f  p90 %.1f  max %.1f ns;"
+                            " block 0 (SM %u) %.1f, SM 0 %.1f\n",
+                            m.name.c_str(), name_of(l), (unsigned long long)(bytes >> 20), v.front(),
+                            v[v.size() / 10], v[v.size() / 2], mean, v[v.size() * 9 / 10], v.back(), per.front().first,
+                            block0, on_sm0);
+                std::sort(per.begin(), per.end());
+                std::printf("  by SM:");
+                for (const auto& e : per) std::printf(" %u:%.0f", e.first, e.second);
+                std::printf("\n");
+            }
+        }
+        CHECK(cudaFree(sm_out));
+        CHECK(cudaFree(local));
+        CHECK(cudaFreeHost(host));
+        if (remote) CHECK(cudaFree(remote));
+        return 0;
     }
 
     std::printf("\n%-8s %-15s %-8s %-26s %10s %10s %10s\n", "memory", "layout", "node", "launch", "events ns",
