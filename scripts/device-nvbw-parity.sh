@@ -77,6 +77,15 @@ for name, ours, test, kind in rows:
     r = sum(ref) if kind == "sum" else mean(ref)
     target = "latency within 1%" if kind == "ns" else ">= 0.99"
     print(f"{name} | {o:.2f} | {test} {r:.2f} | {o / r:.3f} | {target}")
+# The chase's spread over the SMs that ran it (gpumem-latency from 1 MiB on; docs/gpumem.md).
+for r in records:
+    if r["method"] == "gpumem-latency" and r.get("params", {}).get("memory") in ("peer", "host-pinned"):
+        for p in r.get("points", []):
+            m = p.get("metrics", {})
+            if p.get("status") == "ok" and p["bytes"] in (4 << 20, 512 << 20) and "latency_ns_nearest_sm" in m:
+                print(f"spread over SMs {r['src']}->{r['dst']} {r.get('params')} {p['bytes'] >> 20} MiB: "
+                      f"{m['chase_sms']['value']:.0f} SMs, mean {m['latency_ns']['value']:.1f}, nearest "
+                      f"{m['latency_ns_nearest_sm']['value']:.1f}, farthest {m['latency_ns_farthest_sm']['value']:.1f} ns")
 ce = mean(point("memcpy-d2d", local))
 tma = mean(point("tma-copy-d2d", local))
 if ce and tma:

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <iostream>
 #include <map>
 #include <string>
 #include <vector>
@@ -111,6 +112,35 @@ TEST(GpumemGpu, AWorkingSetTheL2HoldsIsInL2FromTheFirstSampleAfterTheWarmUp) {
     // Each sample walks 4096 of the 64 Ki nodes: none of these five had been walked, all were read into L2.
     EXPECT_LT(std::abs(ns.front() / settled - 1), 0.05);
     EXPECT_LT(std::abs(settled / walked - 1), 0.05);
+}
+
+// Issue 22: from 1 MiB on a sample's loads are chased by several SMs in turn
+// (the SM moves the latency: peer memory 795-860 ns by SM on an H100), each
+// segment verified as part of one walk; below 1 MiB one SM with its L1 warm.
+TEST(GpumemGpu, AChaseBeyondOneMiBRunsOnSeveralSmsAndReadsTheirMean) {
+    REQUIRE_GPUS(1);
+    const Graph g = live_graph();
+    const auto m = gpumem::make_gpumem_latency();
+    for (const std::string dst : {"gpu0", "numa0"}) {
+        auto s = prepare(*m, g, "gpu0", dst, 256u << 20);
+        const Measured small = measure(*s, 256u << 10, {});
+        EXPECT_EQ(small.metrics.at("chase_sms"), 1) << dst;
+        EXPECT_EQ(small.metrics.count("latency_ns_nearest_sm"), 0u) << dst;
+        for (const std::size_t bytes : {std::size_t{4} << 20, std::size_t{256} << 20}) {
+            const Measured big = measure(*s, bytes, {}, 5);
+            const double sms = big.metrics.at("chase_sms");
+            const double near = big.metrics.at("latency_ns_nearest_sm"), far = big.metrics.at("latency_ns_farthest_sm");
+            const double mean = big.metrics.at("latency_ns");
+            std::cout << dst << " at " << (bytes >> 20) << " MiB: " << sms << " SMs, mean " << mean << " ns, nearest "
+                      << near << ", farthest " << far << "\n";
+            // 4096 loads of >= 120 ns split into segments of >= 64 us: several SMs, at most 16.
+            EXPECT_GE(sms, 2) << dst;
+            EXPECT_LE(sms, 16) << dst;
+            // Medians over 5 samples of the sample's fastest, mean and slowest segment.
+            EXPECT_LE(near, mean * 1.001) << dst;
+            EXPECT_GE(far, mean * 0.999) << dst;
+        }
+    }
 }
 
 TEST(GpumemGpu, PeerAndHostLoadsTakeLongerThanTheGpusOwnMemory) {

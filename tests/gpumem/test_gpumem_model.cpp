@@ -1,6 +1,8 @@
 // The arithmetic of hwcomm gpumem, on numbers worked out by hand.
 #include <gtest/gtest.h>
 
+#include <set>
+
 #include "methods/gpumem/gpumem_model.hpp"
 
 using namespace hwcomm::gpumem;
@@ -113,3 +115,44 @@ TEST(GpumemModel, ATimelineKeepsTheFirstWarpsOfItsLowestSmsInStartOrder) {
     EXPECT_TRUE(first_warps_of_lowest_sms({}, 4, 512).empty());
 }
 
+
+// Issue 22: the SM that chases moves the latency, so beyond every SM-private
+// cache a sample is split over SMs spread across the GPU, each segment long
+// enough for the globaltimer, and the next sample starts one SM on.
+TEST(GpumemModel, AChaseBeyondTheL1IsSplitOverSpreadSmsAndMovesOnBySample) {
+    // Below 1 MiB one SM, no rotation, no untimed hops.
+    const auto small = chase_segments(512u << 10, 4096, 140, 132);
+    EXPECT_EQ(small.count, 1u);
+    EXPECT_FALSE(small.rotate);
+    EXPECT_EQ(small.warm_hops, 0u);
+    // The first run of a footprint knows no latency yet: one segment, but on a rotating SM.
+    const auto first = chase_segments(4u << 20, 4096, 0, 132);
+    EXPECT_EQ(first.count, 1u);
+    EXPECT_TRUE(first.rotate);
+    EXPECT_EQ(first.warm_hops, kChaseSegmentWarmHops);
+    // Peer memory (~850 ns): 4096 x 850 ns = 3.5 ms, 54 segments of 64 us: capped at 16.
+    EXPECT_EQ(chase_segments(4u << 20, 4096, 850, 132).count, kMaxChaseSegments);
+    // L2 (~140 ns): 4096 x 140 = 573 us, 8 whole segments of 64 us.
+    EXPECT_EQ(chase_segments(4u << 20, 4096, 140, 132).count, 8u);
+    // L1-fast loads beyond 1 MiB cannot happen, but a fast one stays one segment.
+    EXPECT_EQ(chase_segments(4u << 20, 4096, 10, 132).count, 1u);
+    // Never more segments than SMs, nor than steps; one SM: nothing to rotate.
+    EXPECT_EQ(chase_segments(4u << 20, 4096, 850, 4).count, 4u);
+    EXPECT_EQ(chase_segments(4u << 20, 3, 1e6, 132).count, 3u);
+    EXPECT_FALSE(chase_segments(4u << 20, 4096, 850, 1).rotate);
+
+    // 16 segments over 132 SMs: 8 or 9 blocks apart, all distinct.
+    std::set<unsigned> blocks;
+    for (unsigned j = 0; j < 16; ++j) blocks.insert(chase_block(0, j, 16, 132));
+    EXPECT_EQ(blocks.size(), 16u);
+    EXPECT_EQ(chase_block(0, 0, 16, 132), 0u);
+    EXPECT_EQ(chase_block(0, 1, 16, 132), 8u);
+    EXPECT_EQ(chase_block(0, 15, 16, 132), 123u);
+    // Sample by sample the segments move on by one block; after 132 samples every block has chased segment 0.
+    EXPECT_EQ(chase_block(1, 0, 16, 132), 1u);
+    EXPECT_EQ(chase_block(131, 15, 16, 132), (131u + 123u) % 132u);
+    std::set<unsigned> firsts;
+    for (std::uint64_t s = 0; s < 132; ++s) firsts.insert(chase_block(s, 0, 16, 132));
+    EXPECT_EQ(firsts.size(), 132u);
+    EXPECT_EQ(chase_block(5, 0, 1, 0), 0u);
+}

@@ -1,6 +1,7 @@
 #include "methods/gpumem/gpumem_model.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <random>
 #include <set>
 #include <stdexcept>
@@ -75,6 +76,26 @@ std::uint32_t walk(const std::vector<std::uint32_t>& next, std::uint32_t start, 
     std::uint32_t at = start;
     for (std::uint64_t i = 0; i < steps % next.size(); ++i) at = next[at];
     return at;
+}
+
+ChaseSegments chase_segments(std::uint64_t footprint_bytes, std::uint64_t steps, double expected_ns_per_load,
+                             unsigned sm_count) {
+    ChaseSegments out;
+    if (footprint_bytes < kChaseRotateFromBytes || sm_count < 2) return out;
+    out.rotate = true;
+    out.warm_hops = kChaseSegmentWarmHops;
+    if (expected_ns_per_load > 0 && steps > 0) {
+        const double fit = static_cast<double>(steps) * expected_ns_per_load / kMinChaseSegmentNs;
+        out.count = static_cast<unsigned>(std::clamp(std::floor(fit), 1.0, double(std::min(kMaxChaseSegments, sm_count))));
+        out.count = static_cast<unsigned>(std::min<std::uint64_t>(out.count, steps));
+    }
+    return out;
+}
+
+unsigned chase_block(std::uint64_t sample, unsigned segment, unsigned segments, unsigned sm_count) {
+    if (sm_count == 0) return 0;
+    const std::uint64_t spread = static_cast<std::uint64_t>(segment) * sm_count / std::max(segments, 1u);
+    return static_cast<unsigned>((sample + spread) % sm_count);
 }
 
 ChaseLayout chase_layout(std::uint64_t footprint_bytes, std::uint64_t min_stride, std::uint32_t max_nodes) {

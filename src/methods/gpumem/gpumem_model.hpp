@@ -56,6 +56,34 @@ struct ChaseLayout {
 ChaseLayout chase_layout(std::uint64_t footprint_bytes, std::uint64_t min_stride = 64,
                          std::uint32_t max_nodes = 1u << 22);
 
+// Which SMs chase (issue 22): the latency of a dependent load depends on the
+// SM that issues it: on an H100 a peer GPU's memory over NVLink reads 795-811
+// ns from half of the SMs and 845-860 from the other half, the GPU's own L2
+// 136-151 (scripts/bench/latency_probe.cu --per-sm, docs/fidelity.md). Beyond
+// every SM-private cache (a footprint of kChaseRotateFromBytes or more) a
+// sample's loads are split into segments chased one after the other from
+// SMs spread over the GPU, each from where the last stopped, and the next
+// sample starts one SM on: the figure is the mean over SMs, as nvbandwidth's
+// (one launch per SM) is. Below it one SM chases, its L1 warm.
+inline constexpr std::uint64_t kChaseRotateFromBytes = std::uint64_t{1} << 20;  // 4x the largest L1 to date (256 KiB)
+inline constexpr unsigned kMaxChaseSegments = 16;
+// Shortest segment worth timing by the globaltimer (its ticks are coarse on some GPUs).
+inline constexpr double kMinChaseSegmentNs = 64e3;
+// Untimed hops each segment walks first on its SM: its TLBs (32 random hops
+// reach each 2 MiB page of a 16 MiB footprint with 98.6% chance).
+inline constexpr std::uint64_t kChaseSegmentWarmHops = 32;
+struct ChaseSegments {
+    unsigned count = 1;          // segments of one sample, each on its own SM
+    std::uint64_t warm_hops = 0; // untimed hops at the start of each segment
+    bool rotate = false;         // SMs move on from sample to sample
+};
+// expected_ns_per_load: the last measured (0: unknown, one segment).
+ChaseSegments chase_segments(std::uint64_t footprint_bytes, std::uint64_t steps, double expected_ns_per_load,
+                             unsigned sm_count);
+// The block (of a grid of one block per SM) that chases segment `segment` of
+// sample `sample`: segments spread evenly over the blocks, each sample one on.
+unsigned chase_block(std::uint64_t sample, unsigned segment, unsigned segments, unsigned sm_count);
+
 // One warp's record from the timeline kernel: SM clock before and after its loads.
 struct WarpRecord {
     std::uint32_t sm = 0;

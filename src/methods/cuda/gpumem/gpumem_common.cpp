@@ -76,6 +76,10 @@ PointerChase::PointerChase(int exec, unsigned long long* memory, std::uint64_t c
       result_(exec, sizeof(ChaseResult)) {
     const int l2 = gpu_mem_facts(exec).l2_bytes;  // the facts every gpumem record states
     l2_bytes_ = l2 > 0 ? static_cast<std::uint64_t>(l2) : 0;
+    int sms = 0;
+    ScopedDevice on(exec_);
+    HWCOMM_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, exec_));
+    sm_count_ = sms > 0 ? static_cast<unsigned>(sms) : 1u;
 }
 
 void PointerChase::lay_out(std::uint64_t footprint_bytes, KernelTimer& timer) {
@@ -97,6 +101,7 @@ void PointerChase::lay_out(std::uint64_t footprint_bytes, KernelTimer& timer) {
                          layout.nodes, stride_bytes_ / 8, sms);
     timer.synchronize();
     footprint_ = footprint_bytes;
+    last_ns_per_load_ = 0;  // a new footprint: its first run is one segment
 }
 
 PointerChase::Result PointerChase::run(std::uint64_t steps, KernelTimer& timer) {
@@ -104,9 +109,23 @@ PointerChase::Result PointerChase::run(std::uint64_t steps, KernelTimer& timer) 
     Result r;
     r.start_node = position_;
     const std::uint64_t words = stride_bytes_ / 8;
+    const auto plan = hwcomm::gpumem::chase_segments(footprint_, steps, last_ns_per_load_, sm_count_);
+    const unsigned segments = std::min(plan.count, kChaseResultSegments);
+    const std::uint64_t sample = plan.rotate ? runs_++ : 0;
+    std::vector<std::uint64_t> seg_steps(segments, steps / segments);
+    seg_steps.back() += steps % segments;
     r.seconds = timer.time([&](cudaStream_t s) {
-        if (unit_ == ChaseUnit::Tma) launch_tma_chase(s, memory_, position_ * words, steps, out);
-        else launch_chase(s, memory_, position_ * words, steps, out);
+        for (unsigned j = 0; j < segments; ++j) {
+            ChaseSegment seg;
+            seg.start = position_ * words;
+            seg.warm = plan.warm_hops;
+            seg.steps = seg_steps[j];
+            seg.segment = j;
+            seg.block = plan.rotate ? hwcomm::gpumem::chase_block(sample, j, segments, sm_count_) : 0;
+            seg.grid = plan.rotate ? sm_count_ : 1;
+            if (unit_ == ChaseUnit::Tma) launch_tma_chase(s, memory_, seg, out);
+            else launch_chase(s, memory_, seg, out);
+        }
     });
     ChaseResult host;
     ScopedDevice on(exec_);
@@ -114,6 +133,15 @@ PointerChase::Result PointerChase::run(std::uint64_t steps, KernelTimer& timer) 
     r.cycles_per_load = static_cast<double>(host.cycles) / static_cast<double>(steps);
     r.ns_per_load = static_cast<double>(host.ns) / static_cast<double>(steps);
     r.last_word = host.last;
+    r.walked = steps + segments * plan.warm_hops;
+    r.segments = segments;
+    for (unsigned j = 0; j < segments; ++j) {
+        const double ns = static_cast<double>(host.segment_ns[j]) / static_cast<double>(std::max<std::uint64_t>(seg_steps[j], 1));
+        r.nearest_sm_ns = j == 0 ? ns : std::min(r.nearest_sm_ns, ns);
+        r.farthest_sm_ns = j == 0 ? ns : std::max(r.farthest_sm_ns, ns);
+        r.sms.push_back(host.segment_sm[j]);
+    }
+    if (r.ns_per_load > 0) last_ns_per_load_ = r.ns_per_load;
     if (host.last % words == 0 && host.last / words < next_.size()) position_ = static_cast<std::uint32_t>(host.last / words);
     return r;
 }
@@ -144,8 +172,8 @@ void PointerChase::warm(std::uint64_t steps, KernelTimer& timer) {
     run(steps, timer);  // the chasing thread's own TLB and clocks, as before a timed walk
 }
 
-std::string PointerChase::check(const Result& r, std::uint64_t steps) const {
-    const std::uint64_t expected = std::uint64_t{hwcomm::gpumem::walk(next_, r.start_node, steps)} * (stride_bytes_ / 8);
+std::string PointerChase::check(const Result& r) const {
+    const std::uint64_t expected = std::uint64_t{hwcomm::gpumem::walk(next_, r.start_node, r.walked)} * (stride_bytes_ / 8);
     if (r.last_word == expected) return "";
     return "the chase ended at word " + std::to_string(r.last_word) + ", the cycle at word " +
            std::to_string(expected);

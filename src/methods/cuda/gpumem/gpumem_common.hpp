@@ -79,13 +79,19 @@ public:
     struct Result {
         double seconds = 0;
         double cycles_per_load = 0;
-        double ns_per_load = 0;
+        double ns_per_load = 0;  // over all segments: the mean over their SMs
         std::uint32_t start_node = 0;
         std::uint64_t last_word = 0;
+        std::uint64_t walked = 0;  // hops, the untimed ones at each segment's start included
+        unsigned segments = 1;     // SMs that chased, one after the other
+        double nearest_sm_ns = 0;  // the fastest and the slowest segment's ns per load
+        double farthest_sm_ns = 0;
+        std::vector<unsigned> sms;  // the SM of each segment
     };
     // `steps` dependent loads from where the previous run stopped: every run
     // goes on around the cycle, so a node comes back only after all the
-    // others (restarting at one node would time the same few, cached).
+    // others (restarting at one node would time the same few, cached). From
+    // kChaseRotateFromBytes on, split over SMs (gpumem_model.hpp chase_segments).
     Result run(std::uint64_t steps, KernelTimer& timer);
     // Warm-up: a cycle that fits the GPU's L2 is read into it (from 1 MiB to
     // half the L2 every node by one block's threads, then `steps` loads;
@@ -95,7 +101,7 @@ public:
     // once around up to 512 Ki nodes (64 MiB).
     void warm(std::uint64_t steps, KernelTimer& timer);
     // "" when the chase ended where the host's walk of the same cycle does.
-    std::string check(const Result& r, std::uint64_t steps) const;
+    std::string check(const Result& r) const;
     std::uint32_t nodes() const { return static_cast<std::uint32_t>(next_.size()); }
     std::uint64_t node_stride_bytes() const { return stride_bytes_; }
 
@@ -110,6 +116,9 @@ private:
     std::uint64_t stride_bytes_ = 0;
     std::vector<std::uint32_t> next_;
     std::uint32_t position_ = 0;  // node the next run starts from
+    unsigned sm_count_ = 0;
+    std::uint64_t runs_ = 0;         // samples so far: the SMs move on by one each
+    double last_ns_per_load_ = 0;    // sizes the next run's segments
     DeviceBuffer result_;
 };
 

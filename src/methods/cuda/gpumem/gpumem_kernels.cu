@@ -72,48 +72,68 @@ __global__ void chase_touch_kernel(const unsigned long long* buf, std::uint32_t 
     if (folded == kNever) *sink = folded;  // never true: keeps the loads
 }
 
-__global__ void chase_kernel(const unsigned long long* buf, std::uint64_t start, std::uint64_t steps,
-                             ChaseResult* out) {
-    const unsigned long long* p = buf + start;
+// A segment's sums and its own line (segment 0 starts the sums).
+__device__ void record_segment(ChaseResult* out, const ChaseSegment& seg, unsigned long long cycles,
+                               unsigned long long ns, unsigned long long last) {
+    out->cycles = (seg.segment == 0 ? 0 : out->cycles) + cycles;
+    out->ns = (seg.segment == 0 ? 0 : out->ns) + ns;
+    out->last = last;
+    if (seg.segment < kChaseResultSegments) {
+        out->segment_ns[seg.segment] = ns;
+        out->segment_sm[seg.segment] = sm_id();
+    }
+}
+
+// Where a segment starts: the sample's first node, or where the segment before stopped.
+__device__ const unsigned long long* segment_start(const unsigned long long* buf, const ChaseSegment& seg,
+                                                   const ChaseResult* out) {
+    return buf + (seg.segment == 0 ? seg.start : out->last);
+}
+
+// Only block seg.block of the grid chases: the SM it lands on is the segment's.
+__global__ void chase_kernel(const unsigned long long* buf, ChaseSegment seg, ChaseResult* out) {
+    if (blockIdx.x != seg.block) return;
+    const unsigned long long* p = segment_start(buf, seg, out);
+    for (std::uint64_t i = 0; i < seg.warm; ++i) p = reinterpret_cast<const unsigned long long*>(*p);
     const unsigned long long g0 = global_timer_ns();
     const unsigned long long c0 = sm_clock();
-    for (std::uint64_t i = 0; i < steps; ++i) p = reinterpret_cast<const unsigned long long*>(*p);
+    for (std::uint64_t i = 0; i < seg.steps; ++i) p = reinterpret_cast<const unsigned long long*>(*p);
     // The last load's wait may fall after this read: one load in thousands.
     const unsigned long long c1 = sm_clock();
     const unsigned long long g1 = global_timer_ns();
-    out->cycles = c1 - c0;
-    out->ns = g1 - g0;
-    out->last = static_cast<unsigned long long>(p - buf);
+    record_segment(out, seg, c1 - c0, g1 - g0, static_cast<unsigned long long>(p - buf));
 }
 
 // The same chase through the bulk-copy unit: every hop one 16-byte
 // cp.async.bulk of the node into shared memory, completed on an mbarrier,
 // then the next node's address read from there (nodes are 128-byte aligned).
-__global__ void tma_chase_kernel(const unsigned long long* buf, std::uint64_t start, std::uint64_t steps,
-                                 ChaseResult* out) {
+__global__ void tma_chase_kernel(const unsigned long long* buf, ChaseSegment seg, ChaseResult* out) {
 #if __CUDA_ARCH__ >= 900
+    if (blockIdx.x != seg.block) return;
     namespace ptx = ::cuda::ptx;
     __shared__ alignas(16) unsigned long long node[2];
     __shared__ alignas(8) std::uint64_t done;
     ptx::mbarrier_init(&done, 1);
     ptx::fence_mbarrier_init(ptx::sem_release, ptx::scope_cluster);
-    const unsigned long long* p = buf + start;
-    const unsigned long long g0 = global_timer_ns();
-    const unsigned long long c0 = sm_clock();
-    for (std::uint64_t i = 0; i < steps; ++i) {
+    const unsigned long long* p = segment_start(buf, seg, out);
+    std::uint32_t phase = 0;
+    auto hop = [&] {
         (void)ptx::mbarrier_arrive_expect_tx(ptx::sem_release, ptx::scope_cta, ptx::space_shared, &done, 16u);
         ptx::cp_async_bulk(ptx::space_shared, ptx::space_global, node, p, 16u, &done);
-        while (!ptx::mbarrier_try_wait_parity(&done, static_cast<std::uint32_t>(i & 1))) {
+        while (!ptx::mbarrier_try_wait_parity(&done, phase)) {
         }
+        phase ^= 1u;
         p = reinterpret_cast<const unsigned long long*>(node[0]);
-    }
+    };
+    for (std::uint64_t i = 0; i < seg.warm; ++i) hop();
+    const unsigned long long g0 = global_timer_ns();
+    const unsigned long long c0 = sm_clock();
+    for (std::uint64_t i = 0; i < seg.steps; ++i) hop();
     const unsigned long long c1 = sm_clock();
     const unsigned long long g1 = global_timer_ns();
-    out->cycles = c1 - c0;
-    out->ns = g1 - g0;
-    out->last = static_cast<unsigned long long>(p - buf);
+    record_segment(out, seg, c1 - c0, g1 - g0, static_cast<unsigned long long>(p - buf));
 #else
-    (void)buf, (void)start, (void)steps, (void)out;
+    (void)buf, (void)seg, (void)out;
     __trap();  // PointerChase refuses a TMA chase below sm_90 first
 #endif
 }
@@ -226,15 +246,13 @@ void launch_chase_touch(cudaStream_t stream, const unsigned long long* buf, std:
     check_launch("chase_touch_kernel");
 }
 
-void launch_chase(cudaStream_t stream, const unsigned long long* buf, std::uint64_t start, std::uint64_t steps,
-                  ChaseResult* out) {
-    chase_kernel<<<1, 1, 0, stream>>>(buf, start, steps, out);
+void launch_chase(cudaStream_t stream, const unsigned long long* buf, const ChaseSegment& seg, ChaseResult* out) {
+    chase_kernel<<<seg.grid, 1, 0, stream>>>(buf, seg, out);
     check_launch("chase_kernel");
 }
 
-void launch_tma_chase(cudaStream_t stream, const unsigned long long* buf, std::uint64_t start, std::uint64_t steps,
-                      ChaseResult* out) {
-    tma_chase_kernel<<<1, 1, 0, stream>>>(buf, start, steps, out);
+void launch_tma_chase(cudaStream_t stream, const unsigned long long* buf, const ChaseSegment& seg, ChaseResult* out) {
+    tma_chase_kernel<<<seg.grid, 1, 0, stream>>>(buf, seg, out);
     check_launch("tma_chase_kernel");
 }
 

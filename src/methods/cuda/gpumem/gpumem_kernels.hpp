@@ -9,11 +9,25 @@
 
 namespace hwcomm::cuda::gpumem {
 
-// What one pointer chase leaves behind (device-writable memory).
+// Segments of one chase sample, each on its own SM (gpumem_model.hpp chase_segments).
+inline constexpr unsigned kChaseResultSegments = 16;
+
+// What one pointer chase leaves behind (device-writable memory): the sums
+// over its segments, and each segment's own time and SM.
 struct ChaseResult {
     unsigned long long cycles = 0;  // SM clock (clock64) over the timed steps
     unsigned long long ns = 0;      // globaltimer over the timed steps
     unsigned long long last = 0;    // word index reached: checked against the host's walk
+    unsigned long long segment_ns[kChaseResultSegments] = {};
+    unsigned segment_sm[kChaseResultSegments] = {};
+};
+
+// One segment of a chase: block `block` of a grid of `grid` one-thread blocks
+// walks `warm` untimed then `steps` timed hops, from word `start` (segment 0)
+// or from where segment - 1 stopped (out->last).
+struct ChaseSegment {
+    std::uint64_t start = 0, warm = 0, steps = 0;
+    unsigned segment = 0, block = 0, grid = 1;
 };
 
 // One warp of the timeline kernel: SM clock and global timer before and after its load.
@@ -31,14 +45,13 @@ void launch_chase_scatter(cudaStream_t stream, unsigned long long* buf, const st
 // written in practice.
 void launch_chase_touch(cudaStream_t stream, const unsigned long long* buf, std::uint32_t nodes,
                         std::uint64_t stride_words, unsigned long long* sink);
-// One thread follows buf from word `start` for `steps` dependent loads.
-void launch_chase(cudaStream_t stream, const unsigned long long* buf, std::uint64_t start, std::uint64_t steps,
-                  ChaseResult* out);
+// One thread follows buf for the segment's dependent loads (segment 0 sets
+// out's sums, later ones add to them).
+void launch_chase(cudaStream_t stream, const unsigned long long* buf, const ChaseSegment& seg, ChaseResult* out);
 
 // The same chase through the bulk-copy unit (sm_90+): each hop a 16-byte
 // cp.async.bulk of the node into shared memory (nodes 16-byte aligned).
-void launch_tma_chase(cudaStream_t stream, const unsigned long long* buf, std::uint64_t start, std::uint64_t steps,
-                      ChaseResult* out);
+void launch_tma_chase(cudaStream_t stream, const unsigned long long* buf, const ChaseSegment& seg, ChaseResult* out);
 
 // Reads `bytes` with `blocks` x `threads` threads, `vector_bytes` (4, 8, 16)
 // per load, `ilp` (1, 2, 4) independent loads in flight per thread; adds the

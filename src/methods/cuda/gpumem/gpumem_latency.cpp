@@ -106,6 +106,12 @@ public:
                               {"node_spacing", ">= 128 bytes, at most 4 Mi nodes over the footprint"},
                               {"timed_loads_per_sample", steps_},
                               {"walk", "each sample goes on around the cycle where the last stopped"},
+                              {"sms", "from 1 MiB on, each sample's loads split into up to 16 segments of at least "
+                                      "64 us, chased one after the other from SMs spread over the GPU (block k of a "
+                                      "grid of one block per SM), 32 untimed hops first on each (its TLBs); the next "
+                                      "sample one SM on: latency_ns is the mean over those SMs (nvbandwidth's "
+                                      "convention), latency_ns_nearest_sm and _farthest_sm the sample's fastest and "
+                                      "slowest; below 1 MiB one SM, its L1 warm"},
                               {"warmup", "a cycle that fits the L2 read into it (from 1 MiB to half the L2 every node by one block of "
                                          "1024 threads, then 16384 loads; otherwise once around the cycle), else 16384 loads"},
                               {"cycles", "clock64 of the SM"},
@@ -132,11 +138,16 @@ public:
         s.metrics["latency_cycles"] = {last_.cycles_per_load, "cycles"};
         s.metrics["latency_ns"] = {last_.ns_per_load, "ns"};
         if (last_.ns_per_load > 0) s.metrics["sm_clock_mhz"] = {last_.cycles_per_load / last_.ns_per_load * 1e3, "MHz"};
+        s.metrics["chase_sms"] = {static_cast<double>(last_.segments), "count"};
+        if (last_.segments > 1) {
+            s.metrics["latency_ns_nearest_sm"] = {last_.nearest_sm_ns, "ns"};
+            s.metrics["latency_ns_farthest_sm"] = {last_.farthest_sm_ns, "ns"};
+        }
         s.metrics["chase_nodes"] = {static_cast<double>(chase_->nodes()), "count"};
         s.metrics["node_stride_bytes"] = {static_cast<double>(chase_->node_stride_bytes()), "bytes"};
         return s;
     }
-    std::string verify(std::size_t, const std::string&) override { return chase_->check(last_, steps_); }
+    std::string verify(std::size_t, const std::string&) override { return chase_->check(last_); }
     std::vector<LaneSpec> lanes() const override { return lanes_; }
     nlohmann::json context() const override {
         if (!loads_) return context_;
