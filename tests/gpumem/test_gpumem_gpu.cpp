@@ -114,14 +114,21 @@ TEST(GpumemGpu, AWorkingSetTheL2HoldsIsInL2FromTheFirstSampleAfterTheWarmUp) {
     EXPECT_LT(std::abs(settled / walked - 1), 0.05);
 }
 
-// Issue 22: from 1 MiB on a sample's loads are chased by several SMs in turn
-// (the SM moves the latency: peer memory 795-860 ns by SM on an H100), each
-// segment verified as part of one walk; below 1 MiB one SM with its L1 warm.
-TEST(GpumemGpu, AChaseBeyondOneMiBRunsOnSeveralSmsAndReadsTheirMean) {
+// Issue 22: from 1 MiB on a sample's loads of host or peer memory are chased
+// by several SMs in turn (the SM moves the latency: peer memory 795-860 ns by
+// SM on an H100), each segment verified as part of one walk; below 1 MiB, and
+// in the GPU's own memory (its L2 partitions), one SM.
+TEST(GpumemGpu, ARemoteChaseBeyondOneMiBRunsOnSeveralSmsAndReadsTheirMean) {
     REQUIRE_GPUS(1);
     const Graph g = live_graph();
     const auto m = gpumem::make_gpumem_latency();
-    for (const std::string dst : {"gpu0", "numa0"}) {
+    {
+        auto local = prepare(*m, g, "gpu0", "gpu0", 8u << 20);
+        EXPECT_EQ(measure(*local, 8u << 20, {}).metrics.at("chase_sms"), 1);
+    }
+    std::vector<std::string> remote{"numa0"};
+    if (gpu_count() >= 2 && can_access_peer(0, 1)) remote.push_back("gpu1");
+    for (const std::string& dst : remote) {
         auto s = prepare(*m, g, "gpu0", dst, 256u << 20);
         const Measured small = measure(*s, 256u << 10, {});
         EXPECT_EQ(small.metrics.at("chase_sms"), 1) << dst;

@@ -117,29 +117,34 @@ TEST(GpumemModel, ATimelineKeepsTheFirstWarpsOfItsLowestSmsInStartOrder) {
 
 
 // Issue 22: the SM that chases moves the latency, so beyond every SM-private
-// cache a sample is split over SMs spread across the GPU, each segment long
-// enough for the globaltimer, and the next sample starts one SM on.
-TEST(GpumemModel, AChaseBeyondTheL1IsSplitOverSpreadSmsAndMovesOnBySample) {
+// cache a chase of remote memory is split over SMs spread across the GPU,
+// each segment long enough for the globaltimer, and the next sample starts
+// one SM on; the GPU's own memory keeps one SM (its L2 partitions).
+TEST(GpumemModel, ARemoteChaseBeyondTheL1IsSplitOverSpreadSmsAndMovesOnBySample) {
+    const auto local = chase_segments(false, 64u << 20, 4096, 340, 132);
+    EXPECT_EQ(local.count, 1u);
+    EXPECT_FALSE(local.rotate);
+    EXPECT_EQ(local.warm_hops, 0u);
     // Below 1 MiB one SM, no rotation, no untimed hops.
-    const auto small = chase_segments(512u << 10, 4096, 140, 132);
+    const auto small = chase_segments(true, 512u << 10, 4096, 140, 132);
     EXPECT_EQ(small.count, 1u);
     EXPECT_FALSE(small.rotate);
     EXPECT_EQ(small.warm_hops, 0u);
     // The first run of a footprint knows no latency yet: one segment, but on a rotating SM.
-    const auto first = chase_segments(4u << 20, 4096, 0, 132);
+    const auto first = chase_segments(true, 4u << 20, 4096, 0, 132);
     EXPECT_EQ(first.count, 1u);
     EXPECT_TRUE(first.rotate);
     EXPECT_EQ(first.warm_hops, kChaseSegmentWarmHops);
     // Peer memory (~850 ns): 4096 x 850 ns = 3.5 ms, 54 segments of 64 us: capped at 16.
-    EXPECT_EQ(chase_segments(4u << 20, 4096, 850, 132).count, kMaxChaseSegments);
-    // L2 (~140 ns): 4096 x 140 = 573 us, 8 whole segments of 64 us.
-    EXPECT_EQ(chase_segments(4u << 20, 4096, 140, 132).count, 8u);
+    EXPECT_EQ(chase_segments(true, 4u << 20, 4096, 850, 132).count, kMaxChaseSegments);
+    // ~140 ns: 4096 x 140 = 573 us, 8 whole segments of 64 us.
+    EXPECT_EQ(chase_segments(true, 4u << 20, 4096, 140, 132).count, 8u);
     // L1-fast loads beyond 1 MiB cannot happen, but a fast one stays one segment.
-    EXPECT_EQ(chase_segments(4u << 20, 4096, 10, 132).count, 1u);
+    EXPECT_EQ(chase_segments(true, 4u << 20, 4096, 10, 132).count, 1u);
     // Never more segments than SMs, nor than steps; one SM: nothing to rotate.
-    EXPECT_EQ(chase_segments(4u << 20, 4096, 850, 4).count, 4u);
-    EXPECT_EQ(chase_segments(4u << 20, 3, 1e6, 132).count, 3u);
-    EXPECT_FALSE(chase_segments(4u << 20, 4096, 850, 1).rotate);
+    EXPECT_EQ(chase_segments(true, 4u << 20, 4096, 850, 4).count, 4u);
+    EXPECT_EQ(chase_segments(true, 4u << 20, 3, 1e6, 132).count, 3u);
+    EXPECT_FALSE(chase_segments(true, 4u << 20, 4096, 850, 1).rotate);
 
     // 16 segments over 132 SMs: 8 or 9 blocks apart, all distinct.
     std::set<unsigned> blocks;

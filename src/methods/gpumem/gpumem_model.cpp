@@ -78,10 +78,10 @@ std::uint32_t walk(const std::vector<std::uint32_t>& next, std::uint32_t start, 
     return at;
 }
 
-ChaseSegments chase_segments(std::uint64_t footprint_bytes, std::uint64_t steps, double expected_ns_per_load,
-                             unsigned sm_count) {
+ChaseSegments chase_segments(bool remote, std::uint64_t footprint_bytes, std::uint64_t steps,
+                             double expected_ns_per_load, unsigned sm_count) {
     ChaseSegments out;
-    if (footprint_bytes < kChaseRotateFromBytes || sm_count < 2) return out;
+    if (!remote || footprint_bytes < kChaseRotateFromBytes || sm_count < 2) return out;
     out.rotate = true;
     out.warm_hops = kChaseSegmentWarmHops;
     if (expected_ns_per_load > 0 && steps > 0) {

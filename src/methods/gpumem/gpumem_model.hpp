@@ -58,13 +58,16 @@ ChaseLayout chase_layout(std::uint64_t footprint_bytes, std::uint64_t min_stride
 
 // Which SMs chase (issue 22): the latency of a dependent load depends on the
 // SM that issues it: on an H100 a peer GPU's memory over NVLink reads 795-811
-// ns from half of the SMs and 845-860 from the other half, the GPU's own L2
-// 136-151 (scripts/bench/latency_probe.cu --per-sm, docs/fidelity.md). Beyond
-// every SM-private cache (a footprint of kChaseRotateFromBytes or more) a
-// sample's loads are split into segments chased one after the other from
-// SMs spread over the GPU, each from where the last stopped, and the next
-// sample starts one SM on: the figure is the mean over SMs, as nvbandwidth's
-// (one launch per SM) is. Below it one SM chases, its L1 warm.
+// ns from half of the SMs and 845-860 from the other half
+// (scripts/bench/latency_probe.cu --per-sm, docs/fidelity.md). For memory
+// beyond the GPU (`remote`: a peer's, the host's) and a footprint beyond
+// every SM-private cache (kChaseRotateFromBytes or more) a sample's loads are
+// split into segments chased one after the other from SMs spread over the
+// GPU, each from where the last stopped, and the next sample starts one SM
+// on: the figure is the mean over SMs, as nvbandwidth's (one launch per SM)
+// is. The GPU's own memory keeps one SM: there the SM also decides which L2
+// partition holds the lines its warm-up read (chased from many SMs, an 8 MiB
+// cycle one SM had read read 171-176 ns a hop against 139 from that SM).
 inline constexpr std::uint64_t kChaseRotateFromBytes = std::uint64_t{1} << 20;  // 4x the largest L1 to date (256 KiB)
 inline constexpr unsigned kMaxChaseSegments = 16;
 // Shortest segment worth timing by the globaltimer (its ticks are coarse on some GPUs).
@@ -78,8 +81,8 @@ struct ChaseSegments {
     bool rotate = false;         // SMs move on from sample to sample
 };
 // expected_ns_per_load: the last measured (0: unknown, one segment).
-ChaseSegments chase_segments(std::uint64_t footprint_bytes, std::uint64_t steps, double expected_ns_per_load,
-                             unsigned sm_count);
+ChaseSegments chase_segments(bool remote, std::uint64_t footprint_bytes, std::uint64_t steps,
+                             double expected_ns_per_load, unsigned sm_count);
 // The block (of a grid of one block per SM) that chases segment `segment` of
 // sample `sample`: segments spread evenly over the blocks, each sample one on.
 unsigned chase_block(std::uint64_t sample, unsigned segment, unsigned segments, unsigned sm_count);

@@ -71,8 +71,8 @@ unsigned long long DeviceCounter::read() const {
 }
 
 PointerChase::PointerChase(int exec, unsigned long long* memory, std::uint64_t capacity_bytes, ChaseUnit unit,
-                           bool ring)
-    : exec_(exec), memory_(memory), capacity_(capacity_bytes), unit_(unit), ring_(ring),
+                           bool ring, bool remote)
+    : exec_(exec), memory_(memory), capacity_(capacity_bytes), unit_(unit), ring_(ring), remote_(remote),
       result_(exec, sizeof(ChaseResult)) {
     const int l2 = gpu_mem_facts(exec).l2_bytes;  // the facts every gpumem record states
     l2_bytes_ = l2 > 0 ? static_cast<std::uint64_t>(l2) : 0;
@@ -109,7 +109,7 @@ PointerChase::Result PointerChase::run(std::uint64_t steps, KernelTimer& timer) 
     Result r;
     r.start_node = position_;
     const std::uint64_t words = stride_bytes_ / 8;
-    const auto plan = hwcomm::gpumem::chase_segments(footprint_, steps, last_ns_per_load_, sm_count_);
+    const auto plan = hwcomm::gpumem::chase_segments(remote_, footprint_, steps, last_ns_per_load_, sm_count_);
     const unsigned segments = std::min(plan.count, kChaseResultSegments);
     const std::uint64_t sample = plan.rotate ? runs_++ : 0;
     std::vector<std::uint64_t> seg_steps(segments, steps / segments);

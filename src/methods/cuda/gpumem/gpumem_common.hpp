@@ -72,8 +72,10 @@ enum class ChaseUnit { Sm, Tma };
 class PointerChase {
 public:
     // ring: nodes in address order (chase_ring) instead of a random cycle.
+    // remote: the memory is not exec's own (a peer's, the host's): chased from
+    // several SMs from kChaseRotateFromBytes on (gpumem_model.hpp chase_segments).
     PointerChase(int exec, unsigned long long* memory, std::uint64_t capacity_bytes, ChaseUnit unit = ChaseUnit::Sm,
-                 bool ring = false);
+                 bool ring = false, bool remote = false);
     // Lays out a fresh single cycle when the footprint changes (untimed).
     void lay_out(std::uint64_t footprint_bytes, KernelTimer& timer);
     struct Result {
@@ -91,7 +93,7 @@ public:
     // `steps` dependent loads from where the previous run stopped: every run
     // goes on around the cycle, so a node comes back only after all the
     // others (restarting at one node would time the same few, cached). From
-    // kChaseRotateFromBytes on, split over SMs (gpumem_model.hpp chase_segments).
+    // kChaseRotateFromBytes on, remote memory's split over SMs (gpumem_model.hpp chase_segments).
     Result run(std::uint64_t steps, KernelTimer& timer);
     // Warm-up: a cycle that fits the GPU's L2 is read into it (from 1 MiB to
     // half the L2 every node by one block's threads, then `steps` loads;
@@ -112,6 +114,7 @@ private:
     std::uint64_t l2_bytes_ = 0;  // 0: unknown
     ChaseUnit unit_;
     bool ring_;
+    bool remote_;
     std::uint64_t footprint_ = 0;
     std::uint64_t stride_bytes_ = 0;
     std::vector<std::uint32_t> next_;

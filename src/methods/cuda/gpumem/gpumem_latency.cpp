@@ -83,7 +83,8 @@ public:
             memory = reinterpret_cast<unsigned long long*>(device_->data());
             capacity_ = device_->size();
         }
-        chase_.emplace(exec_, memory, capacity_, unit, variant.ring);
+        const bool remote = dst.kind == VertexKind::NumaNode || cuda_ordinal(dst) != exec_;
+        chase_.emplace(exec_, memory, capacity_, unit, variant.ring, remote);
         if (variant.loaded) {
             loads_ = std::make_unique<ChaseLoads>(src, dst);
             LaneSpec chase;
@@ -106,12 +107,15 @@ public:
                               {"node_spacing", ">= 128 bytes, at most 4 Mi nodes over the footprint"},
                               {"timed_loads_per_sample", steps_},
                               {"walk", "each sample goes on around the cycle where the last stopped"},
-                              {"sms", "from 1 MiB on, each sample's loads split into up to 16 segments of at least "
-                                      "64 us, chased one after the other from SMs spread over the GPU (block k of a "
-                                      "grid of one block per SM), 32 untimed hops first on each (its TLBs); the next "
-                                      "sample one SM on: latency_ns is the mean over those SMs (nvbandwidth's "
-                                      "convention), latency_ns_nearest_sm and _farthest_sm the sample's fastest and "
-                                      "slowest; below 1 MiB one SM, its L1 warm"},
+                              {"sms", remote ? "from 1 MiB on, each sample's loads split into up to 16 segments of "
+                                               "at least 64 us, chased one after the other from SMs spread over the "
+                                               "GPU (block k of a grid of one block per SM), 32 untimed hops first on "
+                                               "each (its TLBs); the next sample one SM on: latency_ns is the mean "
+                                               "over those SMs (nvbandwidth's convention), latency_ns_nearest_sm and "
+                                               "_farthest_sm the sample's fastest and slowest; below 1 MiB one SM, "
+                                               "its L1 warm"
+                                             : "one SM (the GPU's own memory: the SM also decides which L2 partition "
+                                               "holds the lines it warmed)"},
                               {"warmup", "a cycle that fits the L2 read into it (from 1 MiB to half the L2 every node by one block of "
                                          "1024 threads, then 16384 loads; otherwise once around the cycle), else 16384 loads"},
                               {"cycles", "clock64 of the SM"},
