@@ -74,6 +74,11 @@ struct LatencyLadder {
     std::optional<double> smallest_ns;          // <= 16 KiB: L1
     std::optional<double> l2_window_ns;         // median over 1 MiB ... L2 / 2: L2
     std::optional<double> beyond_l2_ns;         // median over >= 4 x L2: DRAM (TLB misses grow it further)
+    // Host or peer chases from several SMs (since 3fa2cbc, docs/gpumem.md
+    // "Which SM chases"): over the L2 window, the medians of each sample's
+    // fastest and slowest SM and the most SMs a sample used; unset for one SM.
+    std::optional<double> nearest_sm_ns, farthest_sm_ns;
+    unsigned chase_sms = 0;
 };
 LatencyLadder latency_ladder(const Record& record);
 

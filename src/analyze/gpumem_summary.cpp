@@ -92,7 +92,13 @@ std::string latency(const Record& r) {
                       (local ? " (>= " + four + ")" : "") + "\n";
     std::string sizes = "  ns by working set:";
     for (const auto& [bytes, ns] : l.ns_by_working_set) sizes += " " + short_size(bytes) + " " + num(ns, "%.0f");
-    return out + sizes + "\n";
+    out += sizes + "\n";
+    if (l.nearest_sm_ns && l.farthest_sm_ns && l.l2_window_ns && *l.nearest_sm_ns > 0)
+        out += "  by the SM that chases (1 MiB-" + half + ", up to " + std::to_string(l.chase_sms) +
+               " SMs a sample; the figures above are their mean, as nvbandwidth's): nearest " + num(l.nearest_sm_ns) +
+               " ns, farthest " + num(l.farthest_sm_ns) + " ns, " +
+               num((*l.farthest_sm_ns / *l.nearest_sm_ns - 1) * 100, "%.1f") + "% apart\n";
+    return out;
 }
 
 // Each working set: the unloaded latency, then each load level's, as a ratio, with what the loads moved.

@@ -111,6 +111,29 @@ TEST(GpumemSummary, StrideTimelineAndLatencyLadder) {
     EXPECT_GT(*peer.beyond_l2_ns, *local.beyond_l2_ns);
 }
 
+// Host and peer chases from several SMs (docs/gpumem.md "Which SM chases"):
+// the ladder keeps the mean as its figure and states the nearest and farthest
+// SM over the L2 window; a one-SM record (the example's) states none.
+TEST(GpumemSummary, ARemoteChaseOverSeveralSmsStatesItsNearestAndFarthestSm) {
+    Record r = record_of("gpumem-latency", "peer");
+    EXPECT_FALSE(latency_ladder(r).nearest_sm_ns);
+    EXPECT_EQ(format_gpumem_summary({r}, builtin_catalog()).find("by the SM that chases"), std::string::npos);
+    for (Point& p : r.points) {
+        p.metrics["chase_sms"] = {p.bytes >= (1u << 20) ? 16.0 : 1.0, "count"};
+        if (p.bytes < (1u << 20)) continue;
+        p.metrics["latency_ns_nearest_sm"] = {795.0, "ns"};
+        p.metrics["latency_ns_farthest_sm"] = {p.bytes >= (256u << 20) ? 1000.0 : 858.0, "ns"};
+    }
+    const LatencyLadder l = latency_ladder(r);
+    ASSERT_TRUE(l.nearest_sm_ns && l.farthest_sm_ns);
+    EXPECT_DOUBLE_EQ(*l.nearest_sm_ns, 795.0);
+    EXPECT_DOUBLE_EQ(*l.farthest_sm_ns, 858.0);  // the window 1 MiB .. L2 / 2 only
+    EXPECT_EQ(l.chase_sms, 16u);
+    const std::string text = format_gpumem_summary({r}, builtin_catalog());
+    EXPECT_NE(text.find("up to 16 SMs a sample"), std::string::npos) << text;
+    EXPECT_NE(text.find("nearest 795.0 ns, farthest 858.0 ns, 7.9% apart"), std::string::npos) << text;
+}
+
 TEST(GpumemSummary, NcuSectorsBecomeSectorsPerRequest) {
     Record r = record_of("gpumem-stride");
     // 1 GiB of floats: 2^28 elements, 2^23 warp requests; 4 sectors each at stride 1.
