@@ -46,6 +46,13 @@ browser --dump-dom "file://$work/gpumem.html#draw-all" >"$work/gpumem-dom.html"
 check dom "$work/gpumem-dom.html" --expect bandwidth=0 --expect small=0 --expect heatmap=0 --expect timeline=1 \
   --expect occupancy=1 --expect stride=1 --expect latency=1 --expect timeline_lines=256 --max-ms 10000
 
+# 4b. Host and peer chases from several SMs (docs/gpumem.md "Which SM chases"): their whiskers drawn
+#     on both GPUs' latency charts, nothing else.
+"$build/src/cli/hwcomm" report "$here/docs/examples/h100x2/latency-3fa2cbc/latency.json.gz" -o "$work/chase.html"
+browser --dump-dom "file://$work/chase.html#draw-all" >"$work/chase-dom.html"
+check dom "$work/chase-dom.html" --expect bandwidth=0 --expect small=0 --expect heatmap=0 --expect timeline=0 \
+  --expect occupancy=0 --expect stride=0 --expect latency=2 --max-ms 10000
+
 # 5. Hostile names (issues 24, 25): a report whose file name, endpoint ids, parameter values and point
 #    reasons hold markup; every tooltip of every chart shown; nothing from the data may run or become an element.
 hostile=$(python3 "$here/tests/report_html/make_hostile.py" "$here/docs/examples/h200x2/deb-quick.json.gz" "$work/hostile")

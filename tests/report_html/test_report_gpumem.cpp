@@ -145,6 +145,39 @@ TEST(ReportGpumem, LatencyPlateausAndThePageSection) {
               std::string::npos);
 }
 
+// Host and peer chases from several SMs carry their nearest and farthest SM
+// per size for the chart's whiskers; one-SM records (the H200 example) none.
+TEST(ReportGpumem, ARemoteChaseFromSeveralSmsCarriesItsNearestAndFarthestSm) {
+    ReportInput input = example("gpumem.json.gz");
+    const json before = report_model({input}, {})["gpumem"]["latency"][0]["series"];
+    for (const json& s : before) EXPECT_FALSE(s.contains("nearest_sm")) << s["label"];
+    for (Record& r : input.results.records) {
+        if (r.method != "gpumem-latency" || r.params.count("memory") == 0 || r.params.at("memory") != "peer") continue;
+        for (Point& p : r.points)
+            if (p.bytes >= (1u << 20)) {
+                p.metrics["latency_ns_nearest_sm"] = {795.0, "ns"};
+                p.metrics["latency_ns_farthest_sm"] = {858.0, "ns"};
+            }
+    }
+    const json series = report_model({input}, {})["gpumem"]["latency"][0]["series"];
+    std::size_t with = 0;
+    for (const json& s : series) {
+        if (!s.contains("nearest_sm")) continue;
+        ++with;
+        EXPECT_EQ(s["memory"], "peer");
+        ASSERT_EQ(s["nearest_sm"].size(), s["bytes"].size());
+        for (std::size_t k = 0; k < s["bytes"].size(); ++k) {
+            if (s["bytes"][k].get<std::uint64_t>() < (1u << 20)) {
+                EXPECT_TRUE(s["nearest_sm"][k].is_null());
+            } else {
+                EXPECT_EQ(s["nearest_sm"][k], 795.0);
+                EXPECT_EQ(s["farthest_sm"][k], 858.0);
+            }
+        }
+    }
+    EXPECT_EQ(with, 1u);
+}
+
 TEST(ReportGpumem, PointerChasesDoNotColourTheMachinesEdges) {
     // gpumem-latency crosses NVLink and PCIe at 8 bytes per load: no measure of those links.
     const ReportInput input = example("gpumem.json.gz");

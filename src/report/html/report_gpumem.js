@@ -165,10 +165,33 @@ window.hwcommDrawGpumem = function (model, helpers) {
   });
 
   // ---- latency ladder: ns per dependent load by working set and memory ----
+  // A chase from several SMs: a whisker from its nearest to its farthest SM at each size, under the
+  // same name as its line (the legend toggles both).
+  function smWhiskers(s, color) {
+    var data = [];
+    (s.nearest_sm || []).forEach(function (lo, k) {
+      if (lo !== null && s.farthest_sm[k] !== null) data.push([s.bytes[k], lo, s.farthest_sm[k]]);
+    });
+    if (!data.length) return null;
+    return {type: 'custom', name: s.label, color: color, silent: true, z: 1, data: data, encode: {x: 0, y: [1, 2]},
+      renderItem: function (params, api) {
+        var lo = api.coord([api.value(0), api.value(1)]), hi = api.coord([api.value(0), api.value(2)]);
+        var bar = function (x1, y1, x2, y2) {
+          return {type: 'line', shape: {x1: x1, y1: y1, x2: x2, y2: y2}, style: {stroke: color, lineWidth: 1, opacity: 0.7}};
+        };
+        return {type: 'group', children: [bar(lo[0], lo[1], hi[0], hi[1]), bar(lo[0] - 3, lo[1], lo[0] + 3, lo[1]),
+                                          bar(hi[0] - 3, hi[1], hi[0] + 3, hi[1])]};
+      }};
+  }
   g.latency.forEach(function (l) {
     var bytes = [].concat.apply([], l.series.map(function (s) { return s.bytes; }));
     var series = l.series.map(function (s, i) {
       return {type: 'line', name: s.label, color: palette[i % palette.length], step: 'middle', data: pairs(s.bytes, s.ns)};
+    });
+    var spread = false;
+    l.series.forEach(function (s, i) {
+      var w = smWhiskers(s, palette[i % palette.length]);
+      if (w) { series.push(w); spread = true; }
     });
     if (l.plateaus.length && series.length) {
       series[0].markLine = {symbol: 'none', silent: true, lineStyle: {type: 'dashed', color: '#777'},
@@ -177,15 +200,21 @@ window.hwcommDrawGpumem = function (model, helpers) {
     }
     var option = {
       tooltip: {trigger: 'axis', formatter: function (list) {
+        list = list.filter(function (p) { return p.seriesType === 'line'; });
         return list.length ? tip([[fmtBytes(list[0].value[0])]].concat(list.map(function (p) {
-          return [{marker: p.color}, p.seriesName + ': ' + Math.round(p.value[1]) + ' ns']; }))) : ''; }},
+          var s = l.series[p.seriesIndex], k = p.dataIndex;
+          var sms = s && s.nearest_sm && s.nearest_sm[k] !== null ?
+            ' (SMs: nearest ' + Math.round(s.nearest_sm[k]) + ', farthest ' + Math.round(s.farthest_sm[k]) + ')' : '';
+          return [{marker: p.color}, p.seriesName + ': ' + Math.round(p.value[1]) + ' ns' + sms]; }))) : ''; }},
       legend: {type: 'scroll', top: 0},
       grid: {left: 64, right: 24, top: 34, bottom: 44},
       xAxis: log2Axis('working set', Math.min.apply(null, bytes), Math.max.apply(null, bytes), fmtBytes),
       yAxis: {type: 'log', name: 'ns per dependent load', nameLocation: 'middle', nameGap: 44, splitLine: grey},
       series: series
     };
-    addChart(container, 'latency', l.title, 'pointer chase, one thread; dashed: local L1, L2, DRAM plateaus', option);
+    addChart(container, 'latency', l.title, 'pointer chase, one thread; dashed: local L1, L2, DRAM plateaus' +
+             (spread ? '; host and peer from 1 MiB: the mean over the SMs that chased, whiskers from the nearest ' +
+                       'to the farthest SM' : ''), option);
     expected.latency++;
   });
   return expected;
