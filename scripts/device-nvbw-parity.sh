@@ -64,6 +64,7 @@ rows = [
     ("all-to-host mode=sm", point("all-to-host", lambda r: r.get("params", {}).get("mode") == "sm"), "all_to_host_memcpy_sm", "sum"),
     ("gpumem-latency ring128 host (ns)", point("gpumem-latency", lambda r: r.get("params", {}).get("layout") == "ring128" and r.get("params", {}).get("memory") == "host-pinned", key="latency"), "host_device_latency_sm", "ns"),
     ("gpumem-latency ring128 peer (ns)", point("gpumem-latency", lambda r: r.get("params", {}).get("layout") == "ring128" and r.get("params", {}).get("memory") == "peer", key="latency"), "device_to_device_latency_sm", "ns"),
+    ("gpumem-latency ring128 host at 4 MiB (ns)", point("gpumem-latency", lambda r: r.get("params", {}).get("layout") == "ring128" and r.get("params", {}).get("memory") == "host-pinned", 4 << 20, key="latency"), "host_device_latency_sm", "ns"),
     ("gpumem-latency ring128 peer at 4 MiB (ns)", point("gpumem-latency", lambda r: r.get("params", {}).get("layout") == "ring128" and r.get("params", {}).get("memory") == "peer", 4 << 20, key="latency"), "device_to_device_latency_sm", "ns"),
     ("gpumem-latency random peer at 4 MiB (ns)", point("gpumem-latency", lambda r: "layout" not in r.get("params", {}) and r.get("params", {}).get("memory") == "peer", 4 << 20, key="latency"), "device_to_device_latency_sm", "ns"),
 ]
