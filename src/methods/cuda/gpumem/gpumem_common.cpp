@@ -1,6 +1,7 @@
 #include "methods/cuda/gpumem/gpumem_common.hpp"
 
 #include <algorithm>
+#include <set>
 #include <vector>
 
 #include "core/error.hpp"
@@ -135,12 +136,14 @@ PointerChase::Result PointerChase::run(std::uint64_t steps, KernelTimer& timer) 
     r.last_word = host.last;
     r.walked = steps + segments * plan.warm_hops;
     r.segments = segments;
+    std::set<unsigned> sms;
     for (unsigned j = 0; j < segments; ++j) {
         const double ns = static_cast<double>(host.segment_ns[j]) / static_cast<double>(std::max<std::uint64_t>(seg_steps[j], 1));
         r.nearest_sm_ns = j == 0 ? ns : std::min(r.nearest_sm_ns, ns);
         r.farthest_sm_ns = j == 0 ? ns : std::max(r.farthest_sm_ns, ns);
-        r.sms.push_back(host.segment_sm[j]);
+        sms.insert(host.segment_sm[j]);
     }
+    r.distinct_sms = static_cast<unsigned>(sms.size());
     if (r.ns_per_load > 0) last_ns_per_load_ = r.ns_per_load;
     if (host.last % words == 0 && host.last / words < next_.size()) position_ = static_cast<std::uint32_t>(host.last / words);
     return r;

@@ -85,10 +85,10 @@ public:
         std::uint32_t start_node = 0;
         std::uint64_t last_word = 0;
         std::uint64_t walked = 0;  // hops, the untimed ones at each segment's start included
-        unsigned segments = 1;     // SMs that chased, one after the other
-        double nearest_sm_ns = 0;  // the fastest and the slowest segment's ns per load
+        unsigned segments = 1;      // chased one after the other, each by one block
+        unsigned distinct_sms = 1;  // the SMs those blocks ran on (two blocks may land on one)
+        double nearest_sm_ns = 0;   // the fastest and the slowest segment's ns per load
         double farthest_sm_ns = 0;
-        std::vector<unsigned> sms;  // the SM of each segment
     };
     // `steps` dependent loads from where the previous run stopped: every run
     // goes on around the cycle, so a node comes back only after all the

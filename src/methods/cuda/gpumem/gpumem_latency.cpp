@@ -112,8 +112,8 @@ public:
                                                "GPU (block k of a grid of one block per SM), 32 untimed hops first on "
                                                "each (its TLBs); the next sample one SM on: latency_ns is the mean "
                                                "over those SMs (nvbandwidth's convention), latency_ns_nearest_sm and "
-                                               "_farthest_sm the sample's fastest and slowest; below 1 MiB one SM, "
-                                               "its L1 warm"
+                                               "_farthest_sm the sample's fastest and slowest segment, chase_sms the "
+                                               "distinct SMs its segments ran on; below 1 MiB one SM, its L1 warm"
                                              : "one SM (the GPU's own memory: the SM also decides which L2 partition "
                                                "holds the lines it warmed)"},
                               {"warmup", "a cycle that fits the L2 read into it (from 1 MiB to half the L2 every node by one block of "
@@ -142,7 +142,7 @@ public:
         s.metrics["latency_cycles"] = {last_.cycles_per_load, "cycles"};
         s.metrics["latency_ns"] = {last_.ns_per_load, "ns"};
         if (last_.ns_per_load > 0) s.metrics["sm_clock_mhz"] = {last_.cycles_per_load / last_.ns_per_load * 1e3, "MHz"};
-        s.metrics["chase_sms"] = {static_cast<double>(last_.segments), "count"};
+        s.metrics["chase_sms"] = {static_cast<double>(last_.distinct_sms), "count"};
         if (last_.segments > 1) {
             s.metrics["latency_ns_nearest_sm"] = {last_.nearest_sm_ns, "ns"};
             s.metrics["latency_ns_farthest_sm"] = {last_.farthest_sm_ns, "ns"};
