@@ -18,7 +18,9 @@ pid_t start_run(const fs::path& out, const fs::path& err) {
     const pid_t pid = fork();
     if (pid == 0) {
         if (!freopen("/dev/null", "w", stdout) || !freopen(err.c_str(), "w", stderr)) _exit(126);
-        execl(HWCOMM_BINARY, HWCOMM_BINARY, "run", "--min-size", "4K", "--max-size", "4M", "--time-budget", "0.05",
+        // Up to 64 MiB: the whole run (~10 s on a 2-core VM) must outlast the first record (~2 s) by
+        // far; up to 4 MiB it took 2.7 s and once ended, exit 0, before the signal came (CI, -j2).
+        execl(HWCOMM_BINARY, HWCOMM_BINARY, "run", "--min-size", "4K", "--max-size", "64M", "--time-budget", "0.05",
               "-o", out.c_str(), static_cast<char*>(nullptr));
         _exit(127);
     }
