@@ -155,15 +155,16 @@ LatencyLadder latency_ladder(const Record& record) {
     ladder.smallest_ns = median_between(ladder.ns_by_working_set, 0, 16 * kKiB);
     ladder.l2_window_ns = median_between(ladder.ns_by_working_set, kMiB, ladder.l2_bytes / 2);
     ladder.beyond_l2_ns = median_between(ladder.ns_by_working_set, 4 * ladder.l2_bytes, ~std::uint64_t{0});
-    std::vector<std::pair<std::uint64_t, double>> nearest, farthest;
+    auto& nearest = ladder.nearest_sm_by_working_set;
+    auto& farthest = ladder.farthest_sm_by_working_set;
     for (const Point& p : record.points) {
         if (p.status != "ok") continue;
         const auto near = metric_of(p, "latency_ns_nearest_sm"), far = metric_of(p, "latency_ns_farthest_sm");
-        const auto sms = metric_of(p, "chase_sms");
-        if (!near || !far || !sms) continue;
+        if (!near || !far) continue;
         nearest.emplace_back(p.bytes, *near);
         farthest.emplace_back(p.bytes, *far);
-        ladder.chase_sms = std::max(ladder.chase_sms, static_cast<unsigned>(*sms));
+        if (const auto sms = metric_of(p, "chase_sms"))
+            ladder.chase_sms = std::max(ladder.chase_sms, static_cast<unsigned>(*sms));
     }
     std::sort(nearest.begin(), nearest.end());
     std::sort(farthest.begin(), farthest.end());

@@ -75,8 +75,10 @@ struct LatencyLadder {
     std::optional<double> l2_window_ns;         // median over 1 MiB ... L2 / 2: L2
     std::optional<double> beyond_l2_ns;         // median over >= 4 x L2: DRAM (TLB misses grow it further)
     // Host or peer chases from several SMs (since 3fa2cbc, docs/gpumem.md
-    // "Which SM chases"): over the L2 window, the medians of each sample's
-    // fastest and slowest SM and the most SMs a sample used; unset for one SM.
+    // "Which SM chases"): per working set the sample's fastest and slowest SM
+    // (medians over the samples; sizes chased by one SM have none), their
+    // medians over the L2 window, and the most SMs a sample used.
+    std::vector<std::pair<std::uint64_t, double>> nearest_sm_by_working_set, farthest_sm_by_working_set;
     std::optional<double> nearest_sm_ns, farthest_sm_ns;
     unsigned chase_sms = 0;
 };

@@ -85,22 +85,17 @@ json stride_chart(const Record& r) {
 // also carries each size's nearest and farthest SM (null where one SM chased).
 json latency_series(const Record& r, const analyze::LatencyLadder& l, const std::string& prefix) {
     json bytes = json::array(), ns = json::array(), nearest = json::array(), farthest = json::array();
-    std::map<std::uint64_t, std::pair<std::optional<double>, std::optional<double>>> spread;
-    for (const Point& p : r.points)
-        if (p.status == "ok")
-            spread[p.bytes] = {analyze::metric_of(p, "latency_ns_nearest_sm"), analyze::metric_of(p, "latency_ns_farthest_sm")};
-    bool any = false;
+    const std::map<std::uint64_t, double> near(l.nearest_sm_by_working_set.begin(), l.nearest_sm_by_working_set.end());
+    const std::map<std::uint64_t, double> far(l.farthest_sm_by_working_set.begin(), l.farthest_sm_by_working_set.end());
     for (const auto& [b, v] : l.ns_by_working_set) {
         bytes.push_back(b), ns.push_back(v);
-        const auto& [near, far] = spread[b];
-        const bool both = near && far;
-        any = any || both;
-        nearest.push_back(both ? json(*near) : json(nullptr));
-        farthest.push_back(both ? json(*far) : json(nullptr));
+        const auto n = near.find(b), f = far.find(b);
+        nearest.push_back(n != near.end() ? json(n->second) : json(nullptr));
+        farthest.push_back(f != far.end() ? json(f->second) : json(nullptr));
     }
     const std::string memory = l.memory.empty() ? "local" : l.memory;
     json series = {{"label", prefix + memory + " (" + r.dst + ")"}, {"memory", memory}, {"bytes", bytes}, {"ns", ns}};
-    if (any) series["nearest_sm"] = nearest, series["farthest_sm"] = farthest;
+    if (!near.empty()) series["nearest_sm"] = nearest, series["farthest_sm"] = farthest;
     return series;
 }
 
