@@ -75,12 +75,9 @@ PointerChase::PointerChase(int exec, unsigned long long* memory, std::uint64_t c
                            bool ring, bool remote)
     : exec_(exec), memory_(memory), capacity_(capacity_bytes), unit_(unit), ring_(ring), remote_(remote),
       result_(exec, sizeof(ChaseResult)) {
-    const int l2 = gpu_mem_facts(exec).l2_bytes;  // the facts every gpumem record states
-    l2_bytes_ = l2 > 0 ? static_cast<std::uint64_t>(l2) : 0;
-    int sms = 0;
-    ScopedDevice on(exec_);
-    HWCOMM_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, exec_));
-    sm_count_ = sms > 0 ? static_cast<unsigned>(sms) : 1u;
+    const GpuMemFacts facts = gpu_mem_facts(exec);  // the facts every gpumem record states
+    l2_bytes_ = facts.l2_bytes > 0 ? static_cast<std::uint64_t>(facts.l2_bytes) : 0;
+    sm_count_ = facts.sm_count > 0 ? static_cast<unsigned>(facts.sm_count) : 1u;
 }
 
 void PointerChase::lay_out(std::uint64_t footprint_bytes, KernelTimer& timer) {
@@ -96,10 +93,8 @@ void PointerChase::lay_out(std::uint64_t footprint_bytes, KernelTimer& timer) {
     ScopedDevice on(exec_);
     HWCOMM_CUDA_CHECK(cudaMemcpyAsync(next_dev.data(), next_.data(), next_dev.size(), cudaMemcpyHostToDevice,
                                       timer.stream()));
-    int sms = 0;
-    HWCOMM_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, exec_));
     launch_chase_scatter(timer.stream(), memory_, reinterpret_cast<const std::uint32_t*>(next_dev.data()),
-                         layout.nodes, stride_bytes_ / 8, sms);
+                         layout.nodes, stride_bytes_ / 8, static_cast<int>(sm_count_));
     timer.synchronize();
     footprint_ = footprint_bytes;
     last_ns_per_load_ = 0;  // a new footprint: its first run is one segment

@@ -83,7 +83,7 @@ public:
             memory = reinterpret_cast<unsigned long long*>(device_->data());
             capacity_ = device_->size();
         }
-        const bool remote = dst.kind == VertexKind::NumaNode || cuda_ordinal(dst) != exec_;
+        const bool remote = host_ || peer_;  // pinned host memory, or a peer GPU's
         chase_.emplace(exec_, memory, capacity_, unit, variant.ring, remote);
         if (variant.loaded) {
             loads_ = std::make_unique<ChaseLoads>(src, dst);
