@@ -112,6 +112,12 @@ public:
     virtual std::size_t max_bytes() const = 0;
 };
 
+// One lane of a confirmation round: an ordered pair the method applies to.
+struct RoundLane {
+    const Vertex* src = nullptr;
+    const Vertex* dst = nullptr;
+};
+
 class Characterizer {
 public:
     virtual ~Characterizer() = default;
@@ -141,6 +147,17 @@ public:
     virtual std::unique_ptr<TransferSession> prepare(const Graph& graph, const Vertex& src, const Vertex& dst,
                                                      const ParamSet& params, std::size_t max_bytes,
                                                      const MethodOptions& options) const = 0;
+
+    // Confirmation rounds (run/confirmation_rounds.hpp): whether records with
+    // these parameters can be measured several ordered pairs at once, each pair
+    // a lane with its own time and data check (copies between GPUs whose
+    // routes share no link). False: its pairs are confirmed one at a time.
+    virtual bool measures_rounds(const ParamSet& params) const { (void)params; return false; }
+    // One round's session: a lane per pair, labelled "src->dst". Only called
+    // when measures_rounds(params); throws MeasurementError as prepare does.
+    virtual std::unique_ptr<TransferSession> prepare_round(const Graph& graph, const std::vector<RoundLane>& lanes,
+                                                           const ParamSet& params, std::size_t max_bytes,
+                                                           const MethodOptions& options) const;
 };
 
 // Explicit registration: each method family has a register_*() function that

@@ -5,6 +5,7 @@
 #include "methods/cuda/common/cuda_check.hpp"
 #include "methods/cuda/common/graph_queries.hpp"
 #include "methods/cuda/common/peer_setup.hpp"
+#include "methods/cuda/lanes/round_session.hpp"
 #include "methods/cuda/common/session_common.hpp"
 #include "methods/cuda/copy/copy_methods.hpp"
 #include "methods/cuda/lanes/one_way_session.hpp"
@@ -103,6 +104,20 @@ public:
             const SizeCap cap = plan_buffers(options, max_bytes, {{cuda_ordinal(src), 1}, {cuda_ordinal(dst), 1}}, 0);
             return std::make_unique<DeviceDeviceSession>(graph, src, dst, call_, params, cap, options);
         });
+    }
+
+    // Peer on only: staged copies all cross the host, so their routes are never apart.
+    bool measures_rounds(const ParamSet& params) const override {
+        const auto it = params.find("peer");
+        return it != params.end() && it->second == "on";
+    }
+    // Copy-engine lanes (cudaMemcpyPeerAsync; with peer access on and unified
+    // addressing, memcpy-d2d's cudaMemcpyAsync takes the same route), queued by the source.
+    std::unique_ptr<TransferSession> prepare_round(const Graph& graph, const std::vector<RoundLane>& lanes,
+                                                   const ParamSet& params, std::size_t max_bytes,
+                                                   const MethodOptions& options) const override {
+        if (!measures_rounds(params)) return Characterizer::prepare_round(graph, lanes, params, max_bytes, options);
+        return prepare_copy_round(graph, lanes, Executor::CopyEngine, Initiator::Writer, name(), max_bytes, options);
     }
 
 private:

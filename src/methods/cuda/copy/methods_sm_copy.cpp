@@ -27,6 +27,7 @@
 #include "methods/cuda/common/tma_kernels.hpp"
 #include "methods/cuda/copy/copy_methods.hpp"
 #include "methods/cuda/lanes/one_way_session.hpp"
+#include "methods/cuda/lanes/round_session.hpp"
 
 namespace hwcomm::cuda {
 
@@ -236,6 +237,21 @@ public:
             const SizeCap cap = plan_buffers(options, max_bytes, {{cuda_ordinal(gpu), 1}}, 1);
             return std::make_unique<SmCopySession>(graph, host, gpu, engine_, kind_, cap, options, HostSide{});
         });
+    }
+
+    bool measures_rounds(const ParamSet& params) const override {
+        const auto it = params.find("peer");
+        return peer() && it != params.end() && it->second == "on";
+    }
+    // The lanes run the executor's copy on the GPU this method's copy runs on:
+    // the destination pulls, the source pushes.
+    std::unique_ptr<TransferSession> prepare_round(const Graph& graph, const std::vector<RoundLane>& lanes,
+                                                   const ParamSet& params, std::size_t max_bytes,
+                                                   const MethodOptions& options) const override {
+        if (!measures_rounds(params)) return Characterizer::prepare_round(graph, lanes, params, max_bytes, options);
+        return prepare_copy_round(graph, lanes, engine_ == Engine::Tma ? Executor::Tma : Executor::Sm,
+                                  kind_ == SmKind::PeerPush ? Initiator::Writer : Initiator::Reader, name(),
+                                  max_bytes, options);
     }
 
 private:
