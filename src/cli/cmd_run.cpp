@@ -170,11 +170,15 @@ int run_command(const RunArgs& a) {
     if (!resuming) results.meta["plan"] = run_plan_summary_json(run_plan_);
     // The identical-link classes of what this run measures (docs/classes.md), for analyze and the report.
     std::vector<ClassMember> members;
-    for (const auto& p : plan) members.push_back({p.src_id, p.dst_id});
+    for (const auto& p : plan) {
+        if (p.round.empty()) members.push_back({p.src_id, p.dst_id});
+        for (const auto& lane : p.round) members.push_back({lane.src_id, lane.dst_id});
+    }
     results.link_classes = class_map_to_json(classify(graph, members));
     const unsigned cpus = std::thread::hardware_concurrency();  // logical CPUs, as the load average counts
     const LoadAverage load = read_load_average();
-    begin_run_state(results.meta, plan.size(), load, cpus, utc_now_iso8601());
+    const std::size_t planned_records = written_record_count(plan);
+    begin_run_state(results.meta, planned_records, load, cpus, utc_now_iso8601());
     set_completed_records(results.meta, results.records.size());
     if (const std::string why = cuda_skip_reason(graph); !why.empty()) {
         warn("CUDA methods skipped: " + why);
@@ -237,7 +241,7 @@ int run_command(const RunArgs& a) {
         }
         // A log line even into a file or pipe; on a terminal it replaces the progress line.
         std::cerr << (tty ? "\r\033[K" : "") << text::record_line(record, registry.catalog().find(record.method), &graph,
-                                                                results.records.size(), plan.size())
+                                                                results.records.size(), planned_records)
                   << std::endl;
     };
     // A sticky device error: one line, the reason kept in the file, which is saved at once.
@@ -263,16 +267,16 @@ int run_command(const RunArgs& a) {
                             !(a.stop_after_records && measured_now >= a.stop_after_records);
     if (budget_cut) {
         code = errors ? kExitRecordErrors : 0;
-        results.meta["run"]["budget_cut"] = plan.size() - std::min(plan.size(), results.records.size());
+        results.meta["run"]["budget_cut"] = planned_records - std::min(planned_records, results.records.size());
         save_results(path, results);
         std::cerr << "hwcomm: budget spent after " << duration_text(clock ? clock->elapsed_s() : 0) << ": "
-                  << plan.size() - results.records.size() << " record(s) left; complete the file with: hwcomm run --resume "
+                  << planned_records - std::min(planned_records, results.records.size()) << " record(s) left; complete the file with: hwcomm run --resume "
                   << path << "\n";
     }
     if (code == kExitInterrupted)  // also on stderr: a batch job's stdout may go nowhere
         std::cerr << "hwcomm: interrupted; complete the file with: hwcomm run --resume " << path << "\n";
     std::cout << "hwcomm run: " << measured_now << " record(s) measured, " << results.records.size() << " of "
-              << plan.size() << " in " << path << (errors ? ", " + std::to_string(errors) + " with errors" : std::string())
+              << planned_records << " in " << path << (errors ? ", " + std::to_string(errors) + " with errors" : std::string())
               << (skipped ? ", " + std::to_string(skipped) + " skipped (the machine lacks what they need)" : std::string())
               << (code == kExitInterrupted ? "; interrupted: complete it with --resume " + path : std::string())
               << (budget_cut ? "; the budget left the rest for --resume " + path : std::string()) << "\n";

@@ -32,7 +32,10 @@ RunPlan transfer_run_plan(const Graph& graph, const Registry& registry, const Tr
 void check_resumed_records(const ResultsFile& results, const std::vector<PlannedRecord>& plan,
                            const std::string& path) {
     std::set<std::string> planned, seen;
-    for (const auto& p : plan) planned.insert(p.key);
+    for (const auto& p : plan) {
+        if (p.round.empty()) planned.insert(p.key);  // a covered member too: kept when its pair was promoted
+        for (const auto& lane : p.round) planned.insert(lane.key);
+    }
     for (const auto& r : results.records) {
         if (!planned.count(r.key))
             throw UsageError("--resume: " + path + ": record " + r.key +
@@ -46,7 +49,8 @@ bool every_planned_record_present(const std::vector<PlannedRecord>& plan, const 
     std::set<std::string> keys;
     for (const auto& r : results.records) keys.insert(r.key);
     for (const auto& p : plan)
-        if (!keys.count(p.key)) return false;
+        for (const std::string& key : written_keys(p))
+            if (!keys.count(key)) return false;
     return true;
 }
 

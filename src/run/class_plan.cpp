@@ -1,5 +1,6 @@
 #include "run/class_plan.hpp"
 
+#include "run/confirmation_rounds.hpp"
 #include "run/size_plan.hpp"
 
 #include <algorithm>
@@ -55,8 +56,15 @@ std::string comparable_params(const PlannedRecord& record) {
     return out;
 }
 
-std::vector<PlannedRecord> apply_classes(std::vector<PlannedRecord> plan, const ClassMap& classes, bool exhaustive,
-                                         std::vector<std::string>* notes) {
+std::vector<PlannedRecord> apply_classes(std::vector<PlannedRecord> plan, const ClassMap& classes, const Graph& graph,
+                                         bool exhaustive, std::vector<std::string>* notes) {
+    // A plan classed before: its rounds back to their members.
+    std::vector<PlannedRecord> flat;
+    for (PlannedRecord& p : plan) {
+        if (p.round.empty()) flat.push_back(std::move(p));
+        for (PlannedRecord& lane : p.round) flat.push_back(std::move(lane));
+    }
+    plan = std::move(flat);
     // Records of one method, comparable parameters and class: one group.
     const MemberIndex index(classes);
     std::map<std::string, std::vector<std::size_t>> groups;
@@ -93,15 +101,78 @@ std::vector<PlannedRecord> apply_classes(std::vector<PlannedRecord> plan, const 
             }
         }
     }
+    // Pair confirmations in rounds, or only those that cover the class's links.
+    std::map<std::size_t, PlannedRecord> round_at;  // a round takes its first member's place
+    std::vector<bool> in_round(plan.size(), false);
+    std::map<std::string, std::pair<std::size_t, std::size_t>> rounds_by_method;  // members, rounds
+    std::map<std::string, std::size_t> cover_left_by_method;
+    for (const auto& [key, members] : groups) {
+        std::vector<std::size_t> pairs;
+        std::set<DirectedLink> measured;
+        for (const std::size_t i : members) {
+            const PlannedRecord& p = plan[i];
+            if (!p.src || !p.dst || p.set || p.src == p.dst) continue;
+            if (p.measured_as == "full") {
+                for (const DirectedLink& l : route_links(graph, *p.src, *p.dst, p.params)) measured.insert(l);
+            } else if (!dropped[i]) {
+                pairs.push_back(i);
+            }
+        }
+        if (pairs.size() < 2) continue;
+        std::vector<const PlannedRecord*> of;
+        for (const std::size_t i : pairs) of.push_back(&plan[i]);
+        const PlannedRecord& first = *of.front();
+        const bool gpus = std::all_of(of.begin(), of.end(), [](const PlannedRecord* p) {
+            return p->src->kind == VertexKind::Gpu && p->dst->kind == VertexKind::Gpu;
+        });
+        if (gpus && first.method->measures_rounds(first.params)) {
+            const auto rounds = plan_rounds(graph, of);
+            for (const auto& round : rounds) {
+                if (round.size() < 2) continue;  // a lone pair is confirmed alone
+                std::vector<PlannedRecord> lanes;
+                for (const std::size_t k : round) {
+                    lanes.push_back(plan[pairs[k]]);
+                    in_round[pairs[k]] = true;
+                }
+                round_at.emplace(pairs[round.front()], make_round(lanes, round_at.size() + 1));
+            }
+            for (const auto& round : rounds)
+                if (round.size() >= 2) {
+                    rounds_by_method[first.method->name()].first += round.size();
+                    ++rounds_by_method[first.method->name()].second;
+                }
+            continue;
+        }
+        const std::vector<bool> chosen = covering_members(graph, of, measured);
+        for (std::size_t k = 0; k < pairs.size(); ++k)
+            if (!chosen[k]) {
+                plan[pairs[k]].measured_as = "covered";
+                ++cover_left_by_method[first.method->name()];
+            }
+    }
+    if (notes) {
+        for (const auto& [method, counts] : rounds_by_method)
+            notes->push_back(method + ": " + std::to_string(counts.first) + " confirmation(s) in " +
+                             std::to_string(counts.second) +
+                             " round(s) of pairs measured at once over links they do not share");
+        for (const auto& [method, n] : cover_left_by_method)
+            notes->push_back(method + ": " + std::to_string(n) +
+                             " pair(s) covered: every link they cross is confirmed by another pair of their class; "
+                             "measured only when a record of the pair is promoted");
+    }
     if (notes)
         for (const auto& [method, n] : covered_by_method)
             notes->push_back(method + ": " + std::to_string(n) +
                              " set(s) not measured: another set of their class competes for the same link and is "
                              "measured (--exhaustive measures every set)");
     std::vector<PlannedRecord> out;
-    for (int pass = 0; pass < 2; ++pass)
-        for (std::size_t i = 0; i < plan.size(); ++i)
-            if (!dropped[i] && (plan[i].measured_as == "full") == (pass == 0)) out.push_back(plan[i]);
+    static const char* const kPasses[] = {"full", "confirmed", "covered"};
+    for (const char* pass : kPasses)
+        for (std::size_t i = 0; i < plan.size(); ++i) {
+            if (dropped[i] || plan[i].measured_as != pass) continue;
+            if (const auto round = round_at.find(i); round != round_at.end()) out.push_back(std::move(round->second));
+            else if (!in_round[i]) out.push_back(plan[i]);
+        }
     return out;
 }
 

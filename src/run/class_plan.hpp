@@ -33,7 +33,9 @@ std::string comparable_params(const PlannedRecord& record);
 // routes through each (pairs-sharing-a-link on the 16-GPU DGX-2 fixture:
 // 1797 confirmations, 15 routes out of each GPU's NVLinks two by two). What
 // was left out is said in `notes` when given.
-std::vector<PlannedRecord> apply_classes(std::vector<PlannedRecord> plan, const ClassMap& classes, bool exhaustive,
-                                         std::vector<std::string>* notes = nullptr);
+// Pair confirmations then go in rounds or covers (run/confirmation_rounds.hpp),
+// which need `graph` for the members' routes; covered records come last.
+std::vector<PlannedRecord> apply_classes(std::vector<PlannedRecord> plan, const ClassMap& classes, const Graph& graph,
+                                         bool exhaustive, std::vector<std::string>* notes = nullptr);
 
 }  // namespace hwcomm

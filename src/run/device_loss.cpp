@@ -61,11 +61,17 @@ void store_record(ResultsFile& results, Record record) {
 std::size_t keep_gpu_records_not_measured(const std::vector<const PlannedRecord*>& rest, const DeviceLoss& loss,
                                           ResultsFile& results) {
     std::size_t n = 0;
-    for (const PlannedRecord* p : rest)
-        if (needs_gpu(*p)) {
+    for (const PlannedRecord* p : rest) {
+        if (!needs_gpu(*p) || p->measured_as == "covered") continue;  // covered: measured only if its pair is promoted
+        if (p->round.empty()) {
             store_record(results, not_measured_record(*p, loss));
             ++n;
         }
+        for (const PlannedRecord& lane : p->round) {  // a round: its members are the records
+            store_record(results, not_measured_record(lane, loss));
+            ++n;
+        }
+    }
     return n;
 }
 

@@ -1,8 +1,11 @@
 #include "run/engine.hpp"
 
+#include <algorithm>
 #include <chrono>
+#include <deque>
 #include <map>
 
+#include "run/confirmation_rounds.hpp"
 #include "run/device_loss.hpp"
 #include "run/planned_measure.hpp"
 #include "run/progress.hpp"
@@ -28,6 +31,7 @@ namespace {
 struct HeldConfirmation {
     const PlannedRecord* planned;
     Record record;
+    bool counts_progress = true;  // a round's lanes after its first share its progress units
 };
 
 double seconds_since(std::chrono::steady_clock::time_point t) {
@@ -39,9 +43,25 @@ public:
     PlanRunner(const Graph& graph, const std::vector<PlannedRecord>& plan, const RunOptions& options,
                ResultsFile& results, const EngineHooks& hooks)
         : graph_(graph), options_(options), results_(results), hooks_(hooks) {
-        for (const auto& p : plan) {
+        const auto pending = [&](const PlannedRecord& p) {
             const Record* done = results.find(p.key);
-            if (!done || is_not_measured(*done)) todo_.push_back(&p);
+            return !done || is_not_measured(*done);
+        };
+        for (const auto& p : plan) {
+            if (p.round.empty()) {
+                if (pending(p)) todo_.push_back(&p);
+                continue;
+            }
+            std::vector<PlannedRecord> left;  // a resumed round measures the lanes not yet kept
+            for (const PlannedRecord& lane : p.round)
+                if (pending(lane)) left.push_back(lane);
+            if (left.size() == p.round.size()) todo_.push_back(&p);
+            else if (left.size() == 1) todo_.push_back(&owned_.emplace_back(left.front()));
+            else if (!left.empty()) {
+                PlannedRecord rest = make_round(left, 0);
+                rest.key = p.key;  // the plan's estimate and admission are the round's
+                todo_.push_back(&owned_.emplace_back(std::move(rest)));
+            }
         }
         for (std::size_t i = 0; i < todo_.size(); ++i)
             if (todo_[i]->measured_as == "confirmed") last_of_class_[todo_[i]->representative_key] = i;
@@ -53,9 +73,8 @@ public:
         for (std::size_t i = 0; i < todo_.size(); ++i) {
             if (!step(i)) break;
             const PlannedRecord* p = todo_[i];
-            if (p->measured_as == "confirmed" && last_of_class_.at(p->representative_key) == i &&
-                !judge_class_of(p->representative_key))
-                break;
+            const bool last = p->measured_as == "confirmed" && last_of_class_.at(p->representative_key) == i;
+            if ((last || p->measured_as == "covered") && !judge_class_of(p->representative_key)) break;
         }
         return measured_;  // held confirmations of a run cut short are not kept: --resume measures them
     }
@@ -89,9 +108,18 @@ private:
             progress_->skip_units(options_.sizes.size());
             return true;  // left for --resume
         }
+        if (p->measured_as == "covered") {
+            if (!pair_promoted(*p)) {
+                progress_->skip_units(options_.sizes.size());
+                return true;  // its links were confirmed by other members
+            }
+            p = &owned_.emplace_back(*p);  // its pair is unlike its class: confirmed after all
+            owned_.back().measured_as = "confirmed";
+        }
         const double estimate = hooks_.estimate ? hooks_.estimate(*p) : -1;
         std::optional<DeviceFailure> failure;
         const auto started = std::chrono::steady_clock::now();
+        if (!p->round.empty()) return step_round(i, *p, estimate);
         std::optional<Record> record = measure_as_planned(graph_, *p, options_, results_, progress_, &hooks_, failure);
         if (!record) return false;
         // The record's whole cost (set-up, warm-ups, checks, samples; a promotion's
@@ -104,6 +132,44 @@ private:
             finish(std::move(*record));
         note_loss(failure, i, p->key);
         return true;
+    }
+
+    // A round: its lanes held as the class's confirmations, each with its
+    // share of the round's time; with no representative to compare with,
+    // each lane measured alone as planned (and promoted).
+    bool step_round(std::size_t i, const PlannedRecord& round, double estimate) {
+        const Record* rep = results_.find(round.representative_key);
+        const bool rep_ok = rep && std::any_of(rep->points.begin(), rep->points.end(),
+                                               [](const Point& p) { return p.status == "ok"; });
+        std::optional<DeviceFailure> failure;
+        if (!rep_ok) {
+            for (const PlannedRecord& lane : round.round) {
+                std::optional<Record> r = measure_as_planned(graph_, lane, options_, results_, nullptr, &hooks_, failure);
+                if (!r) return false;
+                finish(std::move(*r));
+                note_loss(failure, i, lane.key);
+            }
+            return true;
+        }
+        const auto started = std::chrono::steady_clock::now();
+        std::optional<Record> measured = measure_as_planned(graph_, round, options_, results_, progress_, &hooks_, failure);
+        if (!measured) return false;
+        const double lanes = static_cast<double>(round.round.size());
+        std::vector<Record> split = split_round(*measured, round);
+        for (std::size_t k = 0; k < split.size(); ++k) {
+            split[k].context["elapsed_s"] = seconds_since(started) / lanes;
+            if (estimate >= 0) split[k].context["estimate_s"] = estimate / lanes;
+            held_[round.representative_key].push_back({&round.round[k], std::move(split[k]), k == 0});
+        }
+        note_loss(failure, i, round.key);
+        return true;
+    }
+
+    // Whether a record of the covered member's pair was promoted (this run or before).
+    bool pair_promoted(const PlannedRecord& p) const {
+        return std::any_of(results_.records.begin(), results_.records.end(), [&](const Record& r) {
+            return r.measured_as == "promoted" && r.src == p.src_id && r.dst == p.dst_id;
+        });
     }
 
     // The class's held confirmations judged together: those within its spread
@@ -130,7 +196,8 @@ private:
                 outside.push_back(k);
                 continue;
             }
-            keep_confirmed(group[k].record, representative_key, verdicts[k].compared, progress_, options_);
+            keep_confirmed(group[k].record, representative_key, verdicts[k].compared,
+                           group[k].counts_progress ? progress_ : nullptr, options_);
             finish(std::move(group[k].record));
         }
         for (const std::size_t k : outside) {
@@ -207,6 +274,7 @@ private:
     const RunOptions& options_;
     ResultsFile& results_;
     const EngineHooks& hooks_;
+    std::deque<PlannedRecord> owned_;  // rounds cut by a resume, covered members confirmed after all
     std::vector<const PlannedRecord*> todo_;
     std::map<std::string, std::size_t> last_of_class_;  // representative key -> its last confirmation in todo_
     std::map<std::string, std::vector<HeldConfirmation>> held_;

@@ -25,8 +25,29 @@ std::vector<PairApplicability> method_pairs(const Graph& graph, const Characteri
     return out;
 }
 
+std::vector<std::string> written_keys(const PlannedRecord& planned) {
+    if (planned.measured_as == "covered") return {};
+    if (planned.round.empty()) return {planned.key};
+    std::vector<std::string> out;
+    for (const PlannedRecord& lane : planned.round) out.push_back(lane.key);
+    return out;
+}
+
+std::size_t written_record_count(const std::vector<PlannedRecord>& plan) {
+    std::size_t n = 0;
+    for (const PlannedRecord& p : plan) n += written_keys(p).size();
+    return n;
+}
+
 std::vector<const Vertex*> PlannedRecord::vertices() const {
     if (set) return set->vertices;
+    if (!round.empty()) {
+        std::vector<const Vertex*> out;
+        for (const PlannedRecord& lane : round)
+            for (const Vertex* v : lane.vertices())
+                if (std::find(out.begin(), out.end(), v) == out.end()) out.push_back(v);
+        return out;
+    }
     std::vector<const Vertex*> out{src};
     if (dst != src) out.push_back(dst);
     return out;

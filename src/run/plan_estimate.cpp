@@ -65,6 +65,13 @@ double estimate_record(const PlannedRecord& record, const RunOptions& options, c
 }  // namespace
 
 double estimate_record(const PlannedRecord& record, const RunOptions& options, const CostModel& costs) {
+    if (record.measured_as == "covered") return 0;  // measured only when its pair is promoted
+    if (!record.round.empty()) {
+        // The lanes' samples run together: one confirmation's points, and every lane's set-up.
+        const PlannedRecord& lane = record.round.front();
+        const double setup = costs.of(cost_key(lane.method->name(), lane.params)).confirm_setup_s;
+        return estimate_record(lane, options, costs, 0) + setup * static_cast<double>(record.round.size() - 1);
+    }
     return estimate_record(record, options, costs, planned_endpoints(record));
 }
 
@@ -81,10 +88,11 @@ PlanEstimate estimate_plan(const std::vector<PlannedRecord>& plan, const RunOpti
         e.total_s += s;
         e.method_s[p.method->name()] += s;
         if (p.measured_as == "confirmed" && !skip) {
-            PlannedRecord full = p;
+            PlannedRecord full = p.round.empty() ? p : p.round.front();
             full.measured_as = "full";
-            promotions += estimate_record(full, options, costs);
-            ++confirmed;
+            const std::size_t lanes = std::max<std::size_t>(1, p.round.size());
+            promotions += estimate_record(full, options, costs) * static_cast<double>(lanes);
+            confirmed += lanes;
         }
     }
     e.promotion_s = confirmed ? promotions / static_cast<double>(confirmed) : 0;
@@ -104,7 +112,13 @@ std::vector<RecordedEstimate> estimate_recorded(const ResultsFile& file, const R
         planned.params = r.params;
         planned.measured_as = r.measured_as == "promoted" ? "confirmed" : r.measured_as;
         const std::size_t endpoints = lane_endpoints(r);
-        const double as_planned = estimate_record(planned, options, costs, endpoints);
+        double as_planned = estimate_record(planned, options, costs, endpoints);
+        if (const auto round = r.context.find("round"); round != r.context.end() && round->is_object()) {
+            // A lane of a confirmation round: its share of the round's estimate.
+            const auto lanes = round->value("lanes", nlohmann::json::array());
+            const double n = lanes.is_array() && !lanes.empty() ? static_cast<double>(lanes.size()) : 1.0;
+            as_planned = (as_planned + costs.of(cost_key(r.method, r.params)).confirm_setup_s * (n - 1)) / n;
+        }
         double estimate = as_planned;
         if (r.measured_as == "promoted") {  // its confirmation, then the full sweep the plan prices as promotion_s
             planned.measured_as = "full";

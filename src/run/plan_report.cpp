@@ -12,8 +12,9 @@ namespace hwcomm {
 
 namespace {
 
+// Records as the file will hold them: a round's lanes each; covered members apart.
 struct Counts {
-    std::size_t records = 0, full = 0, confirmed = 0, deferred = 0;
+    std::size_t records = 0, full = 0, confirmed = 0, deferred = 0, rounds = 0, covered = 0;
     double estimate_s = 0;
 };
 
@@ -22,9 +23,15 @@ Counts count(const RunPlan& plan, const std::string& method = "") {
     for (std::size_t i = 0; i < plan.records.size(); ++i) {
         const PlannedRecord& p = plan.records[i];
         if (!method.empty() && p.method->name() != method) continue;
-        ++c.records;
-        (p.measured_as == "confirmed" ? c.confirmed : c.full)++;
-        c.deferred += plan.deferred[i];
+        if (p.measured_as == "covered") {
+            ++c.covered;
+            continue;
+        }
+        const std::size_t n = std::max<std::size_t>(1, p.round.size());
+        c.records += n;
+        (p.measured_as == "confirmed" ? c.confirmed : c.full) += n;
+        c.rounds += !p.round.empty();
+        c.deferred += plan.deferred[i] ? n : 0;
         c.estimate_s += plan.estimate.record_s[i];
     }
     return c;
@@ -80,6 +87,8 @@ nlohmann::json run_plan_summary_json(const RunPlan& plan) {
                      {"records", all.records},
                      {"full", all.full},
                      {"confirmed", all.confirmed},
+                     {"rounds", all.rounds},
+                     {"covered", all.covered},
                      {"deferred", all.deferred},
                      {"promotion_s", plan.estimate.promotion_s},
                      {"exhaustive", plan.options.plan.exhaustive},
@@ -90,7 +99,8 @@ nlohmann::json run_plan_summary_json(const RunPlan& plan) {
     for (const std::string& m : method_order(plan)) {
         const Counts c = count(plan, m);
         methods.push_back({{"method", m}, {"records", c.records}, {"full", c.full}, {"confirmed", c.confirmed},
-                           {"deferred", c.deferred}, {"estimate_s", c.estimate_s}});
+                           {"rounds", c.rounds}, {"covered", c.covered}, {"deferred", c.deferred},
+                           {"estimate_s", c.estimate_s}});
     }
     j["methods"] = std::move(methods);
     if (plan.budget) j["budget"] = budget_fit_to_json(*plan.budget);
@@ -108,6 +118,11 @@ nlohmann::json run_plan_to_json(const RunPlan& plan) {
                          {"estimate_s", plan.estimate.record_s[i]}, {"deferred", static_cast<bool>(plan.deferred[i])}};
         if (!p.representative_key.empty()) r["representative"] = p.representative_key;
         if (p.set && !p.set->shared_link.empty()) r["shared_link"] = p.set->shared_link;
+        if (!p.round.empty()) {
+            r["lanes"] = nlohmann::json::array();
+            for (const PlannedRecord& lane : p.round)
+                r["lanes"].push_back({{"key", lane.key}, {"src", lane.src_id}, {"dst", lane.dst_id}});
+        }
         records.push_back(std::move(r));
     }
     j["plan"] = std::move(records);
@@ -120,7 +135,9 @@ std::string format_run_plan(const RunPlan& plan) {
     std::ostringstream out;
     const Counts all = count(plan);
     out << "plan: " << all.records << " record(s): " << all.full << " full sweep(s), " << all.confirmed
-        << " confirmation(s)" << (all.deferred ? ", " + std::to_string(all.deferred) + " left for --resume" : "")
+        << " confirmation(s)" << (all.rounds ? " (" + std::to_string(all.rounds) + " round(s) of lanes)" : "")
+        << (all.covered ? ", " + std::to_string(all.covered) + " covered" : "")
+        << (all.deferred ? ", " + std::to_string(all.deferred) + " left for --resume" : "")
         << "; " << plan.classes.classes.size() << " link class(es)"
         << (plan.options.plan.exhaustive ? " (--exhaustive: every record a full sweep of the fixed sizes)" : "") << "\n";
     for (const std::string& note : plan.notes) out << "note: " << note << "\n";
@@ -133,7 +150,8 @@ std::string format_run_plan(const RunPlan& plan) {
     for (const std::string& m : method_order(plan)) {
         const Counts c = count(plan, m);
         out << "  " << m << ": " << c.records << " record(s), " << c.full << " full, " << c.confirmed << " confirmed"
-            << (c.deferred ? ", " + std::to_string(c.deferred) + " left for --resume" : "") << ", about "
+            << (c.rounds ? " in " + std::to_string(c.rounds) + " round(s)" : "")
+            << (c.covered ? ", " + std::to_string(c.covered) + " covered" : "") << (c.deferred ? ", " + std::to_string(c.deferred) + " left for --resume" : "") << ", about "
             << seconds_text(c.estimate_s) << "\n";
         // One line per class and parameter set: its full records, then the members it confirms.
         std::map<std::string, std::vector<std::size_t>> lines;
@@ -146,14 +164,18 @@ std::string format_run_plan(const RunPlan& plan) {
             lines[key].push_back(i);
         }
         for (const std::string& key : order) {
-            std::string full, confirm;
+            std::string full, confirm, covered;
             for (std::size_t i : lines[key]) {
                 const PlannedRecord& p = plan.records[i];
-                std::string& list = p.measured_as == "confirmed" ? confirm : full;
-                list += " " + p.src_id + "->" + p.dst_id + (plan.deferred[i] ? "(deferred)" : "");
+                std::string& list = p.measured_as == "confirmed" ? confirm : p.measured_as == "covered" ? covered : full;
+                std::string lanes;
+                for (const PlannedRecord& lane : p.round) lanes += (lanes.empty() ? "" : " ") + lane.src_id + "->" + lane.dst_id;
+                list += " " + (p.round.empty() ? p.src_id + "->" + p.dst_id : "round(" + lanes + ")") +
+                        (plan.deferred[i] ? "(deferred)" : "");
             }
             out << "    " << key << ":" << (full.empty() ? "" : " full" + full)
-                << (confirm.empty() ? "" : "; confirm" + confirm) << "\n";
+                << (confirm.empty() ? "" : "; confirm" + confirm) << (covered.empty() ? "" : "; covered" + covered)
+                << "\n";
         }
     }
     if (plan.budget) {

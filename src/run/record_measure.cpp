@@ -65,6 +65,11 @@ bool wide_among_quiet(const std::vector<Point>& points) {
 
 std::unique_ptr<TransferSession> prepare_session(const Graph& graph, const PlannedRecord& planned,
                                                  std::size_t max_size, const MethodOptions& options) {
+    if (!planned.round.empty()) {
+        std::vector<RoundLane> lanes;
+        for (const PlannedRecord& lane : planned.round) lanes.push_back({lane.src, lane.dst});
+        return planned.method->prepare_round(graph, lanes, planned.params, max_size, options);
+    }
     if (planned.set) {
         const auto* group = dynamic_cast<const GroupCharacterizer*>(planned.method);
         if (!group) throw MeasurementError("internal: an endpoint set planned for a pair method");

@@ -55,7 +55,14 @@ TEST(CliPlan, EightGpuPlansAreEstimatedWithinTenMinutesWithTheirClasses) {
         EXPECT_GT(p.at("estimate_s").get<double>(), 0) << xml;
         const auto records = p.at("records").get<std::size_t>();
         EXPECT_EQ(p.at("full").get<std::size_t>() + p.at("confirmed").get<std::size_t>(), records);
-        EXPECT_EQ(p.at("plan").size(), records);
+        // A round writes a record per lane; a covered member none unless its pair is promoted.
+        std::size_t written = 0, covered = 0;
+        for (const json& r : p.at("plan")) {
+            if (r.at("measured_as") == "covered") ++covered;
+            else written += r.contains("lanes") ? r.at("lanes").size() : 1;
+        }
+        EXPECT_EQ(written, records);
+        EXPECT_EQ(covered, p.at("covered").get<std::size_t>());
         EXPECT_GT(p.at("confirmed").get<std::size_t>(), p.at("full").get<std::size_t>()) << xml;
         // Methods the built-in constants lack are named with whose they take, never a fitted copy.
         const json& fallback = p.at("cost_model").at("fallback_methods");
@@ -67,11 +74,12 @@ TEST(CliPlan, EightGpuPlansAreEstimatedWithinTenMinutesWithTheirClasses) {
             EXPECT_FALSE(c.at("members").empty());
             EXPECT_EQ(c.at("representative"), c.at("members").at(0));
         }
-        // Every full record comes before any confirmation.
-        bool confirming = false;
+        // Every full record comes before any confirmation, and covered members last.
+        int stage = 0;
         for (const json& r : p.at("plan")) {
-            if (r.at("measured_as") == "confirmed") confirming = true;
-            else EXPECT_FALSE(confirming) << r.at("key");
+            const int at = r.at("measured_as") == "full" ? 0 : r.at("measured_as") == "confirmed" ? 1 : 2;
+            EXPECT_LE(stage, at) << r.at("key");
+            stage = std::max(stage, at);
         }
     }
 }
@@ -124,12 +132,15 @@ TEST(CliPlan, FullSweepsGrowWithClassesNotWithGpus) {
     if (!built_with_cuda(s)) GTEST_SKIP() << "this build has no CUDA methods";
     const json eight = plan_of(s, "dgxh100-nvswitch.xml");
     const json sixteen = plan_of(s, "dgx2-nvswitch.xml");
-    // Twice the GPUs: at most twice the full sweeps (classes, not pairs), while the records grow more.
+    // Twice the GPUs: at most twice the full sweeps (classes, not pairs), and
+    // at most twice the estimate (issue 21: no faster than linear), although
+    // the ordered GPU pairs are 4.3 times as many (240 against 56): they are
+    // confirmed n - 1 rounds at a time, or covered by pairs crossing the same links.
     EXPECT_LE(without_under_load(sixteen, "full"), 2 * without_under_load(eight, "full"));
-    EXPECT_GT(without_under_load(sixteen, "records"), 3 * without_under_load(eight, "records"));
-    // And the estimate less than the records: confirmations are a few sizes each.
-    EXPECT_LT(without_under_load(sixteen, "estimate_s") / without_under_load(eight, "estimate_s"),
-              without_under_load(sixteen, "records") / without_under_load(eight, "records"));
+    EXPECT_LE(without_under_load(sixteen, "estimate_s"), 2 * without_under_load(eight, "estimate_s"));
+    for (const auto& [plan, gpus] : {std::pair{&eight, 8u}, std::pair{&sixteen, 16u}})
+        for (const json& m : plan->at("methods"))
+            if (m.at("method") == "memcpy-peer") EXPECT_EQ(m.at("rounds"), gpus - 1) << m;
     // --exhaustive: every record full.
     const json all = plan_of(s, "dgxh100-nvswitch.xml", "--exhaustive");
     EXPECT_EQ(all.at("confirmed"), 0);

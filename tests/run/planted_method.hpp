@@ -2,7 +2,9 @@
 // A scripted GPU-to-GPU method for the class plan's tests: every sample takes
 // a planted latency plus the bytes over a planted rate of its pair, so the
 // test knows which pair is unlike its class.
+#include <algorithm>
 #include <map>
+#include <vector>
 #include <memory>
 #include <utility>
 
@@ -19,6 +21,9 @@ struct PlantedLinks {
     std::map<std::pair<std::string, std::string>, double> first_latency_of;
     // Pairs whose second session only takes this latency.
     std::map<std::pair<std::string, std::string>, double> second_latency_of;
+    // Pairs slower only when measured in a confirmation round (their round slows them).
+    std::map<std::pair<std::string, std::string>, double> round_gbps_of;
+    bool rounds = true;  // the method measures its pairs in rounds (Characterizer::measures_rounds)
     double rate(const std::string& src, const std::string& dst) const {
         const auto it = gbps_of.find({src, dst});
         return it == gbps_of.end() ? gbps : it->second;
@@ -47,10 +52,43 @@ private:
     std::size_t max_;
 };
 
+// A round: every lane its pair's planted time, the sample as long as the slowest.
+class PlantedRoundSession : public TransferSession {
+public:
+    struct Lane {
+        std::string label;
+        double latency_s, gbps;
+    };
+    PlantedRoundSession(std::vector<Lane> lanes, std::size_t max) : lanes_(std::move(lanes)), max_(max) {}
+    void warmup(std::size_t, const std::string&) override {}
+    Sample measure(std::size_t bytes, const std::string&) override {
+        Sample s;
+        s.bytes_per_rep = static_cast<double>(bytes) * static_cast<double>(lanes_.size());
+        for (const Lane& l : lanes_) {
+            const double t = l.latency_s + static_cast<double>(bytes) / (l.gbps * 1e9);
+            s.lanes.push_back({l.label, t, static_cast<double>(bytes)});
+            s.seconds = std::max(s.seconds, t);
+        }
+        return s;
+    }
+    std::string verify(std::size_t, const std::string&) override { return ""; }
+    std::vector<LaneSpec> lanes() const override {
+        std::vector<LaneSpec> out;
+        for (const Lane& l : lanes_) out.push_back({l.label, "planted", "", "", {}, "measured", nlohmann::json::object()});
+        return out;
+    }
+    std::size_t max_bytes() const override { return max_; }
+
+private:
+    std::vector<Lane> lanes_;
+    std::size_t max_;
+};
+
 class PlantedMethod : public Characterizer {
 public:
-    explicit PlantedMethod(PlantedLinks links) : links_(std::move(links)) {}
-    std::string name() const override { return "planted"; }
+    explicit PlantedMethod(PlantedLinks links, std::string name = "planted")
+        : links_(std::move(links)), name_(std::move(name)) {}
+    std::string name() const override { return name_; }
     std::string description() const override { return "planted times per GPU pair"; }
     std::vector<VertexKind> src_kinds() const override { return {VertexKind::Gpu}; }
     std::vector<VertexKind> dst_kinds() const override { return {VertexKind::Gpu}; }
@@ -70,11 +108,31 @@ public:
         return std::make_unique<PlantedSession>(it != noisy.end() ? it->second : links_.latency(s.id, d.id),
                                                 links_.rate(s.id, d.id), max);
     }
+    bool measures_rounds(const ParamSet&) const override { return links_.rounds; }
+    std::unique_ptr<TransferSession> prepare_round(const Graph&, const std::vector<RoundLane>& lanes, const ParamSet&,
+                                                   std::size_t max, const MethodOptions&) const override {
+        ++rounds_prepared;
+        std::vector<PlantedRoundSession::Lane> planted;
+        for (const RoundLane& lane : lanes) {
+            const std::pair<std::string, std::string> pair{lane.src->id, lane.dst->id};
+            const int session = prepares_of[pair]++;
+            const auto& noisy = session == 0 ? links_.first_latency_of : links_.second_latency_of;
+            const auto it = session < 2 ? noisy.find(pair) : noisy.end();
+            const auto slowed = links_.round_gbps_of.find(pair);
+            planted.push_back({pair.first + "->" + pair.second,
+                               it != noisy.end() ? it->second : links_.latency(pair.first, pair.second),
+                               slowed != links_.round_gbps_of.end() ? slowed->second
+                                                                     : links_.rate(pair.first, pair.second)});
+        }
+        return std::make_unique<PlantedRoundSession>(std::move(planted), max);
+    }
+    mutable std::size_t rounds_prepared = 0;
     mutable std::size_t prepared = 0;
     mutable std::map<std::pair<std::string, std::string>, int> prepares_of;
 
 private:
     PlantedLinks links_;
+    std::string name_;
 };
 
 }  // namespace hwcomm::test

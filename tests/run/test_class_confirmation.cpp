@@ -44,15 +44,35 @@ Fixture planned(const std::string& xml, const test::PlantedMethod& method) {
             all.push_back({&method, pair.src, pair.dst, {}, record_key("planted", pair.src->id, pair.dst->id, {}),
                            pair.src->id, pair.dst->id, std::nullopt});
     f.classes = classify(f.graph, plan_members(all));
-    f.plan = apply_classes(all, f.classes, false);
+    f.plan = apply_classes(all, f.classes, f.graph, false);
     return f;
+}
+
+// The confirmed pairs of the plan, a round's lanes each, in plan order.
+std::vector<std::pair<std::string, std::string>> confirmed_pairs(const std::vector<PlannedRecord>& plan) {
+    std::vector<std::pair<std::string, std::string>> out;
+    for (const PlannedRecord& p : plan) {
+        if (p.measured_as != "confirmed") continue;
+        if (p.round.empty()) out.emplace_back(p.src_id, p.dst_id);
+        for (const PlannedRecord& lane : p.round) out.emplace_back(lane.src_id, lane.dst_id);
+    }
+    return out;
+}
+
+// The planned record (a round's lane included) that writes `key`.
+const PlannedRecord* planned_of(const std::vector<PlannedRecord>& plan, const std::string& key) {
+    for (const PlannedRecord& p : plan) {
+        if (p.key == key) return &p;
+        for (const PlannedRecord& lane : p.round)
+            if (lane.key == key) return &lane;
+    }
+    return nullptr;
 }
 
 // A pair that is neither its class's representative nor its reverse.
 std::pair<std::string, std::string> ordinary_member(const Fixture& f) {
-    for (const PlannedRecord& p : f.plan)
-        if (p.measured_as == "confirmed") return {p.src_id, p.dst_id};
-    return {};
+    const auto pairs = confirmed_pairs(f.plan);
+    return pairs.empty() ? std::pair<std::string, std::string>{} : pairs.front();
 }
 
 // `scattered`: every pair's latency planted between 0.75x and 1.25x of 10 us
@@ -62,7 +82,7 @@ void expect_one_promotion(const std::string& xml, std::size_t gpus, bool scatter
     // Plan once to find a confirmed pair, then plant it slow (300 instead of 400 GB/s).
     const test::PlantedMethod probe({});
     const Fixture first = planned(xml, probe);
-    ASSERT_EQ(first.plan.size(), gpus * (gpus - 1));
+    ASSERT_EQ(written_record_count(first.plan), gpus * (gpus - 1));
     const auto slow = ordinary_member(first);
     ASSERT_FALSE(slow.first.empty());
     test::PlantedLinks links;
@@ -70,8 +90,13 @@ void expect_one_promotion(const std::string& xml, std::size_t gpus, bool scatter
     if (scattered) {
         std::size_t k = 0;
         for (const PlannedRecord& p : first.plan) {
-            const double golden = std::fmod(0.618034 * static_cast<double>(++k), 1.0);
-            links.latency_of[{p.src_id, p.dst_id}] = 10e-6 * (0.75 + 0.5 * golden);
+            std::vector<const PlannedRecord*> pairs{&p};
+            if (!p.round.empty()) pairs.clear();
+            for (const PlannedRecord& lane : p.round) pairs.push_back(&lane);
+            for (const PlannedRecord* q : pairs) {
+                const double golden = std::fmod(0.618034 * static_cast<double>(++k), 1.0);
+                links.latency_of[{q->src_id, q->dst_id}] = 10e-6 * (0.75 + 0.5 * golden);
+            }
         }
     }
     const test::PlantedMethod method(links);
@@ -79,7 +104,7 @@ void expect_one_promotion(const std::string& xml, std::size_t gpus, bool scatter
 
     ResultsFile results;
     EngineHooks hooks;
-    ASSERT_EQ(run_plan(f.graph, f.plan, options(), results, hooks), f.plan.size());
+    ASSERT_EQ(run_plan(f.graph, f.plan, options(), results, hooks), written_record_count(f.plan));
     std::size_t full = 0, confirmed = 0, planned_full = 0;
     for (const PlannedRecord& p : f.plan) planned_full += p.measured_as == "full";
     bool confirmations_begun = false;
@@ -102,7 +127,7 @@ void expect_one_promotion(const std::string& xml, std::size_t gpus, bool scatter
         ++confirmed;
     }
     EXPECT_EQ(full, planned_full);
-    EXPECT_EQ(confirmed + 1, f.plan.size() - planned_full);
+    EXPECT_EQ(confirmed + 1, written_record_count(f.plan) - planned_full);
 }
 
 }  // namespace
@@ -136,9 +161,7 @@ TEST(ClassConfirmation, LatencyScatteredOverTheClassPromotesOnlyThePlantedSlowPa
 TEST(ClassConfirmation, AnOutlierThatDoesNotRepeatIsKeptAndOneThatDoesIsPromoted) {
     const test::PlantedMethod probe({});
     const Fixture first = planned("dgxh100-nvswitch.xml", probe);
-    std::vector<std::pair<std::string, std::string>> confirmed;
-    for (const PlannedRecord& p : first.plan)
-        if (p.measured_as == "confirmed") confirmed.emplace_back(p.src_id, p.dst_id);
+    const std::vector<std::pair<std::string, std::string>> confirmed = confirmed_pairs(first.plan);
     ASSERT_GE(confirmed.size(), 10u);
     test::PlantedLinks links;
     links.latency_s = 10e-6;
@@ -150,7 +173,7 @@ TEST(ClassConfirmation, AnOutlierThatDoesNotRepeatIsKeptAndOneThatDoesIsPromoted
     const Fixture f = planned("dgxh100-nvswitch.xml", method);
     ResultsFile results;
     EngineHooks hooks;
-    ASSERT_EQ(run_plan(f.graph, f.plan, options(), results, hooks), f.plan.size());
+    ASSERT_EQ(run_plan(f.graph, f.plan, options(), results, hooks), written_record_count(f.plan));
     std::size_t promoted = 0, measured_twice = 0;
     for (const Record& r : results.records) {
         const std::pair<std::string, std::string> pair{r.src, r.dst};
@@ -189,12 +212,11 @@ TEST(ClassConfirmation, ARunCutShortHasEveryClassAndAResumeCompletesIt) {
     ASSERT_EQ(run_plan(f.graph, f.plan, options(), results, hooks), full);
     std::set<std::string> covered;
     for (const Record& r : results.records)
-        for (const PlannedRecord& p : f.plan)
-            if (p.key == r.key) covered.insert(p.class_id);
+        if (const PlannedRecord* p = planned_of(f.plan, r.key)) covered.insert(p->class_id);
     EXPECT_EQ(covered, classes);
     // The resume measures only the confirmations, against the stored representatives.
     EngineHooks rest;
-    EXPECT_EQ(run_plan(f.graph, f.plan, options(), results, rest), f.plan.size() - full);
+    EXPECT_EQ(run_plan(f.graph, f.plan, options(), results, rest), written_record_count(f.plan) - full);
     for (const Record& r : results.records) EXPECT_NE(r.measured_as, "promoted") << r.key;
 }
 
@@ -215,18 +237,18 @@ TEST(ClassConfirmation, ARunStoppedInsideAClassKeepsNoneOfItsConfirmationsAndThe
     ASSERT_GE(results.records.size(), 1u);
     for (const Record& r : results.records) EXPECT_EQ(r.measured_as, "full") << r.key;
     EngineHooks rest;
-    const std::size_t left = f.plan.size() - results.records.size();  // before: argument order is unspecified
+    const std::size_t left = written_record_count(f.plan) - results.records.size();  // before: argument order is unspecified
     EXPECT_EQ(run_plan(f.graph, f.plan, options(), results, rest), left);
-    EXPECT_EQ(results.records.size(), f.plan.size());
+    EXPECT_EQ(results.records.size(), written_record_count(f.plan));
     std::size_t confirmed = 0;
     for (const Record& r : results.records) {
         if (r.measured_as != "confirmed") continue;
         ++confirmed;
         EXPECT_EQ(r.context.at("confirmation").at("compared").at(0).at("class").at("links"),
-                  f.plan.size() - full + 1)
+                  written_record_count(f.plan) - full + 1)
             << r.key;
     }
-    EXPECT_EQ(confirmed, f.plan.size() - full);
+    EXPECT_EQ(confirmed, written_record_count(f.plan) - full);
 }
 
 TEST(ClassConfirmation, ExhaustiveMeasuresEveryPairInFullOnTheFixedSizes) {
@@ -234,7 +256,7 @@ TEST(ClassConfirmation, ExhaustiveMeasuresEveryPairInFullOnTheFixedSizes) {
     Fixture f = planned("dgxh100-nvswitch.xml", method);
     RunOptions o = options();
     o.plan.exhaustive = true;
-    f.plan = apply_classes(f.plan, f.classes, true);
+    f.plan = apply_classes(f.plan, f.classes, f.graph, true);
     ResultsFile results;
     EngineHooks hooks;
     run_plan(f.graph, f.plan, o, results, hooks);

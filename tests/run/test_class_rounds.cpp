@@ -1,0 +1,221 @@
+// Confirmations that grow with the links (issue 21, item 2; run/confirmation_rounds.hpp):
+// pairs confirmed in rounds of lanes on the 8- and 16-GPU fixtures, links
+// covered by a few pairs for methods that cannot, with a scripted method.
+#include <gtest/gtest.h>
+
+#include <map>
+#include <set>
+
+#include "discover/discover.hpp"
+#include "planted_method.hpp"
+#include "run/class_plan.hpp"
+#include "run/confirmation_rounds.hpp"
+#include "run/engine.hpp"
+
+using namespace hwcomm;
+
+namespace {
+
+using Pair = std::pair<std::string, std::string>;
+
+RunOptions options() {
+    RunOptions o;
+    SweepOptions s;
+    s.min_bytes = 1024;
+    o.sweep = s;
+    o.sizes = sweep_sizes(s);
+    return o;
+}
+
+Graph fixture(const std::string& xml) {
+    DiscoverOptions d;
+    d.input_xml = std::string(HWCOMM_FIXTURES) + "/hwloc/" + xml;
+    return discover_machine(d);
+}
+
+// Every applicable pair of each method, classed as a run classes them.
+std::vector<PlannedRecord> plan_of(const Graph& graph, const std::vector<const test::PlantedMethod*>& methods) {
+    std::vector<PlannedRecord> all;
+    for (const test::PlantedMethod* method : methods)
+        for (const auto& pair : method_pairs(graph, *method))
+            if (pair.applicability.ok)
+                all.push_back({method, pair.src, pair.dst, {}, record_key(method->name(), pair.src->id, pair.dst->id, {}),
+                               pair.src->id, pair.dst->id, std::nullopt});
+    return apply_classes(all, classify(graph, plan_members(all)), graph, false);
+}
+
+std::vector<Pair> lanes_of(const PlannedRecord& round) {
+    std::vector<Pair> out;
+    for (const PlannedRecord& lane : round.round) out.emplace_back(lane.src_id, lane.dst_id);
+    return out;
+}
+
+void expect_rounds_apart(const Graph& graph, const std::vector<PlannedRecord>& plan, std::size_t gpus,
+                         std::size_t confirmations) {
+    std::set<Pair> seen;
+    std::map<std::string, std::size_t> rounds_of_class;
+    for (const PlannedRecord& p : plan) {
+        if (p.measured_as != "confirmed") continue;
+        ASSERT_FALSE(p.round.empty()) << p.key << ": a GPU pair confirmed alone";
+        ++rounds_of_class[p.class_id];
+        std::set<std::string> sources, destinations;
+        std::set<DirectedLink> links;
+        for (const PlannedRecord& lane : p.round) {
+            EXPECT_TRUE(sources.insert(lane.src_id).second) << p.key << ": " << lane.src_id << " sends twice";
+            EXPECT_TRUE(destinations.insert(lane.dst_id).second) << p.key << ": " << lane.dst_id << " receives twice";
+            for (const DirectedLink& l : route_links(graph, *lane.src, *lane.dst))
+                EXPECT_TRUE(links.insert(l).second) << p.key << ": link " << l.first << " crossed twice one way";
+            EXPECT_TRUE(seen.insert({lane.src_id, lane.dst_id}).second) << lane.key << " in two rounds";
+            EXPECT_EQ(lane.representative_key, p.representative_key);
+            EXPECT_EQ(lane.class_id, p.class_id);
+        }
+    }
+    EXPECT_EQ(seen.size(), confirmations);
+    for (const auto& [c, rounds] : rounds_of_class) EXPECT_LE(rounds, gpus - 1) << c;
+}
+
+}  // namespace
+
+// 56 ordered pairs of the NVSwitch node in one class: the representative and
+// its reverse in full, the 54 others in 7 rounds (i -> i + k), 8 lanes at most.
+TEST(ClassRounds, TheDgxH100sPairsAreConfirmedInSevenRoundsThatShareNoLink) {
+    const Graph graph = fixture("dgxh100-nvswitch.xml");
+    const test::PlantedMethod method({});
+    const std::vector<PlannedRecord> plan = plan_of(graph, {&method});
+    std::size_t full = 0, rounds = 0;
+    for (const PlannedRecord& p : plan) {
+        full += p.measured_as == "full";
+        rounds += !p.round.empty();
+        if (!p.round.empty()) EXPECT_LE(p.round.size(), 8u);
+    }
+    EXPECT_EQ(full, 2u);
+    EXPECT_EQ(rounds, 7u);
+    expect_rounds_apart(graph, plan, 8, 54);
+}
+
+TEST(ClassRounds, TheSixteenGpuDgx2sRoundsGrowWithTheGpusNotWithThePairs) {
+    const Graph graph = fixture("dgx2-nvswitch.xml");
+    const test::PlantedMethod method({});
+    const std::vector<PlannedRecord> plan = plan_of(graph, {&method});
+    std::size_t full = 0, rounds = 0;
+    for (const PlannedRecord& p : plan) {
+        full += p.measured_as == "full";
+        rounds += !p.round.empty();
+    }
+    EXPECT_EQ(written_record_count(plan), 240u);
+    expect_rounds_apart(graph, plan, 16, 240 - full);
+    EXPECT_LE(rounds, 2 * 15u);  // each class at most n - 1 rounds
+}
+
+// A lane slower only in its round (a concurrency artefact) is measured again
+// alone, found like its class, and kept confirmed with both measurements; the
+// round's other lanes are not measured again.
+TEST(ClassRounds, ALaneSlowedByItsRoundIsMeasuredAloneAndKept) {
+    const Graph graph = fixture("dgxh100-nvswitch.xml");
+    const test::PlantedMethod probe({});
+    const auto probe_plan = plan_of(graph, {&probe});
+    const PlannedRecord* round = nullptr;
+    for (const PlannedRecord& p : probe_plan)
+        if (!p.round.empty() && !round) round = &p;
+    ASSERT_NE(round, nullptr);
+    const Pair slowed = lanes_of(*round).at(1);
+    test::PlantedLinks links;
+    links.round_gbps_of[slowed] = 250;
+    const test::PlantedMethod method(links);
+    const auto plan = plan_of(graph, {&method});
+    ResultsFile results;
+    EngineHooks hooks;
+    ASSERT_EQ(run_plan(graph, plan, options(), results, hooks), written_record_count(plan));
+    for (const Record& r : results.records) {
+        EXPECT_NE(r.measured_as, "promoted") << r.key;
+        if (r.measured_as != "confirmed") continue;
+        EXPECT_TRUE(r.context.contains("round") || (Pair{r.src, r.dst} == slowed)) << r.key;
+        const bool twice = r.context.at("confirmation").contains("first_measurement");
+        EXPECT_EQ(twice, (Pair{r.src, r.dst} == slowed)) << r.key;
+    }
+    EXPECT_EQ(method.prepares_of.at(slowed), 2);  // its round, then alone
+    EXPECT_EQ(method.rounds_prepared, 7u);
+    EXPECT_EQ(method.prepared, 2u + 1u);  // the two full records and the lane measured again
+}
+
+// Without rounds, a method confirms only pairs enough to cross every link its
+// class's routes cross: on the NVSwitch node each GPU's way in and out once.
+// The rest are covered, measured only when a record of their pair is
+// promoted: a pair slow in both methods is found by the rounds and then
+// confirmed (and promoted) in the other method; no other covered pair is measured.
+TEST(ClassRounds, CoveredPairsAreMeasuredOnlyWhenTheirPairIsPromoted) {
+    const Graph graph = fixture("dgxh100-nvswitch.xml");
+    test::PlantedLinks solo_links;
+    solo_links.rounds = false;
+    const test::PlantedMethod probe({}), solo_probe(solo_links, "planted-solo");
+    const auto probe_plan = plan_of(graph, {&probe, &solo_probe});
+    std::set<DirectedLink> crossed;  // by the measured records of planted-solo
+    std::vector<const PlannedRecord*> covered;
+    std::size_t confirmed = 0;
+    for (const PlannedRecord& p : probe_plan) {
+        if (p.method != &solo_probe) continue;
+        if (p.measured_as == "covered") {
+            covered.push_back(&p);
+            continue;
+        }
+        confirmed += p.measured_as == "confirmed";
+        for (const DirectedLink& l : route_links(graph, *p.src, *p.dst)) crossed.insert(l);
+    }
+    EXPECT_EQ(confirmed, 6u);  // 8 GPUs' ways out and in, less the representative's and its reverse's
+    EXPECT_EQ(covered.size(), 48u);
+    for (const PlannedRecord* p : covered)
+        for (const DirectedLink& l : route_links(graph, *p->src, *p->dst))
+            EXPECT_TRUE(crossed.count(l)) << p->key << ": link " << l.first << " crossed by no measured record";
+
+    const Pair slow{covered.front()->src_id, covered.front()->dst_id};
+    test::PlantedLinks links, solo;
+    links.gbps_of[slow] = 300;
+    solo.rounds = false;
+    solo.gbps_of[slow] = 300;
+    const test::PlantedMethod method(links), solo_method(solo, "planted-solo");
+    const auto plan = plan_of(graph, {&method, &solo_method});
+    ResultsFile results;
+    EngineHooks hooks;
+    const std::size_t measured = run_plan(graph, plan, options(), results, hooks);
+    EXPECT_EQ(measured, written_record_count(plan) + 1);  // and the covered record of the slow pair
+    std::size_t promoted = 0;
+    for (const Record& r : results.records) {
+        if (r.measured_as != "promoted") continue;
+        ++promoted;
+        EXPECT_EQ((Pair{r.src, r.dst}), slow) << r.key;
+    }
+    EXPECT_EQ(promoted, 2u);  // in the rounds' method, then in the covered one
+    EXPECT_NE(results.find(record_key("planted-solo", slow.first, slow.second, {})), nullptr);
+}
+
+// A file missing some lanes of a round (a run cut short, records removed):
+// the resume measures those lanes as one smaller round, judged with the rest
+// of their class, and nothing else.
+TEST(ClassRounds, AResumeMeasuresOnlyTheLanesNotYetKeptAsOneRound) {
+    const Graph graph = fixture("dgxh100-nvswitch.xml");
+    const test::PlantedMethod method({});
+    const auto plan = plan_of(graph, {&method});
+    ResultsFile results;
+    EngineHooks hooks;
+    ASSERT_EQ(run_plan(graph, plan, options(), results, hooks), written_record_count(plan));
+    const PlannedRecord* round = nullptr;
+    for (const PlannedRecord& p : plan)
+        if (p.round.size() >= 4 && !round) round = &p;
+    ASSERT_NE(round, nullptr);
+    std::set<std::string> removed;
+    for (std::size_t k = 0; k < 3; ++k) removed.insert(round->round[k].key);
+    std::erase_if(results.records, [&](const Record& r) { return removed.count(r.key) > 0; });
+    const std::size_t rounds_before = method.rounds_prepared;
+    EngineHooks rest;
+    EXPECT_EQ(run_plan(graph, plan, options(), results, rest), 3u);
+    EXPECT_EQ(method.rounds_prepared, rounds_before + 1);
+    EXPECT_EQ(results.records.size(), written_record_count(plan));
+    for (const std::string& key : removed) {
+        const Record* r = results.find(key);
+        ASSERT_NE(r, nullptr) << key;
+        EXPECT_EQ(r->measured_as, "confirmed");
+        EXPECT_EQ(r->context.at("round").at("lanes").size(), 3u) << r->context.dump();
+        // Judged with the class: the representative and every other confirmation.
+        EXPECT_EQ(r->context.at("confirmation").at("compared").at(0).at("class").at("links"), 55u);
+    }
+}
