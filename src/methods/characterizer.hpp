@@ -153,6 +153,12 @@ public:
     // a lane with its own time and data check (copies between GPUs whose
     // routes share no link). False: its pairs are confirmed one at a time.
     virtual bool measures_rounds(const ParamSet& params) const { (void)params; return false; }
+    // Whether a GPU of a round either sends or receives, never both: copies
+    // issued by the reader, whose read requests cross the link against the
+    // data the same GPU sends in another lane (nvidia-h200-x2, 5236e92: two
+    // opposite 64 MiB copy-kernel pulls moved 0.90 each of one alone, TMA
+    // pulls 0.87-0.89, where copy engines and pushes kept 0.98-0.99).
+    virtual bool rounds_one_way(const ParamSet& params) const { (void)params; return false; }
     // One round's session: a lane per pair, labelled "src->dst". Only called
     // when measures_rounds(params); throws MeasurementError as prepare does.
     virtual std::unique_ptr<TransferSession> prepare_round(const Graph& graph, const std::vector<RoundLane>& lanes,

@@ -126,7 +126,7 @@ std::vector<PlannedRecord> apply_classes(std::vector<PlannedRecord> plan, const 
             return p->src->kind == VertexKind::Gpu && p->dst->kind == VertexKind::Gpu;
         });
         if (gpus && first.method->measures_rounds(first.params)) {
-            const auto rounds = plan_rounds(graph, of);
+            const auto rounds = plan_rounds(graph, of, first.method->rounds_one_way(first.params));
             for (const auto& round : rounds) {
                 if (round.size() < 2) continue;  // a lone pair is confirmed alone
                 std::vector<PlannedRecord> lanes;

@@ -38,7 +38,8 @@ std::vector<DirectedLink> route_links(const Graph& graph, const Vertex& src, con
     return out;
 }
 
-std::vector<std::vector<std::size_t>> plan_rounds(const Graph& graph, const std::vector<const PlannedRecord*>& members) {
+std::vector<std::vector<std::size_t>> plan_rounds(const Graph& graph, const std::vector<const PlannedRecord*>& members,
+                                                  bool one_way) {
     // Places of the vertices involved, in graph order: the shift of a member.
     std::map<const Vertex*, std::size_t> place;
     for (const Vertex& v : graph.vertices())
@@ -64,6 +65,7 @@ std::vector<std::vector<std::size_t>> plan_rounds(const Graph& graph, const std:
         const std::vector<DirectedLink> links = route_links(graph, *m.src, *m.dst, m.params);
         const auto fits = [&](const Round& r) {
             if (r.sources.count(m.src) || r.destinations.count(m.dst)) return false;
+            if (one_way && (r.destinations.count(m.src) || r.sources.count(m.dst))) return false;
             return std::none_of(links.begin(), links.end(), [&](const DirectedLink& l) { return r.links.count(l); });
         };
         auto it = std::find_if(rounds.begin(), rounds.end(), fits);

@@ -9,7 +9,9 @@
 // rounds, each a set of lanes started together in which no GPU sends twice or
 // receives twice and no two routes cross the same link the same way; on a
 // fabric of full-duplex links each lane moves what it would alone. n GPUs
-// whose every pair is in one class need n - 1 rounds (i -> i + k mod n).
+// whose every pair is in one class need n - 1 rounds (i -> i + k mod n);
+// copies issued by the reader take rounds in which a GPU sends or receives,
+// not both (about twice as many).
 // Each lane is judged with its class as a confirmation is, and one outside is
 // measured again alone before it is promoted: a lane slowed by its round is
 // told from an unlike link.
@@ -47,7 +49,10 @@ std::vector<DirectedLink> route_links(const Graph& graph, const Vertex& src, con
 // destination, and no directed link twice. Deterministic: members taken by
 // their shift (destination's place minus source's, modulo the vertices
 // involved), then first fit.
-std::vector<std::vector<std::size_t>> plan_rounds(const Graph& graph, const std::vector<const PlannedRecord*>& members);
+// `one_way` (Characterizer::rounds_one_way): no vertex both a source and a
+// destination in one round.
+std::vector<std::vector<std::size_t>> plan_rounds(const Graph& graph, const std::vector<const PlannedRecord*>& members,
+                                                  bool one_way = false);
 
 // Which of `members` to confirm (true) so that every directed link their
 // routes cross is crossed by one of them or is in `measured` (the links of

@@ -24,6 +24,7 @@ struct PlantedLinks {
     // Pairs slower only when measured in a confirmation round (their round slows them).
     std::map<std::pair<std::string, std::string>, double> round_gbps_of;
     bool rounds = true;  // the method measures its pairs in rounds (Characterizer::measures_rounds)
+    bool one_way = false;  // Characterizer::rounds_one_way
     double rate(const std::string& src, const std::string& dst) const {
         const auto it = gbps_of.find({src, dst});
         return it == gbps_of.end() ? gbps : it->second;
@@ -109,6 +110,7 @@ public:
                                                 links_.rate(s.id, d.id), max);
     }
     bool measures_rounds(const ParamSet&) const override { return links_.rounds; }
+    bool rounds_one_way(const ParamSet&) const override { return links_.one_way; }
     std::unique_ptr<TransferSession> prepare_round(const Graph&, const std::vector<RoundLane>& lanes, const ParamSet&,
                                                    std::size_t max, const MethodOptions&) const override {
         ++rounds_prepared;

@@ -3,6 +3,7 @@
 // covered by a few pairs for methods that cannot, with a scripted method.
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <map>
 #include <set>
 
@@ -105,6 +106,37 @@ TEST(ClassRounds, TheSixteenGpuDgx2sRoundsGrowWithTheGpusNotWithThePairs) {
     EXPECT_EQ(written_record_count(plan), 240u);
     expect_rounds_apart(graph, plan, 16, 240 - full);
     EXPECT_LE(rounds, 2 * 15u);  // each class at most n - 1 rounds
+}
+
+// Copies issued by the reader: in each round a GPU sends or receives, not
+// both; still every pair once, and rounds that grow with the GPUs.
+TEST(ClassRounds, ReaderIssuedCopiesTakeRoundsInWhichAGpuSendsOrReceives) {
+    for (const auto& [xml, gpus] : {std::pair{"dgxh100-nvswitch.xml", 8u}, std::pair{"dgx2-nvswitch.xml", 16u}}) {
+        const Graph graph = fixture(xml);
+        test::PlantedLinks links;
+        links.one_way = true;
+        const test::PlantedMethod method(links);
+        const std::vector<PlannedRecord> plan = plan_of(graph, {&method});
+        std::set<Pair> seen;
+        std::size_t rounds = 0, full = 0;
+        for (const PlannedRecord& p : plan) {
+            full += p.measured_as == "full";
+            if (p.round.empty()) continue;
+            ++rounds;
+            std::set<std::string> sources, destinations;
+            for (const PlannedRecord& lane : p.round) {
+                sources.insert(lane.src_id);
+                destinations.insert(lane.dst_id);
+                seen.insert({lane.src_id, lane.dst_id});
+            }
+            for (const std::string& s : sources) EXPECT_FALSE(destinations.count(s)) << p.key << ": " << s;
+        }
+        std::size_t alone = 0;
+        for (const PlannedRecord& p : plan) alone += p.measured_as == "confirmed" && p.round.empty();
+        EXPECT_EQ(seen.size() + alone, gpus * (gpus - 1) - full) << xml;
+        EXPECT_LE(rounds, 3 * (gpus - 1)) << xml;
+        std::printf("%s: %zu one-way rounds, %zu pairs alone\n", xml, rounds, alone);
+    }
 }
 
 // A lane slower only in its round (a concurrency artefact) is measured again

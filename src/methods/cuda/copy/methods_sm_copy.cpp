@@ -243,6 +243,7 @@ public:
         const auto it = params.find("peer");
         return peer() && it != params.end() && it->second == "on";
     }
+    bool rounds_one_way(const ParamSet&) const override { return kind_ == SmKind::PeerPull; }
     // The lanes run the executor's copy on the GPU this method's copy runs on:
     // the destination pulls, the source pushes.
     std::unique_ptr<TransferSession> prepare_round(const Graph& graph, const std::vector<RoundLane>& lanes,
