@@ -53,6 +53,7 @@ SummaryRow summarize(const Record& record, const MethodRow* row_of_method, const
                             (why.empty() ? "" : " (" + why + ")") + ", not the path's bandwidth: hwcomm analyze";
     }
     row.measured_as = record.measured_as;
+    row.in_round = record.context.is_object() && record.context.contains("round");
     row.remeasured_note = remeasured_note(record);
 
     if (row_of_method && is_duplex(*row_of_method, record.params))
@@ -206,7 +207,10 @@ std::string status_of(const SummaryRow& r) {
     if (suspects) s = (s == "ok" ? "" : s + ", ") + std::to_string(suspects) + " suspect";
     if (!r.timing.empty() && r.timing != "event") s += " " + r.timing;  // "wall": timed by the host clock
     // How the plan measured it: a confirmation's few sizes, or a promotion (an anomaly).
-    if (r.measured_as == "confirmed") s = s == "ok" ? "confirmed" : s + " conf";
+    if (r.measured_as == "confirmed") {
+        const char* as = r.in_round ? "round conf" : "confirmed";
+        s = s == "ok" ? as : s + (r.in_round ? " round conf" : " conf");
+    }
     if (r.measured_as == "promoted") s = s == "ok" ? "PROMOTED" : s + " PROMOTED";
     return s;
 }
@@ -276,7 +280,8 @@ std::string format_summary_table(const std::vector<SummaryRow>& rows) {
            "smallest size, launch overhead included (GPU paths only); cv = the largest coefficient of variation\n"
            "(stdev/mean of one point's samples) over the record's points (export: every point's); status \"wall\":\n"
            "timed by the host clock, not CUDA events; \"confirmed\": a few sizes within its class representative's\n"
-           "spread (between them its curve has the representative's shape); \"PROMOTED\": outside that spread, then\n"
+           "spread (between them its curve has the representative's shape); \"round conf\": confirmed as one lane of\n"
+           "a round of pairs measured at once over links they do not share; \"PROMOTED\": outside that spread, then\n"
            "swept in full.\n";
     std::vector<std::string> notes;
     for (const SummaryRow& r : rows) {

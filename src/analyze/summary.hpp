@@ -20,6 +20,7 @@ struct SummaryRow {
     std::string status = "ok";      // "ok", "error: ...", "N points failed", "N points unverified"
     std::string timing;             // context.timing_mode, "" when absent
     std::string measured_as;        // "full", "confirmed", "promoted"; "" when the file does not say
+    bool in_round = false;          // confirmed as a lane of a round (context.round)
     CurveMetrics metrics;
     std::optional<double> peak_gbps;      // the best point's bandwidth (max over sizes)
     std::uint64_t peak_bytes = 0;
