@@ -154,6 +154,11 @@ private:
         const auto started = std::chrono::steady_clock::now();
         std::optional<Record> measured = measure_as_planned(graph_, round, options_, results_, progress_, &hooks_, failure);
         if (!measured) return false;
+        note_loss(failure, i, round.key);
+        if (!std::any_of(measured->points.begin(), measured->points.end(),
+                         [](const Point& p) { return p.status == "ok"; }) &&
+            !(loss_ && needs_gpu(round)))
+            return confirm_lanes_alone(i, round, *measured);
         const double lanes = static_cast<double>(round.round.size());
         std::vector<Record> split = split_round(*measured, round);
         for (std::size_t k = 0; k < split.size(); ++k) {
@@ -161,7 +166,27 @@ private:
             if (estimate >= 0) split[k].context["estimate_s"] = estimate / lanes;
             held_[round.representative_key].push_back({&round.round[k], std::move(split[k]), k == 0});
         }
-        note_loss(failure, i, round.key);
+        return true;
+    }
+
+    // A round that measured nothing (its session could not be prepared, every
+    // point failed): its lanes confirmed one at a time, each saying why.
+    bool confirm_lanes_alone(std::size_t i, const PlannedRecord& round, const Record& failed) {
+        const std::string why = failed.error.empty() ? std::string("no point of the round was measured") : failed.error;
+        for (std::size_t k = 0; k < round.round.size(); ++k) {
+            const PlannedRecord& lane = round.round[k];
+            if (loss_ && needs_gpu(lane)) {
+                finish(not_measured_record(lane, *loss_));
+                continue;
+            }
+            std::optional<DeviceFailure> failure;
+            std::optional<Record> r = measure_as_planned(graph_, lane, options_, results_, nullptr, &hooks_, failure);
+            if (!r) return false;
+            r->context["round_failed"] = why;
+            note_loss(failure, i, lane.key);
+            if (awaits_judgement(lane, *r)) held_[round.representative_key].push_back({&lane, std::move(*r), k == 0});
+            else finish(std::move(*r));
+        }
         return true;
     }
 

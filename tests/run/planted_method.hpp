@@ -8,6 +8,7 @@
 #include <memory>
 #include <utility>
 
+#include "core/error.hpp"
 #include "methods/characterizer.hpp"
 
 namespace hwcomm::test {
@@ -25,6 +26,7 @@ struct PlantedLinks {
     std::map<std::pair<std::string, std::string>, double> round_gbps_of;
     bool rounds = true;  // the method measures its pairs in rounds (Characterizer::measures_rounds)
     bool one_way = false;  // Characterizer::rounds_one_way
+    bool round_fails = false;  // prepare_round throws MeasurementError
     double rate(const std::string& src, const std::string& dst) const {
         const auto it = gbps_of.find({src, dst});
         return it == gbps_of.end() ? gbps : it->second;
@@ -114,6 +116,7 @@ public:
     std::unique_ptr<TransferSession> prepare_round(const Graph&, const std::vector<RoundLane>& lanes, const ParamSet&,
                                                    std::size_t max, const MethodOptions&) const override {
         ++rounds_prepared;
+        if (links_.round_fails) throw MeasurementError("planted: this round cannot be prepared");
         std::vector<PlantedRoundSession::Lane> planted;
         for (const RoundLane& lane : lanes) {
             const std::pair<std::string, std::string> pair{lane.src->id, lane.dst->id};

@@ -170,6 +170,31 @@ TEST(ClassRounds, ALaneSlowedByItsRoundIsMeasuredAloneAndKept) {
     EXPECT_EQ(method.prepared, 2u + 1u);  // the two full records and the lane measured again
 }
 
+// A round that cannot be prepared costs no promotions: its lanes are
+// confirmed one at a time, each saying why.
+TEST(ClassRounds, ARoundThatFailsIsConfirmedLaneByLane) {
+    const Graph graph = fixture("dgxh100-nvswitch.xml");
+    test::PlantedLinks links;
+    links.round_fails = true;
+    const test::PlantedMethod method(links);
+    const auto plan = plan_of(graph, {&method});
+    ResultsFile results;
+    EngineHooks hooks;
+    ASSERT_EQ(run_plan(graph, plan, options(), results, hooks), written_record_count(plan));
+    std::size_t alone = 0;
+    for (const Record& r : results.records) {
+        EXPECT_NE(r.measured_as, "promoted") << r.key;
+        if (r.measured_as != "confirmed") continue;
+        EXPECT_EQ(r.status, "ok") << r.key;
+        EXPECT_FALSE(r.context.contains("round")) << r.key;
+        if (!r.context.contains("round_failed")) continue;
+        ++alone;
+        EXPECT_NE(r.context.at("round_failed").get<std::string>().find("cannot be prepared"), std::string::npos);
+    }
+    EXPECT_EQ(alone, 54u);
+    EXPECT_EQ(method.rounds_prepared, 7u);
+}
+
 // Without rounds, a method confirms only pairs enough to cross every link its
 // class's routes cross: on the NVSwitch node each GPU's way in and out once.
 // The rest are covered, measured only when a record of their pair is
