@@ -137,7 +137,7 @@ std::vector<ClassOutlier> class_outliers(const ResultsFile& file, const ClassMap
             o.representative = rep_it->second->key;
             o.class_id = c.id;
             o.class_description = c.description;
-            o.measured_as = measured_as(*record);
+            o.measured_as = measured_as_text(*record);
             out.push_back(std::move(o));
         }
     }

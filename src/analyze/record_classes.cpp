@@ -37,9 +37,13 @@ std::map<std::string, std::string> comparable_params(const Record& r) {
 
 std::string measured_as(const Record& r) {
     // Written by the class-reduced plan (issue 21); files from before it measured every record in full.
+    return r.measured_as.empty() ? "full" : r.measured_as;
+}
+
+std::string measured_as_text(const Record& r) {
     if (r.measured_as == "confirmed" && r.context.is_object() && r.context.contains("round"))
         return "confirmed in a round (a lane among pairs measured at once)";
-    return r.measured_as.empty() ? "full" : r.measured_as;
+    return measured_as(r);
 }
 
 }  // namespace hwcomm::analyze

@@ -25,5 +25,7 @@ std::map<std::string, std::string> comparable_params(const Record& r);
 // How the run measured the record: "full", "confirmed" or "promoted"
 // (docs/schema.md); "full" when the file does not say (older files, imports).
 std::string measured_as(const Record& r);
+// The same for people: a confirmation measured as a lane of a round says so.
+std::string measured_as_text(const Record& r);
 
 }  // namespace hwcomm::analyze

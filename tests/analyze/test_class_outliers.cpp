@@ -70,6 +70,11 @@ TEST(ClassOutliers, FlagsTheMemberOutsideItsClassAndNothingElse) {
     EXPECT_EQ(outliers[0].key, "memcpy-peer|gpu2|gpu3|peer=on");
     EXPECT_EQ(outliers[0].representative, "memcpy-peer|gpu0|gpu1|peer=on");
     EXPECT_EQ(outliers[0].measured_as, "promoted");
+    // A round's lane stays a confirmation to programs, and says how it was measured to people.
+    Record lane = peer_record("gpu0", "gpu2", 18.4, 0.001, "confirmed");
+    lane.context["round"] = {{"lanes", {"gpu0->gpu2", "gpu1->gpu3"}}, {"lane", "gpu0->gpu2"}};
+    EXPECT_EQ(measured_as(lane), "confirmed");
+    EXPECT_NE(measured_as_text(lane).find("in a round"), std::string::npos);
     // Four links: against their median (18.175 GB/s), whose scatter (+-2.2%) is below the 5% threshold.
     EXPECT_EQ(outliers[0].class_links, 4u);
     EXPECT_NEAR(outliers[0].difference, 16.28 / 18.175 - 1, 1e-3);

@@ -92,6 +92,24 @@ TEST(ReportClasses, AConfirmedCurveCarriesItsRepresentativesShapeBetweenItsSizes
     EXPECT_EQ((*peer)["measured_as"]["confirmed"], 1);
 }
 
+// A lane of a confirmation round (context.round) is a confirmation like any:
+// counted so in its class's row, labelled so on its chart.
+TEST(ReportClasses, ALaneOfARoundCountsAsAConfirmation) {
+    ReportInput input = h200x4();
+    Record* lane = find_record(input.results, "memcpy-peer|gpu0|gpu2|peer=on");
+    ASSERT_NE(lane, nullptr);
+    const std::vector<Point> all = lane->points;
+    lane->points = {all[2], all[all.size() / 2], all.back()};
+    lane->measured_as = "confirmed";
+    lane->context["round"] = {{"lanes", {"gpu0->gpu2", "gpu2->gpu3"}}, {"lane", "gpu0->gpu2"}};
+    const auto model = report_model({input}, {});
+    const auto* peer = class_represented_by(model["classes"][0]["classes"], "gpu0 -> gpu1");
+    ASSERT_NE(peer, nullptr);
+    EXPECT_EQ((*peer)["measured_as"]["confirmed"], 1);
+    for (const auto& c : model["curves"])
+        if (c["key"] == lane->key) EXPECT_EQ(c["as"], "confirmed");
+}
+
 // Each file's run time beside its plan's estimate, per method and in total,
 // as `hwcomm summary` prints it: planted estimates and times on two records.
 TEST(ReportClasses, TheRunTimeBesideThePlansEstimateIsPerMethodWithATotal) {
