@@ -51,6 +51,12 @@ bool every_planned_record_present(const std::vector<PlannedRecord>& plan, const 
     for (const auto& p : plan)
         for (const std::string& key : written_keys(p))
             if (!keys.count(key)) return false;
+    // A covered member is owed once a record of its pair was promoted.
+    for (const auto& p : plan) {
+        if (p.measured_as != "covered" || keys.count(p.key)) continue;
+        for (const auto& r : results.records)
+            if (r.measured_as == "promoted" && r.src == p.src_id && r.dst == p.dst_id) return false;
+    }
     return true;
 }
 

@@ -57,7 +57,7 @@ std::string comparable_params(const PlannedRecord& record) {
 }
 
 std::vector<PlannedRecord> apply_classes(std::vector<PlannedRecord> plan, const ClassMap& classes, const Graph& graph,
-                                         bool exhaustive, std::vector<std::string>* notes) {
+                                         bool exhaustive, std::vector<std::string>* notes, bool rounds_allowed) {
     // A plan classed before: its rounds back to their members.
     std::vector<PlannedRecord> flat;
     for (PlannedRecord& p : plan) {
@@ -125,7 +125,7 @@ std::vector<PlannedRecord> apply_classes(std::vector<PlannedRecord> plan, const 
         const bool gpus = std::all_of(of.begin(), of.end(), [](const PlannedRecord* p) {
             return p->src->kind == VertexKind::Gpu && p->dst->kind == VertexKind::Gpu;
         });
-        if (gpus && first.method->measures_rounds(first.params)) {
+        if (rounds_allowed && gpus && first.method->measures_rounds(first.params)) {
             const auto rounds = plan_rounds(graph, of, first.method->rounds_one_way(first.params));
             for (const auto& round : rounds) {
                 if (round.size() < 2) continue;  // a lone pair is confirmed alone

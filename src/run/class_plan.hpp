@@ -35,7 +35,10 @@ std::string comparable_params(const PlannedRecord& record);
 // was left out is said in `notes` when given.
 // Pair confirmations then go in rounds or covers (run/confirmation_rounds.hpp),
 // which need `graph` for the members' routes; covered records come last.
+// `rounds` false: no rounds (--timing wall: the lanes are timed by CUDA
+// events, the representative by the host clock; they would not compare).
 std::vector<PlannedRecord> apply_classes(std::vector<PlannedRecord> plan, const ClassMap& classes, const Graph& graph,
-                                         bool exhaustive, std::vector<std::string>* notes = nullptr);
+                                         bool exhaustive, std::vector<std::string>* notes = nullptr,
+                                         bool rounds = true);
 
 }  // namespace hwcomm

@@ -56,7 +56,6 @@ public:
             for (const PlannedRecord& lane : p.round)
                 if (pending(lane)) left.push_back(lane);
             if (left.size() == p.round.size()) todo_.push_back(&p);
-            else if (left.size() == 1) todo_.push_back(&owned_.emplace_back(left.front()));
             else if (!left.empty()) {
                 PlannedRecord rest = make_round(left, 0);
                 rest.key = p.key;  // the plan's estimate and admission are the round's
@@ -74,7 +73,7 @@ public:
             if (!step(i)) break;
             const PlannedRecord* p = todo_[i];
             const bool last = p->measured_as == "confirmed" && last_of_class_.at(p->representative_key) == i;
-            if ((last || p->measured_as == "covered") && !judge_class_of(p->representative_key)) break;
+            if ((last || p->measured_as == "covered") && !judge_class_of(p->representative_key, i)) break;
         }
         return measured_;  // held confirmations of a run cut short are not kept: --resume measures them
     }
@@ -144,6 +143,10 @@ private:
         std::optional<DeviceFailure> failure;
         if (!rep_ok) {
             for (const PlannedRecord& lane : round.round) {
+                if (loss_ && needs_gpu(lane)) {
+                    finish(not_measured_record(lane, *loss_));
+                    continue;
+                }
                 std::optional<Record> r = measure_as_planned(graph_, lane, options_, results_, nullptr, &hooks_, failure);
                 if (!r) return false;
                 finish(std::move(*r));
@@ -161,10 +164,23 @@ private:
             return confirm_lanes_alone(i, round, *measured);
         const double lanes = static_cast<double>(round.round.size());
         std::vector<Record> split = split_round(*measured, round);
+        std::vector<std::size_t> failed;  // lanes with a failed point: one lane's bad data fails the round's point
         for (std::size_t k = 0; k < split.size(); ++k) {
+            const bool bad = std::any_of(split[k].points.begin(), split[k].points.end(),
+                                         [](const Point& p) { return p.status != "ok"; });
+            if (bad && !(loss_ && needs_gpu(round))) {
+                failed.push_back(k);
+                continue;
+            }
             split[k].context["elapsed_s"] = seconds_since(started) / lanes;
             if (estimate >= 0) split[k].context["estimate_s"] = estimate / lanes;
             held_[round.representative_key].push_back({&round.round[k], std::move(split[k]), k == 0});
+        }
+        for (const std::size_t k : failed) {
+            std::string why;
+            for (const Point& p : split[k].points)
+                if (p.status != "ok" && why.empty()) why = p.error.empty() ? "a point of the round failed" : p.error;
+            if (!confirm_lane_alone(i, round, k, why)) return false;
         }
         return true;
     }
@@ -173,20 +189,25 @@ private:
     // point failed): its lanes confirmed one at a time, each saying why.
     bool confirm_lanes_alone(std::size_t i, const PlannedRecord& round, const Record& failed) {
         const std::string why = failed.error.empty() ? std::string("no point of the round was measured") : failed.error;
-        for (std::size_t k = 0; k < round.round.size(); ++k) {
-            const PlannedRecord& lane = round.round[k];
-            if (loss_ && needs_gpu(lane)) {
-                finish(not_measured_record(lane, *loss_));
-                continue;
-            }
-            std::optional<DeviceFailure> failure;
-            std::optional<Record> r = measure_as_planned(graph_, lane, options_, results_, nullptr, &hooks_, failure);
-            if (!r) return false;
-            r->context["round_failed"] = why;
-            note_loss(failure, i, lane.key);
-            if (awaits_judgement(lane, *r)) held_[round.representative_key].push_back({&lane, std::move(*r), k == 0});
-            else finish(std::move(*r));
+        for (std::size_t k = 0; k < round.round.size(); ++k)
+            if (!confirm_lane_alone(i, round, k, why)) return false;
+        return true;
+    }
+
+    // One lane of a round measured alone as a confirmation, saying why.
+    bool confirm_lane_alone(std::size_t i, const PlannedRecord& round, std::size_t k, const std::string& why) {
+        const PlannedRecord& lane = round.round[k];
+        if (loss_ && needs_gpu(lane)) {
+            finish(not_measured_record(lane, *loss_));
+            return true;
         }
+        std::optional<DeviceFailure> failure;
+        std::optional<Record> r = measure_as_planned(graph_, lane, options_, results_, nullptr, &hooks_, failure);
+        if (!r) return false;
+        r->context["round_failed"] = why;
+        note_loss(failure, i, lane.key);
+        if (awaits_judgement(lane, *r)) held_[round.representative_key].push_back({&lane, std::move(*r), k == 0});
+        else finish(std::move(*r));
         return true;
     }
 
@@ -200,7 +221,8 @@ private:
     // The class's held confirmations judged together: those within its spread
     // kept; each one outside measured a second time, kept if it then lies
     // within, else measured in full. False: stop the run.
-    bool judge_class_of(const std::string& representative_key) {
+    // `at`: the position in todo_ the run has reached (a device loss keeps what follows it).
+    bool judge_class_of(const std::string& representative_key, std::size_t at) {
         const auto it = held_.find(representative_key);
         if (it == held_.end()) return true;
         std::vector<HeldConfirmation> group = std::move(it->second);
@@ -230,7 +252,7 @@ private:
             std::vector<const Record*> others = pointers(earlier);
             for (std::size_t j = 0; j < firsts.size(); ++j)
                 if (j != k) others.push_back(&firsts[j]);
-            if (!settle(*group[k].planned, group[k].record, verdicts[k], others, representative)) return false;
+            if (!settle(*group[k].planned, group[k].record, verdicts[k], others, representative, at)) return false;
         }
         return true;
     }
@@ -248,9 +270,8 @@ private:
     // lies outside too, at a size where the first did and on the same side
     // (outside_again). False: stop the run.
     bool settle(const PlannedRecord& p, const Record& first, ConfirmationVerdict verdict,
-                const std::vector<const Record*>& others, const Record& representative) {
+                const std::vector<const Record*>& others, const Record& representative, std::size_t at) {
         double spent = first.context.value("elapsed_s", 0.0);
-        const std::size_t at = last_of_class_.at(p.representative_key);
         if (loss_ && needs_gpu(p)) {
             finish(not_measured_record(p, *loss_));
             return true;

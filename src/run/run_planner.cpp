@@ -14,7 +14,8 @@ RunPlan make_run_plan(const Graph& graph, const Registry& registry, const Filter
     if (records.empty()) throw UsageError("nothing to measure: no method applies to the endpoints the filters select");
     plan.classes = classify(graph, plan_members(records));
     plan.notes = plan.classes.notes;
-    plan.records = apply_classes(std::move(records), plan.classes, graph, options.plan.exhaustive, &plan.notes);
+    plan.records = apply_classes(std::move(records), plan.classes, graph, options.plan.exhaustive, &plan.notes,
+                                 options.method.timing != TimingMode::Wall);
     plan.deferred.assign(plan.records.size(), false);
     if (budget_s) {
         plan.budget = fit_budget(plan.records, options, plan.costs, *budget_s);

@@ -27,6 +27,7 @@ struct PlantedLinks {
     bool rounds = true;  // the method measures its pairs in rounds (Characterizer::measures_rounds)
     bool one_way = false;  // Characterizer::rounds_one_way
     bool round_fails = false;  // prepare_round throws MeasurementError
+    bool round_data_wrong = false;  // a round's verify() reports one lane's data wrong
     double rate(const std::string& src, const std::string& dst) const {
         const auto it = gbps_of.find({src, dst});
         return it == gbps_of.end() ? gbps : it->second;
@@ -62,7 +63,8 @@ public:
         std::string label;
         double latency_s, gbps;
     };
-    PlantedRoundSession(std::vector<Lane> lanes, std::size_t max) : lanes_(std::move(lanes)), max_(max) {}
+    PlantedRoundSession(std::vector<Lane> lanes, std::size_t max, bool data_wrong = false)
+        : lanes_(std::move(lanes)), max_(max), data_wrong_(data_wrong) {}
     void warmup(std::size_t, const std::string&) override {}
     Sample measure(std::size_t bytes, const std::string&) override {
         Sample s;
@@ -74,7 +76,9 @@ public:
         }
         return s;
     }
-    std::string verify(std::size_t, const std::string&) override { return ""; }
+    std::string verify(std::size_t, const std::string&) override {
+        return data_wrong_ ? lanes_.front().label + ": 8 of 1024 words wrong" : "";
+    }
     std::vector<LaneSpec> lanes() const override {
         std::vector<LaneSpec> out;
         for (const Lane& l : lanes_) out.push_back({l.label, "planted", "", "", {}, "measured", nlohmann::json::object()});
@@ -85,6 +89,7 @@ public:
 private:
     std::vector<Lane> lanes_;
     std::size_t max_;
+    bool data_wrong_;
 };
 
 class PlantedMethod : public Characterizer {
@@ -129,7 +134,7 @@ public:
                                slowed != links_.round_gbps_of.end() ? slowed->second
                                                                      : links_.rate(pair.first, pair.second)});
         }
-        return std::make_unique<PlantedRoundSession>(std::move(planted), max);
+        return std::make_unique<PlantedRoundSession>(std::move(planted), max, links_.round_data_wrong);
     }
     mutable std::size_t rounds_prepared = 0;
     mutable std::size_t prepared = 0;

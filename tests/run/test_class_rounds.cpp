@@ -276,3 +276,71 @@ TEST(ClassRounds, AResumeMeasuresOnlyTheLanesNotYetKeptAsOneRound) {
         EXPECT_EQ(r->context.at("confirmation").at("compared").at(0).at("class").at("links"), 55u);
     }
 }
+
+// One lane's wrong data fails the round's points for every lane: each lane is
+// then confirmed alone (saying why), none promoted for it.
+TEST(ClassRounds, ARoundWhoseDataCheckFailsIsConfirmedLaneByLane) {
+    const Graph graph = fixture("dgxh100-nvswitch.xml");
+    test::PlantedLinks links;
+    links.round_data_wrong = true;
+    const test::PlantedMethod method(links);
+    const auto plan = plan_of(graph, {&method});
+    ResultsFile results;
+    EngineHooks hooks;
+    ASSERT_EQ(run_plan(graph, plan, options(), results, hooks), written_record_count(plan));
+    std::size_t alone = 0;
+    for (const Record& r : results.records) {
+        EXPECT_NE(r.measured_as, "promoted") << r.key;
+        if (r.measured_as != "confirmed") continue;
+        EXPECT_EQ(r.status, "ok") << r.key;
+        ASSERT_TRUE(r.context.contains("round_failed")) << r.key;
+        EXPECT_NE(r.context.at("round_failed").get<std::string>().find("words wrong"), std::string::npos);
+        ++alone;
+    }
+    EXPECT_EQ(alone, 54u);
+}
+
+// The CLI prices and admits records by their plan keys: a resume left with
+// one lane of a round measures it under the round's key (a lookup of the
+// lane's own key would throw), and a covered record owed because its pair
+// was promoted is measured on a resume that holds nothing else to do.
+TEST(ClassRounds, AResumeOfOneLaneOrOfACoveredRecordUsesThePlansKeys) {
+    const Graph graph = fixture("dgxh100-nvswitch.xml");
+    test::PlantedLinks solo_links;
+    solo_links.rounds = false;
+    const test::PlantedMethod probe({}), solo_probe(solo_links, "planted-solo");
+    const auto probe_plan = plan_of(graph, {&probe, &solo_probe});
+    const PlannedRecord* covered = nullptr;
+    for (const PlannedRecord& p : probe_plan)
+        if (p.measured_as == "covered" && !covered) covered = &p;
+    ASSERT_NE(covered, nullptr);
+    const Pair slow{covered->src_id, covered->dst_id};
+    test::PlantedLinks links, solo;
+    links.gbps_of[slow] = 300;
+    solo.rounds = false;
+    solo.gbps_of[slow] = 300;
+    const test::PlantedMethod method(links), solo_method(solo, "planted-solo");
+    const auto plan = plan_of(graph, {&method, &solo_method});
+    std::map<std::string, double> estimate_of;
+    for (const PlannedRecord& p : plan) estimate_of[p.key] = 1.0;
+    EngineHooks hooks;
+    hooks.estimate = [&](const PlannedRecord& p) { return estimate_of.at(p.key); };
+    hooks.admit = [&](const PlannedRecord& p) { return estimate_of.count(p.key) > 0; };
+    ResultsFile results;
+    const std::size_t all = run_plan(graph, plan, options(), results, hooks);
+    const std::string covered_key = record_key("planted-solo", slow.first, slow.second, {});
+    ASSERT_NE(results.find(covered_key), nullptr);
+    // Take away the covered record and one lane of a round that is not the slow pair's.
+    std::string lane_key;
+    for (const PlannedRecord& p : plan)
+        for (const PlannedRecord& lane : p.round)
+            if (lane_key.empty() && (Pair{lane.src_id, lane.dst_id}) != slow) lane_key = lane.key;
+    std::erase_if(results.records, [&](const Record& r) { return r.key == covered_key || r.key == lane_key; });
+    EngineHooks rest = hooks;
+    EXPECT_NO_THROW(EXPECT_EQ(run_plan(graph, plan, options(), results, rest), 2u));
+    EXPECT_EQ(results.records.size(), all);
+    ASSERT_NE(results.find(covered_key), nullptr);
+    EXPECT_EQ(results.find(covered_key)->measured_as, "promoted");
+    ASSERT_NE(results.find(lane_key), nullptr);
+    EXPECT_EQ(results.find(lane_key)->measured_as, "confirmed");
+}
