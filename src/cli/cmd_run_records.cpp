@@ -4,6 +4,7 @@
 
 #include "core/error.hpp"
 #include "methods/transfers/transfer_set_method.hpp"
+#include "run/confirmation_rounds.hpp"
 #include "run/cost_model.hpp"
 #include "run/plan_estimate.hpp"
 #include "run/transfer_plan.hpp"
@@ -52,11 +53,8 @@ bool every_planned_record_present(const std::vector<PlannedRecord>& plan, const 
         for (const std::string& key : written_keys(p))
             if (!keys.count(key)) return false;
     // A covered member is owed once a record of its pair was promoted.
-    for (const auto& p : plan) {
-        if (p.measured_as != "covered" || keys.count(p.key)) continue;
-        for (const auto& r : results.records)
-            if (r.measured_as == "promoted" && r.src == p.src_id && r.dst == p.dst_id) return false;
-    }
+    for (const auto& p : plan)
+        if (p.measured_as == "covered" && !keys.count(p.key) && pair_promoted(results, p.src_id, p.dst_id)) return false;
     return true;
 }
 

@@ -135,12 +135,9 @@ std::vector<PlannedRecord> apply_classes(std::vector<PlannedRecord> plan, const 
                     in_round[pairs[k]] = true;
                 }
                 round_at.emplace(pairs[round.front()], make_round(lanes, round_at.size() + 1));
+                rounds_by_method[first.method->name()].first += round.size();
+                ++rounds_by_method[first.method->name()].second;
             }
-            for (const auto& round : rounds)
-                if (round.size() >= 2) {
-                    rounds_by_method[first.method->name()].first += round.size();
-                    ++rounds_by_method[first.method->name()].second;
-                }
             continue;
         }
         const std::vector<bool> chosen = covering_members(graph, of, measured);

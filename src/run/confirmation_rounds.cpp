@@ -108,6 +108,12 @@ std::vector<bool> covering_members(const Graph& graph, const std::vector<const P
     return chosen;
 }
 
+bool pair_promoted(const ResultsFile& results, const std::string& src, const std::string& dst) {
+    return std::any_of(results.records.begin(), results.records.end(), [&](const Record& r) {
+        return r.measured_as == "promoted" && r.src == src && r.dst == dst;
+    });
+}
+
 std::string lane_label(const PlannedRecord& member) { return member.src_id + "->" + member.dst_id; }
 
 PlannedRecord make_round(const std::vector<PlannedRecord>& members, std::size_t number) {

@@ -61,6 +61,10 @@ std::vector<std::vector<std::size_t>> plan_rounds(const Graph& graph, const std:
 std::vector<bool> covering_members(const Graph& graph, const std::vector<const PlannedRecord*>& members,
                                    const std::set<DirectedLink>& measured);
 
+// Whether a record of the pair src -> dst was promoted: a covered member is
+// then measured (and owed by the run) after all.
+bool pair_promoted(const ResultsFile& results, const std::string& src, const std::string& dst);
+
 // A round's planned record: the members as lanes (`round`), measured_as
 // "confirmed", the members' method, params, class and representative.
 PlannedRecord make_round(const std::vector<PlannedRecord>& members, std::size_t number);

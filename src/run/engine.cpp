@@ -108,7 +108,7 @@ private:
             return true;  // left for --resume
         }
         if (p->measured_as == "covered") {
-            if (!pair_promoted(*p)) {
+            if (!pair_promoted(results_, p->src_id, p->dst_id)) {
                 progress_->skip_units(options_.sizes.size());
                 return true;  // its links were confirmed by other members
             }
@@ -138,22 +138,8 @@ private:
     // each lane measured alone as planned (and promoted).
     bool step_round(std::size_t i, const PlannedRecord& round, double estimate) {
         const Record* rep = results_.find(round.representative_key);
-        const bool rep_ok = rep && std::any_of(rep->points.begin(), rep->points.end(),
-                                               [](const Point& p) { return p.status == "ok"; });
+        if (!rep || !has_ok_point(*rep)) return confirm_lanes_alone(i, round, "");
         std::optional<DeviceFailure> failure;
-        if (!rep_ok) {
-            for (const PlannedRecord& lane : round.round) {
-                if (loss_ && needs_gpu(lane)) {
-                    finish(not_measured_record(lane, *loss_));
-                    continue;
-                }
-                std::optional<Record> r = measure_as_planned(graph_, lane, options_, results_, nullptr, &hooks_, failure);
-                if (!r) return false;
-                finish(std::move(*r));
-                note_loss(failure, i, lane.key);
-            }
-            return true;
-        }
         const auto started = std::chrono::steady_clock::now();
         std::optional<Record> measured = measure_as_planned(graph_, round, options_, results_, progress_, &hooks_, failure);
         if (!measured) return false;
@@ -161,7 +147,8 @@ private:
         if (!std::any_of(measured->points.begin(), measured->points.end(),
                          [](const Point& p) { return p.status == "ok"; }) &&
             !(loss_ && needs_gpu(round)))
-            return confirm_lanes_alone(i, round, *measured);
+            return confirm_lanes_alone(i, round,
+                                       measured->error.empty() ? "no point of the round was measured" : measured->error);
         const double lanes = static_cast<double>(round.round.size());
         std::vector<Record> split = split_round(*measured, round);
         std::vector<std::size_t> failed;  // lanes with a failed point: one lane's bad data fails the round's point
@@ -186,9 +173,10 @@ private:
     }
 
     // A round that measured nothing (its session could not be prepared, every
-    // point failed): its lanes confirmed one at a time, each saying why.
-    bool confirm_lanes_alone(std::size_t i, const PlannedRecord& round, const Record& failed) {
-        const std::string why = failed.error.empty() ? std::string("no point of the round was measured") : failed.error;
+    // point failed), or whose representative has no point to compare with:
+    // its lanes measured one at a time, each saying why (`why`; "": the
+    // representative's failure, which their promotion names).
+    bool confirm_lanes_alone(std::size_t i, const PlannedRecord& round, const std::string& why) {
         for (std::size_t k = 0; k < round.round.size(); ++k)
             if (!confirm_lane_alone(i, round, k, why)) return false;
         return true;
@@ -204,18 +192,11 @@ private:
         std::optional<DeviceFailure> failure;
         std::optional<Record> r = measure_as_planned(graph_, lane, options_, results_, nullptr, &hooks_, failure);
         if (!r) return false;
-        r->context["round_failed"] = why;
+        if (!why.empty()) r->context["round_failed"] = why;
         note_loss(failure, i, lane.key);
         if (awaits_judgement(lane, *r)) held_[round.representative_key].push_back({&lane, std::move(*r), k == 0});
         else finish(std::move(*r));
         return true;
-    }
-
-    // Whether a record of the covered member's pair was promoted (this run or before).
-    bool pair_promoted(const PlannedRecord& p) const {
-        return std::any_of(results_.records.begin(), results_.records.end(), [&](const Record& r) {
-            return r.measured_as == "promoted" && r.src == p.src_id && r.dst == p.dst_id;
-        });
     }
 
     // The class's held confirmations judged together: those within its spread

@@ -9,12 +9,12 @@
 
 namespace hwcomm {
 
-namespace {
-
 bool has_ok_point(const Record& r) {
     return std::any_of(r.points.begin(), r.points.end(),
                        [](const Point& p) { return p.status == "ok" && p.bandwidth_gbps > 0; });
 }
+
+namespace {
 
 // The full sweep; a record whose ladder is shared measures the sizes the
 // group's first record chose.

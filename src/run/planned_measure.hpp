@@ -26,6 +26,10 @@ std::optional<Record> measure_as_planned(const Graph& graph, const PlannedRecord
                                          const ResultsFile& results, Progress* progress, const EngineHooks* hooks,
                                          std::optional<DeviceFailure>& failure);
 
+// Whether a record has a point to compare with: what a representative needs
+// for its confirmations to be measured as planned rather than in full.
+bool has_ok_point(const Record& r);
+
 // A confirmation measured but not yet judged with its class.
 bool awaits_judgement(const PlannedRecord& planned, const Record& record);
 
