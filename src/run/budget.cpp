@@ -110,6 +110,8 @@ BudgetFit fit_budget(const std::vector<PlannedRecord>& plan, const RunOptions& o
                          "representative once, coarse ladders, short sampling): it needs about " +
                          duration_text(now) + "; give a larger --budget or fewer methods (--filter)");
     fit.estimate_s = now;
+    for (std::size_t i = 0; i < plan.size(); ++i)
+        if (fit.deferred[i]) fit.deferred_records += written_keys(plan[i]).size();
     return fit;
 }
 
@@ -118,10 +120,8 @@ nlohmann::json budget_fit_to_json(const BudgetFit& fit) {
     for (const BudgetStep& s : fit.steps)
         steps.push_back({{"step", s.name}, {"description", s.description}, {"estimate_before_s", s.before_s},
                          {"estimate_after_s", s.after_s}});
-    std::size_t deferred = 0;
-    for (bool d : fit.deferred) deferred += d;
     return {{"budget_s", fit.budget_s}, {"steps", std::move(steps)}, {"estimate_s", fit.estimate_s},
-            {"deferred_records", deferred}};
+            {"deferred_records", fit.deferred_records}};
 }
 
 BudgetClock::BudgetClock(double budget_s) : budget_s_(budget_s), started_(steady_seconds()) {}

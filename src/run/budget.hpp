@@ -37,6 +37,7 @@ struct BudgetFit {
     double budget_s = 0;
     RunOptions options;             // with the steps that change how records are measured
     std::vector<bool> deferred;     // per planned record: left for --resume by steps 2 and 4
+    std::size_t deferred_records = 0;  // the records those write (a round: its lanes)
     std::vector<BudgetStep> steps;  // the steps taken, in order
     double estimate_s = 0;          // of what this invocation measures
 };

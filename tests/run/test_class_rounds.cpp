@@ -3,15 +3,20 @@
 // covered by a few pairs for methods that cannot, with a scripted method.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <map>
+#include <optional>
 #include <set>
 
 #include "discover/discover.hpp"
 #include "planted_method.hpp"
+#include "run/budget.hpp"
 #include "run/class_plan.hpp"
 #include "run/confirmation_rounds.hpp"
 #include "run/engine.hpp"
+#include "run/plan_estimate.hpp"
+#include "core/error.hpp"
 
 using namespace hwcomm;
 
@@ -87,7 +92,9 @@ TEST(ClassRounds, TheDgxH100sPairsAreConfirmedInSevenRoundsThatShareNoLink) {
     for (const PlannedRecord& p : plan) {
         full += p.measured_as == "full";
         rounds += !p.round.empty();
-        if (!p.round.empty()) EXPECT_LE(p.round.size(), 8u);
+        if (!p.round.empty()) {
+            EXPECT_LE(p.round.size(), 8u);
+        }
     }
     EXPECT_EQ(full, 2u);
     EXPECT_EQ(rounds, 7u);
@@ -106,6 +113,31 @@ TEST(ClassRounds, TheSixteenGpuDgx2sRoundsGrowWithTheGpusNotWithThePairs) {
     EXPECT_EQ(written_record_count(plan), 240u);
     expect_rounds_apart(graph, plan, 16, 240 - full);
     EXPECT_LE(rounds, 2 * 15u);  // each class at most n - 1 rounds
+}
+
+// A budget that leaves the confirmations for --resume counts the records it
+// leaves: each round's lanes, not one per round.
+TEST(ClassRounds, ABudgetCountsTheLanesOfTheRoundsItDefers) {
+    const Graph graph = fixture("dgxh100-nvswitch.xml");
+    const test::PlantedMethod method({});
+    const std::vector<PlannedRecord> plan = plan_of(graph, {&method});
+    const CostModel costs = builtin_cost_model();
+    const double whole = estimate_plan(plan, options(), costs, std::vector<bool>(plan.size(), false)).total_s;
+    std::optional<BudgetFit> fit;
+    for (double budget = whole; budget > whole / 1000; budget *= 0.8) {
+        try {
+            fit = fit_budget(plan, options(), costs, budget);
+        } catch (const UsageError&) {
+            break;  // below the minimum plan
+        }
+        if (std::count(fit->deferred.begin(), fit->deferred.end(), true) > 0) break;
+    }
+    ASSERT_TRUE(fit.has_value());
+    std::size_t rounds_deferred = 0;
+    for (std::size_t i = 0; i < plan.size(); ++i) rounds_deferred += fit->deferred[i] && !plan[i].round.empty();
+    ASSERT_EQ(rounds_deferred, 7u) << "every round of the class left for --resume";
+    EXPECT_EQ(fit->deferred_records, 54u);
+    EXPECT_EQ(budget_fit_to_json(*fit)["deferred_records"], 54);
 }
 
 // Copies issued by the reader: in each round a GPU sends or receives, not
