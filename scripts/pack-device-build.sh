@@ -1,21 +1,38 @@
 #!/usr/bin/env bash
-# Packs what scripts/device-new-methods.sh needs from a CUDA build here (the
-# hwcomm binary, every test binary with its CTest files, the .deb) into
-# .devcarry/build.tar.xz (xz: half of gzip's size, so nvbandwidth fits beside
-# it in the device call's 64 MiB), so a device call runs them without building.
-#   scripts/pack-device-build.sh [BUILD_DIR]   (default: build)
+# Packs what a device call needs from a CUDA build here into
+# .devcarry/build.tar.xz, so the call runs the binaries without building:
+# the CTest files, the hwcomm binary and the test binaries (stripped copies,
+# xz -9: the working tree and its carry must stay under 64 MiB with
+# nvbandwidth beside), and .devcarry/rev, the revision they were built at.
+#   scripts/pack-device-build.sh [--gpu-only] [BUILD_DIR]   (default: build)
+#   --gpu-only  only the test binaries that hold `gpu`-labelled tests (what
+#               scripts/gpu-check.sh --skip-build runs), no .deb
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
+gpu_only=0
+[[ ${1:-} == --gpu-only ]] && { gpu_only=1; shift; }
 build=$(cd "${1:-$root/build}" && pwd)
-(cd "$build" && cpack >/dev/null)
-list=$(mktemp)
-trap 'rm -f "$list"' EXIT
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+list=$work/list
 (cd "$build" && {
-  find . \( -name CTestTestfile.cmake -o -name '*_include.cmake' -o -name '*_tests.cmake' \) -print
-  find tests src -type f -executable ! -name '*.so' ! -path '*CMakeFiles*' -print
-  ls hwcomm_*.deb
-} > "$list")
-mkdir -p "$root/.devcarry"
+  find . \( -name CTestTestfile.cmake -o -name '*_include.cmake' -o -name '*_tests.cmake' \) ! -path '*CMakeFiles*' -print
+  echo src/cli/hwcomm
+  if ((gpu_only)); then
+    ctest --test-dir "$build" -L gpu --show-only=json-v1 |
+      python3 -c 'import json, sys
+for t in json.load(sys.stdin)["tests"]: print(t["command"][0])' | sed "s|^$build/||" | sort -u
+  else
+    (cpack >/dev/null && ls hwcomm_*.deb)
+    find tests src -type f -executable ! -name '*.so' ! -path '*CMakeFiles*' -print
+  fi
+} | sed 's|^\./||' | sort -u > "$list")
+mkdir -p "$work/tree" "$root/.devcarry"
+tar cf - -C "$build" -T "$list" | tar xf - -C "$work/tree"
+# Symbols are not needed to run; stripping takes a fifth off the pack.
+find "$work/tree" -type f -executable ! -name '*.deb' -exec strip --strip-unneeded {} + 2>/dev/null || true
 rm -f "$root/.devcarry/build.tar.gz"
-tar cJf "$root/.devcarry/build.tar.xz" -C "$build" -T "$list"
+tar cf - -C "$work/tree" . | xz -9 -T0 > "$root/.devcarry/build.tar.xz"
+git -C "$root" rev-parse --short HEAD > "$root/.devcarry/rev"
 ls -la "$root/.devcarry/build.tar.xz"
+echo "revision $(cat "$root/.devcarry/rev")$(git -C "$root" diff --quiet HEAD || echo ' (the working tree differs: commit first)')"
