@@ -1,6 +1,7 @@
 #include "methods/cuda/common/host_memory.hpp"
 
 #include "core/error.hpp"
+#include "methods/cuda/common/host_buffer_pool.hpp"
 #include "methods/cuda/common/cuda_check.hpp"
 #include "platform/node_touch.hpp"
 #include "platform/thread_binding.hpp"
@@ -160,14 +161,17 @@ std::unique_ptr<HostBuffer> make_host_buffer(HostMemKind kind, const HwlocTopolo
                                              std::size_t bytes) {
     if (!topo.numa_node(numa_os_index))
         throw MeasurementError("NUMA node " + std::to_string(numa_os_index) + " does not exist on this machine");
-    switch (kind) {
-    case HostMemKind::Pageable: return std::make_unique<PageableHostBuffer>(topo, numa_os_index, bytes);
-    case HostMemKind::Pinned:
-    case HostMemKind::WriteCombined: return std::make_unique<CudaHostAllocBuffer>(kind, topo, numa_os_index, bytes);
-    case HostMemKind::Registered: return std::make_unique<RegisteredHostBuffer>(topo, numa_os_index, bytes, false);
-    case HostMemKind::Huge: return std::make_unique<RegisteredHostBuffer>(topo, numa_os_index, bytes, true);
-    }
-    throw MeasurementError("unknown host memory kind");
+    // Made with the pool's topology, which outlives the session (host_buffer_pool.hpp).
+    return pooled_host_buffer(kind, numa_os_index, bytes, [&](const HwlocTopology& own) -> std::unique_ptr<HostBuffer> {
+        switch (kind) {
+        case HostMemKind::Pageable: return std::make_unique<PageableHostBuffer>(own, numa_os_index, bytes);
+        case HostMemKind::Pinned:
+        case HostMemKind::WriteCombined: return std::make_unique<CudaHostAllocBuffer>(kind, own, numa_os_index, bytes);
+        case HostMemKind::Registered: return std::make_unique<RegisteredHostBuffer>(own, numa_os_index, bytes, false);
+        case HostMemKind::Huge: return std::make_unique<RegisteredHostBuffer>(own, numa_os_index, bytes, true);
+        }
+        throw MeasurementError("unknown host memory kind");
+    });
 }
 
 }  // namespace hwcomm::cuda

@@ -43,7 +43,8 @@ public:
     bool page_locked() const { return kind() != HostMemKind::Pageable; }
 };
 
-// `topo` must outlive the buffer.
+// Released buffers are kept for the next record that wants the same kind,
+// node and size (host_buffer_pool.hpp); describe() then says "recycled".
 std::unique_ptr<HostBuffer> make_host_buffer(HostMemKind kind, const HwlocTopology& topo, int numa_os_index,
                                              std::size_t bytes);
 

@@ -1,0 +1,91 @@
+#include "methods/cuda/common/host_buffer_pool.hpp"
+
+#include <algorithm>
+#include <utility>
+
+#include <cuda_runtime_api.h>
+
+#include "core/device_error.hpp"
+#include "platform/host_info.hpp"
+#include "platform/recycling_pool.hpp"
+
+namespace hwcomm::cuda {
+
+namespace {
+
+using Key = std::pair<int, int>;  // kind, NUMA node
+
+constexpr std::size_t kMaxIdleBytes = std::size_t{8} << 30;
+
+struct Pool {
+    HwlocTopology topology;  // the buffers' own, alive as long as the process
+    RecyclingPool<Key, HostBuffer> idle{std::min(kMaxIdleBytes, static_cast<std::size_t>(available_memory_bytes() / 8))};
+};
+
+// Never destroyed: idle buffers outlive main, and freeing them after the CUDA
+// runtime unloaded would only print errors.
+Pool& pool() {
+    static Pool* p = new Pool;
+    return *p;
+}
+
+class PooledHostBuffer final : public HostBuffer {
+public:
+    PooledHostBuffer(std::unique_ptr<HostBuffer> inner, Key key, bool recycled)
+        : inner_(std::move(inner)), key_(key), recycled_(recycled) {}
+    ~PooledHostBuffer() override {
+        // A lost context's buffers are not handed on (a pending error that
+        // is not sticky, such as peer access already enabled, is no loss).
+        if (cudaPeekAtLastError() != cudaSuccess && cudaFree(nullptr) != cudaSuccess) return;
+        const std::size_t bytes = inner_->size();  // before the move: argument order is unspecified
+        auto evicted = pool().idle.give(key_, bytes, std::move(inner_));
+        evicted.clear();  // freed here, outside the pool's lock
+    }
+    PooledHostBuffer(const PooledHostBuffer&) = delete;
+    PooledHostBuffer& operator=(const PooledHostBuffer&) = delete;
+    std::byte* data() override { return inner_->data(); }
+    std::byte* device_view() override { return inner_->device_view(); }
+    std::size_t size() const override { return inner_->size(); }
+    HostMemKind kind() const override { return inner_->kind(); }
+    nlohmann::json describe() const override {
+        nlohmann::json j = inner_->describe();
+        j["recycled"] = recycled_;
+        return j;
+    }
+
+private:
+    std::unique_ptr<HostBuffer> inner_;
+    Key key_;
+    bool recycled_;
+};
+
+}  // namespace
+
+std::unique_ptr<HostBuffer> pooled_host_buffer(HostMemKind kind, int numa_os_index, std::size_t bytes,
+                                               const std::function<std::unique_ptr<HostBuffer>(const HwlocTopology&)>& make) {
+    Pool& p = pool();
+    const Key key{static_cast<int>(kind), numa_os_index};
+    if (std::unique_ptr<HostBuffer> idle = p.idle.take(key, bytes))
+        return std::make_unique<PooledHostBuffer>(std::move(idle), key, true);
+    std::unique_ptr<HostBuffer> fresh;
+    try {
+        fresh = make(p.topology);
+    } catch (const DeviceError&) {
+        if (p.idle.idle_count() == 0) throw;
+        drain_host_pool();  // the idle buffers may be what the allocation lacked
+        fresh = make(p.topology);
+    }
+    return std::make_unique<PooledHostBuffer>(std::move(fresh), key, false);
+}
+
+HostPoolStats host_pool_stats() {
+    const Pool& p = pool();
+    return {p.idle.idle_bytes(), p.idle.idle_count(), p.idle.reused(), p.idle.cap_bytes()};
+}
+
+void drain_host_pool() {
+    auto idle = pool().idle.drain();
+    idle.clear();
+}
+
+}  // namespace hwcomm::cuda
