@@ -57,7 +57,8 @@ TEST(HostPoolGpu, AReleasedBufferGoesToTheNextAskerOfItsKindNodeAndSizeOnly) {
 }
 
 // Two records of one method in a row: the second gets the first's host buffer
-// and still verifies each of its samples.
+// and still verifies each of its samples. (memcpy-d2h's first record would get
+// memcpy-h2d's buffer: the pool is emptied between the methods.)
 TEST(HostPoolGpu, TheSecondRecordOfAMethodRecyclesTheFirstsBufferAndVerifies) {
     REQUIRE_GPUS(1);
     drain_host_pool();
@@ -66,6 +67,7 @@ TEST(HostPoolGpu, TheSecondRecordOfAMethodRecyclesTheFirstsBufferAndVerifies) {
     register_cuda_methods(r);
     for (const char* name : {"memcpy-h2d", "memcpy-d2h"}) {
         SCOPED_TRACE(name);
+        drain_host_pool();
         const auto* m = r.find(name);
         const Vertex& numa = *g.of_kind(VertexKind::NumaNode).front();
         const Vertex& gpu = *g.find("gpu0");
@@ -86,5 +88,13 @@ TEST(HostPoolGpu, TheSecondRecordOfAMethodRecyclesTheFirstsBufferAndVerifies) {
             }
         }
     }
+    // Across methods too: the second method's buffer goes to the first's next record.
+    const auto* h2d = r.find("memcpy-h2d");
+    const Vertex& numa = *g.of_kind(VertexKind::NumaNode).front();
+    for (const ParamSet& p : h2d->parameter_sets(g, numa, *g.find("gpu0"), {}))
+        if (p.count("host_mem") && p.at("host_mem") == "pinned") {
+            auto session = h2d->prepare(g, numa, *g.find("gpu0"), p, 16u << 20, MethodOptions{});
+            EXPECT_TRUE(session->context().at("host_buffer").at("recycled").get<bool>());
+        }
     drain_host_pool();
 }
