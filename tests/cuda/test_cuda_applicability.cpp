@@ -121,6 +121,15 @@ TEST(CudaMethods, TmaCopiesApplyFromSm90AndSayWhyNotBefore) {
     EXPECT_TRUE(r.find("tma-copy-d2d")->applicable(g, *g.find("gpu0"), *g.find("gpu1")).ok);
     // The CUDA methods that need no TMA do not care.
     EXPECT_TRUE(r.find("sm-copy-d2d")->applicable(g, *g.find("gpu0"), *g.find("gpu1")).ok);
+    // A round of TMA pulls with an sm_80 reader says why before any CUDA call
+    // (this test runs without a GPU): the pull gpu1 -> gpu0 reads on gpu0.
+    const std::vector<RoundLane> lanes{{g.find("gpu0"), g.find("gpu1")}, {g.find("gpu1"), g.find("gpu0")}};
+    try {
+        (void)r.find("tma-copy-d2d")->prepare_round(g, lanes, {{"peer", "on"}}, 1 << 20, MethodOptions{});
+        ADD_FAILURE() << "a TMA round with an sm_80 reader was prepared";
+    } catch (const Unavailable& e) {
+        EXPECT_EQ(std::string(e.what()), "the bulk-copy unit (TMA, cp.async.bulk) needs sm_90 (Hopper) or newer, not sm_80");
+    }
 }
 
 TEST(CudaMethods, H200VmGraphPeerThroughFabricHiddenGpuAndMemorylessNode) {

@@ -250,6 +250,12 @@ public:
                                                    const ParamSet& params, std::size_t max_bytes,
                                                    const MethodOptions& options) const override {
         if (!measures_rounds(params)) return Characterizer::prepare_round(graph, lanes, params, max_bytes, options);
+        // As a session alone says why (a GPU before sm_90 has no bulk-copy unit), before any lane is made.
+        for (const RoundLane& lane : lanes) {
+            const Vertex* exec = kind_ == SmKind::PeerPush ? lane.src : lane.dst;
+            if (!exec) continue;
+            if (const std::string why = why_not_engine(engine_, *exec); !why.empty()) throw Unavailable(why);
+        }
         return prepare_copy_round(graph, lanes, engine_ == Engine::Tma ? Executor::Tma : Executor::Sm,
                                   kind_ == SmKind::PeerPush ? Initiator::Writer : Initiator::Reader, name(),
                                   max_bytes, options);
