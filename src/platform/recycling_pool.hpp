@@ -2,11 +2,11 @@
 // Keeps released objects that are costly to make (page-locked host buffers:
 // cudaHostAlloc or cudaHostRegister of 1 GiB took 0.1-0.5 s on the GPU
 // machines, paid again by every record that wanted the same buffer) for the
-// next caller that wants one of the same key and size. Bounded: at most
-// `cap_bytes` idle, the least recently released dropped first; a thing larger
-// than the cap is never kept. Only exact sizes match, so a record never gets
-// a buffer larger than it asked for (what it records is what it used).
+// next caller that wants one of the same key and a size it can serve.
+// Bounded: at most `cap_bytes` idle, the least recently released dropped
+// first; a thing larger than the cap is never kept.
 // Pure bookkeeping, no CUDA: tests drive it with plain objects.
+#include <algorithm>
 #include <cstddef>
 #include <list>
 #include <memory>
@@ -22,18 +22,31 @@ public:
     RecyclingPool(const RecyclingPool&) = delete;
     RecyclingPool& operator=(const RecyclingPool&) = delete;
 
-    // The most recently released idle thing of this key and size, or nullptr.
-    std::unique_ptr<Thing> take(const Key& key, std::size_t bytes) {
+    struct Taken {
+        std::unique_ptr<Thing> thing;  // nullptr when none fits
+        std::size_t bytes = 0;         // its own size, >= the size asked for
+    };
+    // An idle thing of this key: the most recently released of exactly
+    // `bytes`, else the smallest of at most `bytes * max_factor` (a larger
+    // buffer serves a smaller request: the session uses its first `bytes`).
+    Taken take(const Key& key, std::size_t bytes, std::size_t max_factor = 1) {
         std::lock_guard lock(mutex_);
+        auto best = idle_.end();
         for (auto it = idle_.begin(); it != idle_.end(); ++it) {
-            if (!(it->key == key) || it->bytes != bytes) continue;
-            std::unique_ptr<Thing> out = std::move(it->thing);
-            idle_bytes_ -= it->bytes;
-            idle_.erase(it);
-            ++reused_;
-            return out;
+            if (!(it->key == key) || it->bytes < bytes) continue;
+            if (it->bytes == bytes) {
+                best = it;
+                break;
+            }
+            if (it->bytes / std::max<std::size_t>(max_factor, 1) > bytes) continue;
+            if (best == idle_.end() || it->bytes < best->bytes) best = it;
         }
-        return nullptr;
+        if (best == idle_.end()) return {};
+        Taken out{std::move(best->thing), best->bytes};
+        idle_bytes_ -= best->bytes;
+        idle_.erase(best);
+        ++reused_;
+        return out;
     }
 
     // Keeps `thing` for a later take(); returns the things that no longer fit

@@ -17,7 +17,7 @@
 using namespace hwcomm;
 using namespace hwcomm::cuda;
 
-TEST(HostPoolGpu, AReleasedBufferGoesToTheNextAskerOfItsKindNodeAndSizeOnly) {
+TEST(HostPoolGpu, AReleasedBufferGoesToTheNextAskerOfItsKindNodeAndASizeItServes) {
     REQUIRE_GPUS(1);
     drain_host_pool();
     const HostPoolStats before = host_pool_stats();
@@ -33,12 +33,13 @@ TEST(HostPoolGpu, AReleasedBufferGoesToTheNextAskerOfItsKindNodeAndSizeOnly) {
     }
     EXPECT_EQ(host_pool_stats().idle_count, 1u);
     {
-        auto other_size = make_host_buffer(HostMemKind::Pinned, topo, node, n / 2);
+        auto larger = make_host_buffer(HostMemKind::Pinned, topo, node, 2 * n);
         auto other_kind = make_host_buffer(HostMemKind::Registered, topo, node, n);
-        EXPECT_FALSE(other_size->describe().at("recycled").get<bool>());
+        EXPECT_FALSE(larger->describe().at("recycled").get<bool>());
         EXPECT_FALSE(other_kind->describe().at("recycled").get<bool>());
         auto again = make_host_buffer(HostMemKind::Pinned, topo, node, n);
         EXPECT_TRUE(again->describe().at("recycled").get<bool>());
+        EXPECT_FALSE(again->describe().contains("allocated_bytes"));
         EXPECT_EQ(again->data(), first);
         EXPECT_EQ(again->size(), n);
         EXPECT_EQ(again->describe().at("numa"), node);
@@ -52,6 +53,16 @@ TEST(HostPoolGpu, AReleasedBufferGoesToTheNextAskerOfItsKindNodeAndSizeOnly) {
     }
     EXPECT_EQ(host_pool_stats().reused, before.reused + 1);
     EXPECT_EQ(host_pool_stats().idle_count, 3u);
+    {
+        // A smaller request: the smallest idle buffer within 4x serves it, seen at the size asked for.
+        auto half = make_host_buffer(HostMemKind::Pinned, topo, node, n / 2);
+        EXPECT_TRUE(half->describe().at("recycled").get<bool>());
+        EXPECT_EQ(half->size(), n / 2);
+        EXPECT_EQ(half->describe().at("allocated_bytes"), n);
+        EXPECT_EQ(half->data(), first);
+        auto tiny = make_host_buffer(HostMemKind::Pinned, topo, node, n / 16);
+        EXPECT_FALSE(tiny->describe().at("recycled").get<bool>()) << "2n is more than 4x n/16";
+    }
     drain_host_pool();
     EXPECT_EQ(host_pool_stats().idle_bytes, 0u);
 }

@@ -22,17 +22,19 @@ std::unique_ptr<Thing> thing(int id) { return std::make_unique<Thing>(Thing{id})
 
 TEST(RecyclingPool, GivesBackOnlyTheSameKeyAndSizeMostRecentFirst) {
     Pool pool(100);
-    EXPECT_EQ(pool.take("pinned@0", 10), nullptr);
+    EXPECT_EQ(pool.take("pinned@0", 10).thing, nullptr);
     EXPECT_TRUE(pool.give("pinned@0", 10, thing(1)).empty());
     EXPECT_TRUE(pool.give("pinned@0", 10, thing(2)).empty());
     EXPECT_TRUE(pool.give("wc@0", 10, thing(3)).empty());
-    EXPECT_EQ(pool.take("pinned@0", 20), nullptr) << "never a larger buffer than asked for";
-    EXPECT_EQ(pool.take("pinned@1", 10), nullptr);
+    EXPECT_EQ(pool.take("pinned@0", 20).thing, nullptr) << "never a smaller one than asked for";
+    EXPECT_EQ(pool.take("pinned@1", 10).thing, nullptr);
+    EXPECT_EQ(pool.take("pinned@0", 5).thing, nullptr) << "a larger one only when allowed";
     const auto first = pool.take("pinned@0", 10);
-    ASSERT_NE(first, nullptr);
-    EXPECT_EQ(first->id, 2);
-    EXPECT_EQ(pool.take("pinned@0", 10)->id, 1);
-    EXPECT_EQ(pool.take("pinned@0", 10), nullptr);
+    ASSERT_NE(first.thing, nullptr);
+    EXPECT_EQ(first.thing->id, 2);
+    EXPECT_EQ(first.bytes, 10u);
+    EXPECT_EQ(pool.take("pinned@0", 10).thing->id, 1);
+    EXPECT_EQ(pool.take("pinned@0", 10).thing, nullptr);
     EXPECT_EQ(pool.reused(), 2u);
     EXPECT_EQ(pool.idle_count(), 1u);
     EXPECT_EQ(pool.idle_bytes(), 10u);
@@ -52,7 +54,22 @@ TEST(RecyclingPool, KeepsAtMostItsCapDroppingTheOldestAndNothingLargerThanIt) {
     EXPECT_EQ(pool.idle_bytes(), 20u);
     EXPECT_EQ(pool.drain().size(), 2u);
     EXPECT_EQ(pool.idle_bytes(), 0u);
-    EXPECT_EQ(pool.take("b", 10), nullptr);
+    EXPECT_EQ(pool.take("b", 10).thing, nullptr);
+}
+
+TEST(RecyclingPool, ALargerOneServesASmallerRequestExactFirstThenTheSmallestWithinTheFactor) {
+    Pool pool(1000);
+    EXPECT_TRUE(pool.give("a", 64, thing(1)).empty());
+    EXPECT_TRUE(pool.give("a", 32, thing(2)).empty());
+    EXPECT_TRUE(pool.give("a", 16, thing(3)).empty());
+    EXPECT_TRUE(pool.give("a", 10, thing(4)).empty());
+    EXPECT_EQ(pool.take("a", 4, 2).thing, nullptr) << "10 and larger are over twice 4";
+    const auto exact = pool.take("a", 10, 4);
+    EXPECT_EQ(exact.thing->id, 4) << "an exact size first";
+    const auto larger = pool.take("a", 9, 4);
+    EXPECT_EQ(larger.thing->id, 3) << "else the smallest that serves";
+    EXPECT_EQ(larger.bytes, 16u);
+    EXPECT_EQ(pool.idle_bytes(), 96u);
 }
 
 TEST(RecyclingPool, AZeroCapKeepsNothing) {

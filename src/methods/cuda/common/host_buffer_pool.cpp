@@ -29,10 +29,14 @@ Pool& pool() {
     return *p;
 }
 
+// A larger idle buffer serves a request of up to this many times smaller.
+constexpr std::size_t kLargerServes = 4;
+
+// What the session sees: the size it asked for, the first bytes of the buffer.
 class PooledHostBuffer final : public HostBuffer {
 public:
-    PooledHostBuffer(std::unique_ptr<HostBuffer> inner, Key key, bool recycled)
-        : inner_(std::move(inner)), key_(key), recycled_(recycled) {}
+    PooledHostBuffer(std::unique_ptr<HostBuffer> inner, Key key, bool recycled, std::size_t bytes)
+        : inner_(std::move(inner)), key_(key), recycled_(recycled), bytes_(bytes) {}
     ~PooledHostBuffer() override {
         // A lost context's buffers are not handed on (a pending error that
         // is not sticky, such as peer access already enabled, is no loss).
@@ -45,11 +49,12 @@ public:
     PooledHostBuffer& operator=(const PooledHostBuffer&) = delete;
     std::byte* data() override { return inner_->data(); }
     std::byte* device_view() override { return inner_->device_view(); }
-    std::size_t size() const override { return inner_->size(); }
+    std::size_t size() const override { return bytes_; }
     HostMemKind kind() const override { return inner_->kind(); }
     nlohmann::json describe() const override {
         nlohmann::json j = inner_->describe();
         j["recycled"] = recycled_;
+        if (inner_->size() != bytes_) j["allocated_bytes"] = inner_->size();
         return j;
     }
 
@@ -57,6 +62,7 @@ private:
     std::unique_ptr<HostBuffer> inner_;
     Key key_;
     bool recycled_;
+    std::size_t bytes_;
 };
 
 }  // namespace
@@ -65,8 +71,8 @@ std::unique_ptr<HostBuffer> pooled_host_buffer(HostMemKind kind, int numa_os_ind
                                                const std::function<std::unique_ptr<HostBuffer>(const HwlocTopology&)>& make) {
     Pool& p = pool();
     const Key key{static_cast<int>(kind), numa_os_index};
-    if (std::unique_ptr<HostBuffer> idle = p.idle.take(key, bytes))
-        return std::make_unique<PooledHostBuffer>(std::move(idle), key, true);
+    if (auto idle = p.idle.take(key, bytes, kLargerServes); idle.thing)
+        return std::make_unique<PooledHostBuffer>(std::move(idle.thing), key, true, bytes);
     std::unique_ptr<HostBuffer> fresh;
     try {
         fresh = make(p.topology);
@@ -75,7 +81,7 @@ std::unique_ptr<HostBuffer> pooled_host_buffer(HostMemKind kind, int numa_os_ind
         drain_host_pool();  // the idle buffers may be what the allocation lacked
         fresh = make(p.topology);
     }
-    return std::make_unique<PooledHostBuffer>(std::move(fresh), key, false);
+    return std::make_unique<PooledHostBuffer>(std::move(fresh), key, false, bytes);
 }
 
 HostPoolStats host_pool_stats() {

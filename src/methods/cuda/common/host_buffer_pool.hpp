@@ -1,7 +1,9 @@
 #pragma once
 // Host buffers kept between records (platform/recycling_pool.hpp): a record
-// that wants a buffer of the kind, NUMA node and size an earlier record
-// released gets that one, already allocated, page-locked and placed, instead
+// that wants a buffer of the kind and NUMA node of one an earlier record
+// released, and its size or up to 4 times less (the session then sees the
+// size it asked for; the description says "allocated_bytes"), gets that one,
+// already allocated, page-locked and placed, instead
 // of paying cudaHostAlloc / cudaHostRegister again (0.1-0.5 s a GiB on the
 // GPU machines; the lane sweeps and loaded routes of a 4-GPU run made dozens).
 // The buffer's description says "recycled"; its placement is the one checked
@@ -16,7 +18,7 @@
 
 namespace hwcomm::cuda {
 
-// An idle buffer of this kind, node and size, else make(topology) with the
+// An idle buffer of this kind and node that serves `bytes`, else make(topology) with the
 // pool's own topology (buffers may outlive the session that asked, and a
 // NUMA-bound buffer frees itself through the topology that made it). Either
 // way it returns to the pool when released, unless a CUDA error is pending
