@@ -114,7 +114,15 @@ TEST(RoundsGpu, TheEngineWritesOneCheckedRecordPerLane) {
         ASSERT_NE(r, nullptr) << lane->key;
         EXPECT_EQ(r->status, "ok") << r->error;
         for (const Point& p : r->points) EXPECT_TRUE(p.verified) << r->key << " at " << p.bytes;
-        if (r->measured_as == "promoted") continue;  // outside its class twice: measured alone in full
+        if (r->measured_as == "promoted") {
+            // Outside its class in the round and again alone: the full ladder, saying why and that it was measured twice.
+            const nlohmann::json& why = r->context.at("promotion");
+            EXPECT_EQ(why.at("representative"), plan.front().key);
+            EXPECT_TRUE(why.value("measured_twice", false)) << why.dump();
+            EXPECT_FALSE(why.at("reason").get<std::string>().empty());
+            EXPECT_GT(r->points.size(), 3u);
+            continue;
+        }
         EXPECT_EQ(r->measured_as, "confirmed");
         EXPECT_LE(r->points.size(), 3u);
         EXPECT_EQ(r->context.at("round").at("lanes"), nlohmann::json({"gpu0->gpu1", "gpu1->gpu0"}));
