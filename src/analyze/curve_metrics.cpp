@@ -29,9 +29,14 @@ std::optional<LargeTransfer> large_transfer(const std::vector<CurvePoint>& pts, 
         from = pts.back().bytes / 2;
     }
     const double last = pts.back().gbps;
+    const double last_ci = pts.back().ci_half_width;
+    const auto tolerance = [&](const CurvePoint& p) {
+        if (!(p.ci_half_width > 0) || !(last_ci > 0)) return o.plateau_tolerance;  // no CI: imported aggregates
+        return std::clamp(2 * (p.ci_half_width + last_ci), o.tight_plateau_tolerance, o.plateau_tolerance);
+    };
     std::vector<double> window;
     for (auto it = pts.rbegin(); it != pts.rend(); ++it) {
-        if (it->bytes < from || std::abs(it->gbps / last - 1.0) > o.plateau_tolerance) break;
+        if (it->bytes < from || std::abs(it->gbps / last - 1.0) > tolerance(*it)) break;
         window.push_back(it->gbps);
         lt.from_bytes = it->bytes;
     }

@@ -23,12 +23,18 @@ std::string format_number(double v, const char* format);
 // Knobs of the metrics; the defaults are the documented rule (docs/analysis.md).
 struct CurveOptions {
     // The large-transfer plateau: the points at or above large_min_bytes (when
-    // none are, of the last octave measured) that stay within
-    // plateau_tolerance of the largest size's bandwidth, walking down from the
-    // largest size; their median. A curve still falling at 256 MiB (a CPU
-    // cache larger than 64 MiB) is judged by the sizes past the fall.
+    // none are, of the last octave measured) that stay within a tolerance of
+    // the largest size's bandwidth, walking down from the largest size; their
+    // median. A curve still falling at 256 MiB (a CPU cache larger than 64
+    // MiB) is judged by the sizes past the fall. The tolerance is
+    // plateau_tolerance, or, where both points carry a 95% CI, twice the sum
+    // of their relative half-widths within [tight_plateau_tolerance,
+    // plateau_tolerance]: a tight curve's last percent of ramp (a device copy
+    // at 64 MiB, 5% below its 512 MiB plateau) is no plateau, a noisy curve's
+    // scatter still is.
     std::uint64_t large_min_bytes = 64 * kMiB;
     double plateau_tolerance = 0.10;
+    double tight_plateau_tolerance = 0.02;
     // Suspect when neighbouring sizes differ by more than this factor in
     // bandwidth (a rise: times half the sizes' ratio where they are more than
     // an octave apart, as a few confirmation sizes are).

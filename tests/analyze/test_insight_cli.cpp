@@ -67,7 +67,7 @@ TEST(InsightCli, MatrixOfPeerCopiesAndBadSpecs) {
     const std::string file = "'" + kDocs + "/examples/h200x2/results-default.json'";
     Result r = run_hwcomm(s, "summary " + file + " --matrix memcpy-peer:peer=on");
     ASSERT_EQ(r.code, 0) << r.err;
-    EXPECT_NE(r.out.find("gpu0         -   391.15"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("gpu0         -   394.02"), std::string::npos) << r.out;
     r = run_hwcomm(s, "summary " + file + " --matrix memcpy-h2d:host_mem=pinned --at 64M");
     EXPECT_NE(r.out.find("numa0    55.12     55.15"), std::string::npos) << r.out;
     EXPECT_EQ(run_hwcomm(s, "summary " + file + " --matrix memcpy-peer:peer").code, 2);
