@@ -28,19 +28,34 @@ std::optional<LargeTransfer> large_transfer(const std::vector<CurvePoint>& pts, 
         lt.last_octave = true;
         from = pts.back().bytes / 2;
     }
-    const double last = pts.back().gbps;
-    const double last_ci = pts.back().ci_half_width;
-    const auto tolerance = [&](const CurvePoint& p) {
-        if (!(p.ci_half_width > 0) || !(last_ci > 0)) return o.plateau_tolerance;  // no CI: imported aggregates
-        return std::clamp(2 * (p.ci_half_width + last_ci), o.tight_plateau_tolerance, o.plateau_tolerance);
+    const CurvePoint& largest = pts.back();
+    const double last = largest.gbps;
+    const auto ci_tolerance = [&](const CurvePoint& p) {
+        if (!p.has_ci || !largest.has_ci || !(p.ci_half_width >= 0) || !(largest.ci_half_width >= 0))
+            return o.plateau_tolerance;  // no CI (imported aggregates), or not a number
+        return std::clamp(2 * (p.ci_half_width + largest.ci_half_width), o.tight_plateau_tolerance,
+                          o.plateau_tolerance);
     };
-    std::vector<double> window;
-    for (auto it = pts.rbegin(); it != pts.rend(); ++it) {
-        if (it->bytes < from || std::abs(it->gbps / last - 1.0) > tolerance(*it)) break;
-        window.push_back(it->gbps);
-        lt.from_bytes = it->bytes;
-    }
-    lt.to_bytes = pts.back().bytes;
+    const auto flat_tolerance = [&](const CurvePoint&) { return o.plateau_tolerance; };
+    struct Window {
+        std::vector<double> gbps;
+        std::uint64_t from_bytes = 0;
+    };
+    const auto walk = [&](const auto& tolerance) {
+        Window w;
+        for (auto it = pts.rbegin(); it != pts.rend(); ++it) {
+            if (it->bytes < from || std::abs(it->gbps / last - 1.0) > tolerance(*it)) break;
+            w.gbps.push_back(it->gbps);
+            w.from_bytes = it->bytes;
+        }
+        return w;
+    };
+    Window w = walk(ci_tolerance);
+    if (w.gbps.size() < 2)
+        if (Window flat = walk(flat_tolerance); flat.gbps.size() > w.gbps.size()) w = std::move(flat);
+    const std::vector<double>& window = w.gbps;
+    lt.from_bytes = w.from_bytes;
+    lt.to_bytes = largest.bytes;
     lt.n_points = window.size();
     lt.gbps = median_value(window);
     return lt;
@@ -136,8 +151,10 @@ std::vector<CurvePoint> curve_points(const Record& record) {
         c.ci_high_s = p.stats.ci95_high;
         c.converged = p.stop_reason.empty() || p.stop_reason == "converged";
         // Times: the interval of the rate is the same relative width.
-        if (p.stats.median > 0 && p.stats.ci95_high >= p.stats.ci95_low)
+        if (p.stats.median > 0 && p.stats.ci95_high >= p.stats.ci95_low) {
             c.ci_half_width = p.stats.relative_ci_half_width();
+            c.has_ci = true;
+        }
         else if (!c.converged)
             c.ci_half_width = 1;  // no interval recorded: nothing decided
         c.n = p.stats.n;

@@ -31,7 +31,10 @@ struct CurveOptions {
     // of their relative half-widths within [tight_plateau_tolerance,
     // plateau_tolerance]: a tight curve's last percent of ramp (a device copy
     // at 64 MiB, 5% below its 512 MiB plateau) is no plateau, a noisy curve's
-    // scatter still is.
+    // scatter still is. When that leaves the largest size alone while the
+    // flat plateau_tolerance would hold more (a last point a few percent off
+    // its tight neighbours), the flat rule decides: a headline is a median,
+    // not one point.
     std::uint64_t large_min_bytes = 64 * kMiB;
     double plateau_tolerance = 0.10;
     double tight_plateau_tolerance = 0.02;
@@ -61,6 +64,7 @@ struct CurvePoint {
     double ci_low_s = 0, ci_high_s = 0;  // NaN when absent (imported aggregates)
     bool converged = true;      // stop_reason "converged" (or no stop reason recorded)
     double ci_half_width = 0;   // relative half-width of the median's 95% CI (0 when unknown)
+    bool has_ci = false;        // the point recorded its median's CI (ci_half_width may then be 0: equal samples)
     std::size_t n = 0;          // samples
 };
 

@@ -88,6 +88,7 @@ TEST(CurveMetrics, PlateauToleranceFollowsTheCisOfTheTightAndTheNoisy) {
             p.gbps = gbps[i];
             p.seconds = static_cast<double>(p.bytes) / (p.gbps * 1e9);
             p.ci_half_width = ci;
+            p.has_ci = ci > 0;
             pts.push_back(p);
         }
         return pts;
@@ -104,6 +105,17 @@ TEST(CurveMetrics, PlateauToleranceFollowsTheCisOfTheTightAndTheNoisy) {
     one_noisy[1].ci_half_width = 0.05;  // a wide CI at 128 MiB reaches 10%, not past it
     one_noisy[1].gbps = 1300;
     EXPECT_EQ(curve_metrics(one_noisy, std::nullopt, std::nullopt, true).large->from_bytes, 256 * kMiB);
+    // Equal samples: a CI of width 0 is a CI, the tight tolerance holds.
+    auto exact = curve(0);
+    for (CurvePoint& p : exact) p.has_ci = true;
+    EXPECT_EQ(curve_metrics(exact, std::nullopt, std::nullopt, true).large->from_bytes, 128 * kMiB);
+    // A last point 3% above its tight neighbours would stand alone: the flat 10% decides, a median of four.
+    auto high_last = curve(0.003);
+    high_last.back().gbps = 1485 * 1.03;
+    const auto m = curve_metrics(high_last, std::nullopt, std::nullopt, true);
+    EXPECT_EQ(m.large->n_points, 4u);
+    EXPECT_EQ(m.large->from_bytes, 64 * kMiB);
+    EXPECT_NEAR(m.large->gbps, (1460 + 1483) / 2.0, 1e-9);
 }
 
 TEST(CurveMetrics, LargeTransferOfASweepThatNeverLeavesTheCacheIsMarked) {
