@@ -38,8 +38,10 @@ public:
     PooledHostBuffer(std::unique_ptr<HostBuffer> inner, Key key, bool recycled, std::size_t bytes)
         : inner_(std::move(inner)), key_(key), recycled_(recycled), bytes_(bytes) {}
     ~PooledHostBuffer() override {
-        // A lost context's buffers are not handed on (a pending error that
-        // is not sticky, such as peer access already enabled, is no loss).
+        // A sticky error of this thread's current device (a lost context) keeps
+        // the buffer from the pool; a pending error that is not sticky (peer
+        // access already enabled) does not. A loss on another GPU is not seen
+        // here: no GPU record runs after one (the engine ends the GPU part).
         if (cudaPeekAtLastError() != cudaSuccess && cudaFree(nullptr) != cudaSuccess) return;
         const std::size_t bytes = inner_->size();  // before the move: argument order is unspecified
         auto evicted = pool().idle.give(key_, bytes, std::move(inner_));

@@ -43,8 +43,9 @@ public:
     bool page_locked() const { return kind() != HostMemKind::Pageable; }
 };
 
-// Released buffers are kept for the next record that wants the same kind,
-// node and size (host_buffer_pool.hpp); describe() then says "recycled".
+// Released buffers are kept for the next record that wants the same kind and
+// node and a size they serve (host_buffer_pool.hpp); describe() then says
+// "recycled" (and "allocated_bytes" when the buffer is larger than asked).
 std::unique_ptr<HostBuffer> make_host_buffer(HostMemKind kind, const HwlocTopology& topo, int numa_os_index,
                                              std::size_t bytes);
 

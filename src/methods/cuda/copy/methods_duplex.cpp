@@ -90,7 +90,7 @@ public:
 
 private:
     int g_;
-    HwlocTopology topo_;  // before the host buffers, which borrow it
+    HwlocTopology topo_;  // names the host buffers' nodes (they live on the pool's own topology)
     std::unique_ptr<HostBuffer> host_src_;
     std::unique_ptr<HostBuffer> host_dst_;
     DeviceBuffer dev_dst_;

@@ -55,7 +55,7 @@ private:
 
     Direction dir_;
     int ordinal_;
-    HwlocTopology topo_;  // before host_: the host buffer borrows it
+    HwlocTopology topo_;  // names the host buffer's node (the buffer lives on the pool's own topology)
     std::unique_ptr<HostBuffer> host_;
     DeviceBuffer device_;
 };

@@ -144,7 +144,7 @@ private:
     Engine engine_;
     bool l2_hints_ = false;  // a TMA copy within one GPU (kTmaLocalL2Hints)
     std::optional<PeerSetup> peer_;
-    std::unique_ptr<HwlocTopology> topo_;  // before host_: the host buffer borrows it
+    std::unique_ptr<HwlocTopology> topo_;  // names the host buffer's node (the buffer lives on the pool's own topology)
     std::unique_ptr<HostBuffer> host_;
     std::unique_ptr<DeviceBuffer> dev_src_;
     std::unique_ptr<DeviceBuffer> dev_dst_;

@@ -165,7 +165,7 @@ private:
     int exec_;
     KernelTimer timer_;
     std::optional<PeerSetup> peer_;
-    std::unique_ptr<HwlocTopology> topo_;  // before host_: the host buffer borrows it
+    std::unique_ptr<HwlocTopology> topo_;  // names the host buffer's node (the buffer lives on the pool's own topology)
     std::unique_ptr<HostBuffer> host_;
     std::unique_ptr<DeviceBuffer> device_;
     std::uint64_t capacity_ = 0;

@@ -63,7 +63,7 @@ public:
 
 private:
     struct Lane;
-    HwlocTopology topo_;  // before the host buffers, which borrow it
+    HwlocTopology topo_;  // names the host buffers' nodes (they live on the pool's own topology)
     std::vector<std::unique_ptr<PeerSetup>> peers_;
     std::vector<std::unique_ptr<Lane>> lanes_;
     std::size_t active_ = 0;

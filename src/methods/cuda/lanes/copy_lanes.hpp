@@ -43,7 +43,7 @@ private:
     SizeCap cap_;
     Executor executor_;
     std::string method_;
-    HwlocTopology topo_;  // before the host buffers, which borrow it
+    HwlocTopology topo_;  // names the host buffers' nodes (they live on the pool's own topology)
     std::vector<std::unique_ptr<PeerSetup>> peers_;
     std::vector<std::unique_ptr<DeviceBuffer>> device_buffers_;
     std::vector<std::unique_ptr<HostBuffer>> host_buffers_;

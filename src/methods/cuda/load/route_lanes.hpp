@@ -64,7 +64,7 @@ private:
     LoadDirection direction_;
     int device_ = -1;  // the GPU whose stream queues the copies
     int src_gpu_ = -1, dst_gpu_ = -1;
-    HwlocTopology topo_;  // before the host buffers, which borrow it
+    HwlocTopology topo_;  // names the host buffers' nodes (they live on the pool's own topology)
     std::unique_ptr<PeerSetup> peer_;
     std::vector<std::unique_ptr<HostBuffer>> host_;
     std::vector<std::unique_ptr<DeviceBuffer>> from_, to_;

@@ -46,7 +46,7 @@ private:
 
     SizeCap cap_;
     int reference_device_ = -1;
-    HwlocTopology topo_;  // before the buffers and teams, which borrow it
+    HwlocTopology topo_;  // before the CPU teams, which borrow it (host buffers live on the pool's own topology)
     std::set<std::pair<int, int>> peer_pairs_;
     std::vector<std::unique_ptr<PeerSetup>> peers_;
     std::vector<std::unique_ptr<DeviceBuffer>> device_buffers_;

@@ -42,7 +42,7 @@ private:
     TouchDirection dir_;
     int exec_;
     int sm_count_;
-    std::unique_ptr<HwlocTopology> topo_;  // before host_: the host buffer borrows it
+    std::unique_ptr<HwlocTopology> topo_;  // names the host buffer's node (the buffer lives on the pool's own topology)
     std::unique_ptr<HostBuffer> host_;
     std::optional<PeerSetup> peer_;
     std::unique_ptr<DeviceBuffer> far_device_;
