@@ -6,6 +6,7 @@
 // outside the records' points. Reads results files only.
 #include <cstddef>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -30,7 +31,14 @@ struct RunTimeRow {
 // carries an estimate (files of builds before plans, imports).
 std::vector<RunTimeRow> run_time_rows(const ResultsFile& file);
 
+// Seconds from the run's start (meta.date_utc) to its end
+// (meta.run.ended_utc), whole seconds as the timestamps hold them; nullopt
+// when either is missing or malformed, the run has not ended, or it was
+// resumed (its records then span several invocations).
+std::optional<double> run_wall_s(const ResultsFile& file);
+
 // "run time against the plan's estimate" section; "" when there are no rows.
-std::string format_run_time(const std::vector<RunTimeRow>& rows);
+// With `wall_s`, a line sets the invocation's wall time beside the records'.
+std::string format_run_time(const std::vector<RunTimeRow>& rows, std::optional<double> wall_s = std::nullopt);
 
 }  // namespace hwcomm::analyze

@@ -77,7 +77,8 @@ int run_summary(const SummaryArgs& a) {
         }
         gpumem += analyze::format_gpumem_summary(one.records, catalog, source);
         cpu += analyze::format_cpu_section(one.records, source);
-        if (const std::string t = analyze::format_run_time(analyze::run_time_rows(one)); !t.empty())
+        if (const std::string t = analyze::format_run_time(analyze::run_time_rows(one), analyze::run_wall_s(one));
+            !t.empty())
             run_time += "\n" + (source.empty() ? "" : source + ": ") + t;
         nothing += analyze::format_methods_without_data(analyze::methods_without_data(one), source);
         if (!all_topology) all.topology = one.topology, all_topology = true;

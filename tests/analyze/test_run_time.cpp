@@ -104,3 +104,34 @@ TEST(RunTime, FilesWithoutEstimatesHaveNoSection) {
     EXPECT_TRUE(run_time_rows(f).empty());
     EXPECT_EQ(format_run_time({}), "");
 }
+
+// The run's own wall time, from its two timestamps, beside the records' sum.
+TEST(RunTime, TheRunsWallTimeFromItsTimestampsUnlessResumedOrUnfinished) {
+    ResultsFile f;
+    f.records = {timed("memcpy-peer", "gpu1", "full", 2.0, 2.5)};
+    f.meta = {{"date_utc", "2026-11-26T23:23:35Z"}, {"run", {{"ended_utc", "2026-11-26T23:26:08Z"}}}};
+    ASSERT_TRUE(run_wall_s(f));
+    EXPECT_EQ(*run_wall_s(f), 153.0);
+    const std::string text = format_run_time(run_time_rows(f), run_wall_s(f));
+    EXPECT_NE(text.find("the run took 153 s from start to end"), std::string::npos) << text;
+    EXPECT_NE(text.find("its records 2.5 s"), std::string::npos) << text;
+    // Across midnight and a month's end.
+    f.meta = {{"date_utc", "2026-11-30T23:59:50Z"}, {"run", {{"ended_utc", "2026-12-01T00:00:10Z"}}}};
+    EXPECT_EQ(*run_wall_s(f), 20.0);
+
+    ResultsFile resumed = f;
+    resumed.meta["resumed"] = nlohmann::json::array({{{"date_utc", "2026-12-01T00:05:00Z"}}});
+    EXPECT_FALSE(run_wall_s(resumed)) << "records of several invocations: no one wall time";
+    ResultsFile unfinished = f;
+    unfinished.meta["run"]["ended_utc"] = nullptr;
+    EXPECT_FALSE(run_wall_s(unfinished));
+    for (const char* bad : {"2026-11-26 23:23:35", "2026-11-26T23:23:35", "x", "2026-11-26T23:23:35Z junk"}) {
+        ResultsFile b = f;
+        b.meta["date_utc"] = bad;
+        EXPECT_FALSE(run_wall_s(b)) << bad;
+    }
+    ResultsFile backwards = f;
+    backwards.meta["date_utc"] = "2026-12-02T00:00:00Z";
+    EXPECT_FALSE(run_wall_s(backwards));
+    EXPECT_EQ(format_run_time(run_time_rows(f)).find("the run took"), std::string::npos);
+}
