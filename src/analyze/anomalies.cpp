@@ -10,6 +10,13 @@ namespace hwcomm::analyze {
 
 namespace {
 
+// Where the identical links were compared: every size all of them measured.
+std::string sizes_all_measured(int sizes) {
+    if (sizes == 1) return " at the one size all of them measured";
+    return " at the " + std::to_string(sizes) + " sizes all of them measured (median of the per-size ratios)";
+}
+
+
 std::string gbps(double v) {
     char buf[32];
     std::snprintf(buf, sizeof buf, "%.2f GB/s", v);
@@ -80,8 +87,7 @@ std::vector<Anomaly> find_anomalies(const std::vector<Series>& series, const std
             out.push_back({"identical-links-differ",
                            c.key + ": " + g.value("fastest", "") + " (" + gbps(g.value("fastest_gbps", 0.0)) +
                                ") vs " + g.value("slowest", "") + " (" + gbps(g.value("slowest_gbps", 0.0)) + "), " +
-                               pct(g.value("spread", 0.0)) + " at the " + std::to_string(g.value("sizes", 0)) +
-                               " sizes all of them measured (median of the per-size ratios)",
+                               pct(g.value("spread", 0.0)) + sizes_all_measured(g.value("sizes", 0)),
                            {g.value("fastest", ""), g.value("slowest", "")}});
         }
     }
