@@ -152,6 +152,16 @@ std::string format_analysis_markdown(const Analysis& a) {
     return out.str();
 }
 
+namespace {
+
+// How many sizes an identical-links group was compared at (all its links measured them).
+std::string sizes_compared(int sizes) {
+    if (sizes <= 0) return "";
+    return sizes == 1 ? " at 1 size" : " at " + std::to_string(sizes) + " sizes";
+}
+
+}  // namespace
+
 std::string format_analysis_text(const Analysis& a) {
     std::ostringstream out;
     out << "rule: " << rule_text(a.rule) << "\n\n";
@@ -167,7 +177,8 @@ std::string format_analysis_text(const Analysis& a) {
         if (what.empty() && c.evidence.contains("per_gpu")) what = std::to_string(c.evidence["per_gpu"].size()) + " GPUs";
         if (what.empty() && c.evidence.contains("groups")) {
             for (const auto& [name, g] : c.evidence["groups"].items())
-                what += (what.empty() ? "" : "; ") + name + ": " + std::to_string(g.value("n", 0)) + " links";
+                what += (what.empty() ? "" : "; ") + name + ": " + std::to_string(g.value("n", 0)) + " links" +
+                        sizes_compared(g.value("sizes", 0));
         }
         std::snprintf(line, sizeof line, "%-44s %-8s %8s  %s\n", c.key.c_str(), verdict_mark(c.verdict).c_str(),
                       effect_text(c).c_str(), what.c_str());

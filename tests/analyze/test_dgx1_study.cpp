@@ -131,4 +131,18 @@ TEST(Dgx1Study, MarkdownAndTextNameEachVerdict) {
     EXPECT_NE(md.find("| affinity | cpu-gpu | pageable\\|d2h | yes | +23.0% |"), std::string::npos) << md;
     const std::string text = format_analysis_text(dgx1());
     EXPECT_NE(text.find("peer_effect|gpu-gpu|remote                   n/a"), std::string::npos) << text;
+    // An identical-links verdict says over how many links and at how many sizes it was decided.
+    int groups = 0;
+    for (const Cell& c : dgx1().cells) {
+        if (c.table != "identical_links" || !c.evidence.contains("groups")) continue;
+        for (const auto& [name, g] : c.evidence["groups"].items()) {
+            const int sizes = g.value("sizes", 0);
+            if (sizes < 1) continue;
+            const std::string said = name + ": " + std::to_string(g.value("n", 0)) + " links at " +
+                                     std::to_string(sizes) + (sizes == 1 ? " size" : " sizes");
+            EXPECT_NE(text.find(said), std::string::npos) << said << "\n" << text;
+            ++groups;
+        }
+    }
+    EXPECT_GT(groups, 0);
 }
