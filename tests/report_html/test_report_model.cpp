@@ -56,6 +56,21 @@ TEST(ReportModel, OneCurvePerRecordAndTheStudysGroups) {
               std::string::npos);
 }
 
+// The run facts carry the run's wall time when its timestamps give it.
+TEST(ReportModel, RunFactsSayTheWallTimeOfAnUnresumedRun) {
+    ReportInput input = h200x2();
+    input.results.meta["date_utc"] = "2026-11-26T23:23:35Z";
+    input.results.meta["run"] = {{"ended_utc", "2026-11-26T23:26:08Z"}, {"finished", true}};
+    input.results.meta.erase("resumed");
+    const auto model = report_model({input}, {});
+    bool said = false;
+    for (const auto& row : model["files"][0]["run"])
+        if (row[0] == "Wall time") said = row[1] == "153 s from start to end";
+    EXPECT_TRUE(said) << model["files"][0]["run"].dump();
+    input.results.meta["resumed"] = nlohmann::json::array({{{"date_utc", "2026-11-27T00:00:00Z"}}});
+    for (const auto& row : report_model({input}, {})["files"][0]["run"]) EXPECT_NE(row[0], "Wall time");
+}
+
 TEST(ReportModel, AnalysisCellsLinkToTheirCurves) {
     const auto model = report_model({h200x2()}, {});
     const auto& analysis = model["analysis"];

@@ -6,6 +6,7 @@
 #include <set>
 #include <string>
 
+#include "analyze/run_time.hpp"
 #include "report/html/report_model.hpp"
 
 namespace hwcomm::report_html {
@@ -81,6 +82,8 @@ json run_rows(const ResultsFile& results, const Graph& graph) {
             rows.push_back({"Load average", load});
         }
         if (run.contains("finished") && run["finished"] == false) rows.push_back({"Run", "not finished: " + run.dump()});
+        if (const std::optional<double> wall = analyze::run_wall_s(results))
+            rows.push_back({"Wall time", std::to_string(static_cast<long long>(*wall)) + " s from start to end"});
         shown.insert("run");
     }
     add("Command", "command_line");
