@@ -68,7 +68,8 @@ TEST(ReportModel, RunFactsSayTheWallTimeOfAnUnresumedRun) {
         if (row[0] == "Wall time") said = row[1] == "153 s from start to end";
     EXPECT_TRUE(said) << model["files"][0]["run"].dump();
     input.results.meta["resumed"] = nlohmann::json::array({{{"date_utc", "2026-11-27T00:00:00Z"}}});
-    for (const auto& row : report_model({input}, {})["files"][0]["run"]) EXPECT_NE(row[0], "Wall time");
+    const auto resumed = report_model({input}, {});  // kept: a loop over a temporary's member would dangle
+    for (const auto& row : resumed["files"][0]["run"]) EXPECT_NE(row[0], "Wall time");
 }
 
 TEST(ReportModel, AnalysisCellsLinkToTheirCurves) {
