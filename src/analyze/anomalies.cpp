@@ -16,7 +16,6 @@ std::string sizes_all_measured(int sizes) {
     return " at the " + std::to_string(sizes) + " sizes all of them measured (median of the per-size ratios)";
 }
 
-
 std::string gbps(double v) {
     char buf[32];
     std::snprintf(buf, sizeof buf, "%.2f GB/s", v);

@@ -124,7 +124,7 @@ std::string format_run_time(const std::vector<RunTimeRow>& rows, std::optional<d
            "  confirmation, its estimate is the confirmation's. twice: confirmations outside their class once and\n"
            "  measured again (kept when the second lay within, else promoted). set-up: of the measured time, what\n"
            "  lay outside the records' points (buffers, binding, worker-count probes).\n";
-    if (wall_s && !rows.empty()) {
+    if (wall_s) {
         std::snprintf(line, sizeof line,
                       "  the run took %.0f s from start to end (meta.date_utc to meta.run.ended_utc, whole seconds),\n"
                       "  its records %.1f s: the rest was discovery, the plan and writing the file.\n",

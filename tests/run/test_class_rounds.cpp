@@ -50,6 +50,22 @@ std::vector<PlannedRecord> plan_of(const Graph& graph, const std::vector<const t
     return apply_classes(all, classify(graph, plan_members(all)), graph, false);
 }
 
+// A method confirmed in rounds and one confirmed by covers ("planted-solo"),
+// both on `graph`, `slow` (when given) at 300 GB/s in both, and their plan.
+struct RoundsAndCovers {
+    static test::PlantedLinks links(bool rounds, const std::optional<Pair>& slow) {
+        test::PlantedLinks l;
+        l.rounds = rounds;
+        if (slow) l.gbps_of[*slow] = 300;
+        return l;
+    }
+    RoundsAndCovers(const Graph& graph, const std::optional<Pair>& slow)
+        : rounds(links(true, slow)), covers(links(false, slow), "planted-solo"), plan(plan_of(graph, {&rounds, &covers})) {}
+    RoundsAndCovers(const RoundsAndCovers&) = delete;  // the plan points at this object's methods
+    const test::PlantedMethod rounds, covers;
+    const std::vector<PlannedRecord> plan;
+};
+
 std::vector<Pair> lanes_of(const PlannedRecord& round) {
     std::vector<Pair> out;
     for (const PlannedRecord& lane : round.round) out.emplace_back(lane.src_id, lane.dst_id);
@@ -256,15 +272,12 @@ TEST(ClassRounds, ARoundWhoseDataCheckFailsIsConfirmedLaneByLane) {
 // confirmed (and promoted) in the other method; no other covered pair is measured.
 TEST(ClassRounds, CoveredPairsAreMeasuredOnlyWhenTheirPairIsPromoted) {
     const Graph graph = fixture("dgxh100-nvswitch.xml");
-    test::PlantedLinks solo_links;
-    solo_links.rounds = false;
-    const test::PlantedMethod probe({}), solo_probe(solo_links, "planted-solo");
-    const auto probe_plan = plan_of(graph, {&probe, &solo_probe});
+    const RoundsAndCovers probe(graph, std::nullopt);
     std::set<DirectedLink> crossed;  // by the measured records of planted-solo
     std::vector<const PlannedRecord*> covered;
     std::size_t confirmed = 0;
-    for (const PlannedRecord& p : probe_plan) {
-        if (p.method != &solo_probe) continue;
+    for (const PlannedRecord& p : probe.plan) {
+        if (p.method != &probe.covers) continue;
         if (p.measured_as == "covered") {
             covered.push_back(&p);
             continue;
@@ -279,12 +292,8 @@ TEST(ClassRounds, CoveredPairsAreMeasuredOnlyWhenTheirPairIsPromoted) {
             EXPECT_TRUE(crossed.count(l)) << p->key << ": link " << l.first << " crossed by no measured record";
 
     const Pair slow{covered.front()->src_id, covered.front()->dst_id};
-    test::PlantedLinks links, solo;
-    links.gbps_of[slow] = 300;
-    solo.rounds = false;
-    solo.gbps_of[slow] = 300;
-    const test::PlantedMethod method(links), solo_method(solo, "planted-solo");
-    const auto plan = plan_of(graph, {&method, &solo_method});
+    const RoundsAndCovers planted(graph, slow);
+    const std::vector<PlannedRecord>& plan = planted.plan;
     ResultsFile results;
     EngineHooks hooks;
     const std::size_t measured = run_plan(graph, plan, options(), results, hooks);
@@ -337,21 +346,14 @@ TEST(ClassRounds, AResumeMeasuresOnlyTheLanesNotYetKeptAsOneRound) {
 // was promoted is measured on a resume that holds nothing else to do.
 TEST(ClassRounds, AResumeOfOneLaneOrOfACoveredRecordUsesThePlansKeys) {
     const Graph graph = fixture("dgxh100-nvswitch.xml");
-    test::PlantedLinks solo_links;
-    solo_links.rounds = false;
-    const test::PlantedMethod probe({}), solo_probe(solo_links, "planted-solo");
-    const auto probe_plan = plan_of(graph, {&probe, &solo_probe});
+    const RoundsAndCovers probe(graph, std::nullopt);
     const PlannedRecord* covered = nullptr;
-    for (const PlannedRecord& p : probe_plan)
+    for (const PlannedRecord& p : probe.plan)
         if (p.measured_as == "covered" && !covered) covered = &p;
     ASSERT_NE(covered, nullptr);
     const Pair slow{covered->src_id, covered->dst_id};
-    test::PlantedLinks links, solo;
-    links.gbps_of[slow] = 300;
-    solo.rounds = false;
-    solo.gbps_of[slow] = 300;
-    const test::PlantedMethod method(links), solo_method(solo, "planted-solo");
-    const auto plan = plan_of(graph, {&method, &solo_method});
+    const RoundsAndCovers planted(graph, slow);
+    const std::vector<PlannedRecord>& plan = planted.plan;
     std::map<std::string, double> estimate_of;
     for (const PlannedRecord& p : plan) estimate_of[p.key] = 1.0;
     EngineHooks hooks;
