@@ -65,6 +65,12 @@ TEST(HostPoolGpu, AReleasedBufferGoesToTheNextAskerOfItsKindNodeAndASizeItServes
     }
     drain_host_pool();
     EXPECT_EQ(host_pool_stats().idle_bytes, 0u);
+    // A pageable buffer handed on looks at its pages again: its placement is still told.
+    { auto p = make_host_buffer(HostMemKind::Pageable, topo, node, n); }
+    auto again = make_host_buffer(HostMemKind::Pageable, topo, node, n);
+    EXPECT_TRUE(again->describe().at("recycled").get<bool>());
+    EXPECT_TRUE(again->describe().at("placement").is_object());
+    drain_host_pool();
 }
 
 // Two records of one method in a row: the second gets the first's host buffer

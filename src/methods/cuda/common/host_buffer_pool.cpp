@@ -1,6 +1,7 @@
 #include "methods/cuda/common/host_buffer_pool.hpp"
 
 #include <algorithm>
+#include <new>
 #include <utility>
 
 #include <cuda_runtime_api.h>
@@ -44,8 +45,13 @@ public:
         // here: no GPU record runs after one (the engine ends the GPU part).
         if (cudaPeekAtLastError() != cudaSuccess && cudaFree(nullptr) != cudaSuccess) return;
         const std::size_t bytes = inner_->size();  // before the move: argument order is unspecified
-        auto evicted = pool().idle.give(key_, bytes, std::move(inner_));
-        evicted.clear();  // freed here, outside the pool's lock
+        try {
+            auto evicted = pool().idle.give(key_, bytes, std::move(inner_));
+            evicted.clear();  // freed here, outside the pool's lock
+        } catch (...) {
+            // No room to keep it (a list node's allocation): the buffer, moved into
+            // give()'s argument, was freed as the exception left it.
+        }
     }
     PooledHostBuffer(const PooledHostBuffer&) = delete;
     PooledHostBuffer& operator=(const PooledHostBuffer&) = delete;
@@ -53,6 +59,7 @@ public:
     std::byte* device_view() override { return inner_->device_view(); }
     std::size_t size() const override { return bytes_; }
     HostMemKind kind() const override { return inner_->kind(); }
+    void on_reuse() override { inner_->on_reuse(); }
     nlohmann::json describe() const override {
         nlohmann::json j = inner_->describe();
         j["recycled"] = recycled_;
@@ -73,14 +80,25 @@ std::unique_ptr<HostBuffer> pooled_host_buffer(HostMemKind kind, int numa_os_ind
                                                const std::function<std::unique_ptr<HostBuffer>(const HwlocTopology&)>& make) {
     Pool& p = pool();
     const Key key{static_cast<int>(kind), numa_os_index};
-    if (auto idle = p.idle.take(key, bytes, kLargerServes); idle.thing)
+    if (auto idle = p.idle.take(key, bytes, kLargerServes); idle.thing) {
+        idle.thing->on_reuse();
         return std::make_unique<PooledHostBuffer>(std::move(idle.thing), key, true, bytes);
+    }
     std::unique_ptr<HostBuffer> fresh;
+    // The idle buffers may be what an allocation lacked: pinned or NUMA-bound
+    // memory, heap, or the huge pages a huge-page buffer asks for.
+    const auto retry_after_drain = [&] {
+        if (p.idle.idle_count() == 0) return false;
+        drain_host_pool();
+        return true;
+    };
     try {
         fresh = make(p.topology);
-    } catch (const DeviceError&) {
-        if (p.idle.idle_count() == 0) throw;
-        drain_host_pool();  // the idle buffers may be what the allocation lacked
+    } catch (const MeasurementError&) {  // DeviceError, a failed NUMA-bound allocation, huge pages short
+        if (!retry_after_drain()) throw;
+        fresh = make(p.topology);
+    } catch (const std::bad_alloc&) {
+        if (!retry_after_drain()) throw;
         fresh = make(p.topology);
     }
     return std::make_unique<PooledHostBuffer>(std::move(fresh), key, false, bytes);

@@ -22,8 +22,10 @@ namespace hwcomm::cuda {
 // pool's own topology (buffers may outlive the session that asked, and a
 // NUMA-bound buffer frees itself through the topology that made it). Either
 // way it returns to the pool when released, unless a CUDA error is pending
-// then. A make() that throws DeviceError is tried once more after the idle
-// buffers are freed.
+// then. A make() that fails for want of memory (DeviceError, a NUMA-bound
+// allocation, huge pages short, bad_alloc) is tried once more after the idle
+// buffers are freed. A buffer handed on is told so (HostBuffer::on_reuse: a
+// pageable one finds its pages' nodes again, the kernel may have moved them).
 std::unique_ptr<HostBuffer> pooled_host_buffer(HostMemKind kind, int numa_os_index, std::size_t bytes,
                                                const std::function<std::unique_ptr<HostBuffer>(const HwlocTopology&)>& make);
 

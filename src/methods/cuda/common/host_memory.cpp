@@ -21,7 +21,7 @@ std::string binding_note(const ScopedThreadBinding& bind, int numa) {
 
 class PageableHostBuffer final : public HostBuffer {
 public:
-    PageableHostBuffer(const HwlocTopology& topo, int numa, std::size_t bytes) : bytes_(bytes), numa_(numa) {
+    PageableHostBuffer(const HwlocTopology& topo, int numa, std::size_t bytes) : topo_(&topo), bytes_(bytes), numa_(numa) {
         ScopedThreadBinding bind(topo, numa);
         data_ = std::make_unique_for_overwrite<std::byte[]>(bytes == 0 ? 1 : bytes);
         touch_pages_on_node(topo, numa, data_.get(), bytes);  // first touch by threads of the node places the pages
@@ -32,9 +32,12 @@ public:
     std::byte* device_view() override { return nullptr; }
     std::size_t size() const override { return bytes_; }
     HostMemKind kind() const override { return HostMemKind::Pageable; }
+    // The kernel may have moved (NUMA balancing) or swapped pages while the buffer lay idle.
+    void on_reuse() override { placement_ = locate_pages(*topo_, data_.get(), bytes_, numa_); }
     nlohmann::json describe() const override { return base_description(kind(), numa_, placement_, how_); }
 
 private:
+    const HwlocTopology* topo_;  // the pool's: it outlives every buffer
     std::unique_ptr<std::byte[]> data_;
     std::size_t bytes_;
     int numa_;

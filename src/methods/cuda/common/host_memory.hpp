@@ -39,6 +39,9 @@ public:
     virtual HostMemKind kind() const = 0;
     // {"kind","numa","placement":{...},"how"}.
     virtual nlohmann::json describe() const = 0;
+    // Handed to another session by the pool (host_buffer_pool.hpp): what may
+    // have changed while it lay idle is looked at again.
+    virtual void on_reuse() {}
     // Pinned/registered/wc/huge pages take part in async DMA; pageable do not.
     bool page_locked() const { return kind() != HostMemKind::Pageable; }
 };
