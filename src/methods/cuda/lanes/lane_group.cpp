@@ -86,8 +86,8 @@ void CudaLaneGroup::reset(std::size_t bytes, const std::string&) {
     was_reset_ = true;
 }
 
-Sample CudaLaneGroup::timed(std::size_t bytes, std::size_t reps) {
-    const bool use_gate = mode_ == TimingMode::Event && gate_enabled_;
+Sample CudaLaneGroup::timed(std::size_t bytes, std::size_t reps, bool gated) {
+    const bool use_gate = gated && mode_ == TimingMode::Event && gate_enabled_;
     auto drain = [this]() noexcept {
         if (background_) background_->drain_noexcept();
         for (Lane& l : lanes_) {
@@ -206,6 +206,17 @@ void CudaLaneGroup::warmup(std::size_t bytes, const std::string& variant) {
         timed_wall(bytes, 1);
         seconds_per_rep_[bytes] = timed_wall(bytes, 1).seconds;
         return;
+    }
+    // CUDA loads a kernel's module at its first launch (lazy loading, the
+    // default since CUDA 12.2) and waits for the device to go idle first:
+    // behind the blocking kernel that first launch waited the gate's timeout
+    // out and the gate was dropped for the whole record (tma-copy-d2d and
+    // zero-copy-read, the first records of their kernels on each GPU, 0.5 s
+    // each and their small sizes timed with the enqueue cost). One copy per
+    // lane without the gate loads every kernel the lanes queue.
+    if (!kernels_loaded_) {
+        timed(bytes, 1, false);
+        kernels_loaded_ = true;
     }
     const double first = timed(bytes, 1).seconds;
     // A first copy of kOneRepWarmIntervals target intervals makes every sample

@@ -95,7 +95,8 @@ private:
         std::size_t poisoned_bytes = 0;  // a destination the CPU fills: poisoned this far once
     };
 
-    Sample timed(std::size_t bytes, std::size_t reps);
+    // gated: hold the streams behind the blocking kernel (event timing with the gate enabled).
+    Sample timed(std::size_t bytes, std::size_t reps, bool gated = true);
     Sample timed_wall(std::size_t bytes, std::size_t reps);
     void check_size(std::size_t bytes) const;
     std::size_t reps_cap() const;
@@ -109,6 +110,7 @@ private:
     TimingMode mode_;
     std::size_t max_bytes_;
     bool gate_enabled_ = true;
+    bool kernels_loaded_ = false;  // one copy per lane ran without the gate (see warmup)
     bool lane_extras_ = false;
     std::function<void(std::size_t)> blocking_copy_;
     double last_window_s_ = 0;    // the last timed window, for the background's plan

@@ -1,0 +1,58 @@
+// GPU tests (label "gpu") of the blocking kernel in the first record of a
+// kernel. CUDA loads a kernel's module at its first launch (lazy loading) and
+// waits for the device to go idle: queued behind the blocking kernel, that
+// launch waited out the gate's timeout and the gate was dropped for the whole
+// record (tma-copy-d2d and zero-copy-read on every GPU of the default runs of
+// 2026-11-26). ctest runs each test in its own process, so the record here is
+// its kernel's first launch (unless CUDA_MODULE_LOADING=EAGER loads them all).
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "gpu_test_support.hpp"
+#include "methods/cuda/common/tma_kernels.hpp"
+#include "methods/cuda/register.hpp"
+
+using namespace hwcomm;
+using namespace hwcomm::cuda;
+
+namespace {
+
+constexpr const char* kHeld = "blocking kernel holds the stream while copies are queued";
+
+// As the engine does a record's first point: warm-up, reset, one sample, verify.
+std::string gate_of_first_point(const std::string& method, const std::string& src, const std::string& dst,
+                                const ParamSet& wanted) {
+    const Graph g = live_graph();
+    Registry r;
+    register_cuda_methods(r);
+    const Characterizer& m = *r.find(method);
+    ParamSet params;
+    for (const ParamSet& p : m.parameter_sets(g, *g.find(src), *g.find(dst), MethodOptions{})) {
+        bool match = true;
+        for (const auto& [k, v] : wanted) match = match && p.count(k) && p.at(k) == v;
+        if (match) params = p;
+    }
+    EXPECT_FALSE(params.empty() && !wanted.empty()) << method << ": no parameter set as asked";
+    constexpr std::size_t kBytes = 1;  // the smallest size: its time is most of it queueing
+    auto session = m.prepare(g, *g.find(src), *g.find(dst), params, 1u << 20, MethodOptions{});
+    session->warmup(kBytes, "");
+    session->reset(kBytes, "");
+    (void)session->measure(kBytes, "");
+    EXPECT_EQ(session->verify(kBytes, ""), "") << method;
+    return session->context().value("gate", "");
+}
+
+}  // namespace
+
+TEST(GateGpu, ZeroCopyReadsFirstRecordKeepsTheBlockingKernel) {
+    REQUIRE_GPUS(1);
+    const std::string numa = live_graph().of_kind(VertexKind::NumaNode).front()->id;
+    EXPECT_EQ(gate_of_first_point("zero-copy-read", numa, "gpu0", {{"host_mem", "pinned"}}), kHeld);
+}
+
+TEST(GateGpu, TmaCopysFirstRecordKeepsTheBlockingKernel) {
+    REQUIRE_GPUS(1);
+    if (const std::string why = why_no_tma(0); !why.empty()) GTEST_SKIP() << why;
+    EXPECT_EQ(gate_of_first_point("tma-copy-d2d", "gpu0", "gpu0", {}), kHeld);
+}
