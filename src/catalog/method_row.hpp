@@ -138,6 +138,8 @@ struct ImportName {
 // How `hwcomm run`'s plan treats the method's records (issue 21; docs/cli.md "The plan").
 struct PlanTraits {
     bool ladder = true;  // a full sweep climbs the adaptive ladder (its points are one bandwidth-vs-size curve)
+    // The ladder measures third-octave sizes where its curve bends (cache edges, the knee); false: octaves only.
+    bool intermediates = true;
     std::vector<std::string> shared_ladder_params;  // records that differ only in these share one ladder
     bool representatives_only = false;  // no confirmations: only class representatives are measured
     // Records with one of these parameter values: representatives only (a

@@ -24,6 +24,7 @@ std::vector<std::uint64_t> ladder_intermediates(const Characterizer& method, con
     const SizePolicy policy = method.size_policy();
     // --quick is a coarse first look: its sizes only.
     if (policy.points_per_octave != 0 || options.sizes.empty() || options.quick) return {};
+    if (!plan_traits(method.name()).intermediates) return {};
     SweepOptions thirds = options.sweep;
     thirds.points_per_octave = 3;
     std::vector<std::uint64_t> between;
