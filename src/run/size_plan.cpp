@@ -25,6 +25,14 @@ std::vector<std::uint64_t> ladder_intermediates(const Characterizer& method, con
     // --quick is a coarse first look: its sizes only.
     if (policy.points_per_octave != 0 || options.sizes.empty() || options.quick) return {};
     if (!plan_traits(method.name()).intermediates) return {};
+    // Above 256 MiB only a host cache can bend a curve (GPU L2s end below it:
+    // 50-60 MiB on H100/H200, 126 MiB on B200), so only the CPU-memory methods
+    // refine there; another method's octaves still show a host-LLC edge. A
+    // drifting pageable or unified-memory path bought 2.7-3.8 s of sizes
+    // between 256 MiB and 1 GiB on two of three H100 default runs (e778fdd).
+    const MethodRow* row = builtin_catalog().find(method.name());
+    const std::uint64_t refine_max =
+        row && row->family != MethodFamily::CpuMemory ? kGpuRefineMaxBytes : UINT64_MAX;
     SweepOptions thirds = options.sweep;
     thirds.points_per_octave = 3;
     std::vector<std::uint64_t> between;
@@ -33,7 +41,7 @@ std::vector<std::uint64_t> ladder_intermediates(const Characterizer& method, con
     const std::vector<std::uint64_t> octaves = fixed_sizes(method, options);
     std::vector<std::uint64_t> out;
     for (std::uint64_t s : policy.apply(between))
-        if (!std::binary_search(octaves.begin(), octaves.end(), s)) out.push_back(s);
+        if (s <= refine_max && !std::binary_search(octaves.begin(), octaves.end(), s)) out.push_back(s);
     return out;
 }
 

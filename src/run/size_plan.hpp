@@ -42,9 +42,14 @@ std::vector<std::uint64_t> fixed_sizes(const Characterizer& method, const RunOpt
 // no other axes.
 bool climbs_ladder(const Characterizer& method);
 
+// Methods other than the CPU-memory ones refine no step above this size.
+inline constexpr std::uint64_t kGpuRefineMaxBytes = std::uint64_t{256} << 20;
+
 // The ladder's intermediate sizes: two per octave between the run's sizes
 // (third-octave points), under the method's size policy; none for a method
-// with its own spacing, nor for --quick (a coarse first look).
+// with its own spacing, for --quick (a coarse first look) or for a row
+// without intermediates (disk-read); up to kGpuRefineMaxBytes for a method
+// outside the CPU-memory family.
 std::vector<std::uint64_t> ladder_intermediates(const Characterizer& method, const RunOptions& options);
 
 // A record's own sizes (a --transfers set of one size): exactly those, no ladder.
