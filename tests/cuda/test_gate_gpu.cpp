@@ -3,8 +3,9 @@
 // waits for the device to go idle: queued behind the blocking kernel, that
 // launch waited out the gate's timeout and the gate was dropped for the whole
 // record (tma-copy-d2d and zero-copy-read on every GPU of the default runs of
-// 2026-11-26). ctest runs each test in its own process, so the record here is
-// its kernel's first launch (unless CUDA_MODULE_LOADING=EAGER loads them all).
+// 2026-11-26; um-demand's single-shot session has a gate of its own). ctest
+// runs each test in its own process, so the record here is its kernel's first
+// launch (unless CUDA_MODULE_LOADING=EAGER loads them all).
 #include <gtest/gtest.h>
 
 #include <string>
@@ -19,6 +20,7 @@ using namespace hwcomm::cuda;
 namespace {
 
 constexpr const char* kHeld = "blocking kernel holds the stream while copies are queued";
+constexpr const char* kHeldOne = "blocking kernel holds the stream while the transfer is queued";
 
 // As the engine does a record's first point: warm-up, reset, one sample, verify.
 std::string gate_of_first_point(const std::string& method, const std::string& src, const std::string& dst,
@@ -34,7 +36,7 @@ std::string gate_of_first_point(const std::string& method, const std::string& sr
         if (match) params = p;
     }
     EXPECT_FALSE(params.empty() && !wanted.empty()) << method << ": no parameter set as asked";
-    constexpr std::size_t kBytes = 1;  // the smallest size: its time is most of it queueing
+    constexpr std::size_t kBytes = 4096;  // a page (unified memory's smallest size): its time is mostly queueing
     auto session = m.prepare(g, *g.find(src), *g.find(dst), params, 1u << 20, MethodOptions{});
     session->warmup(kBytes, "");
     session->reset(kBytes, "");
@@ -55,4 +57,10 @@ TEST(GateGpu, TmaCopysFirstRecordKeepsTheBlockingKernel) {
     REQUIRE_GPUS(1);
     if (const std::string why = why_no_tma(0); !why.empty()) GTEST_SKIP() << why;
     EXPECT_EQ(gate_of_first_point("tma-copy-d2d", "gpu0", "gpu0", {}), kHeld);
+}
+
+TEST(GateGpu, UmDemandsFirstRecordKeepsTheBlockingKernel) {
+    REQUIRE_GPUS(1);
+    const std::string numa = live_graph().of_kind(VertexKind::NumaNode).front()->id;
+    EXPECT_EQ(gate_of_first_point("um-demand", numa, "gpu0", {}), kHeldOne);
 }

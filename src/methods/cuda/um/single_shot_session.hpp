@@ -63,6 +63,7 @@ private:
     TimingMode mode_;
     std::size_t max_bytes_;
     bool gate_enabled_ = true;
+    bool kernels_loaded_ = false;  // one transfer ran without the gate (warmup)
     std::function<double(std::size_t)> host_transfer_;
     std::uint64_t seed_ = 0;
     std::uint64_t fills_ = 0;
