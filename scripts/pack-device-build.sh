@@ -12,6 +12,17 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 gpu_only=0
 [[ ${1:-} == --gpu-only ]] && { gpu_only=1; shift; }
 build=$(cd "${1:-$root/build}" && pwd)
+# The binaries must be the tree's: build first (after a commit only the
+# revision header changes), then refuse binaries that name another revision
+# (a pack of 2026-11-27 carried binaries built before their commit, which
+# named the commit before it, "-dirty", in the GPU-check records).
+cmake --build "$build" >/dev/null
+built=$("$build/src/cli/hwcomm" --version | awk '/^revision:/ {print $2}')
+head=$(git -C "$root" rev-parse --short HEAD)
+if [[ $built != "$head" ]]; then
+  echo "pack-device-build: the binaries name revision $built, the tree is at $head: commit, then pack" >&2
+  exit 2
+fi
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 list=$work/list
@@ -35,4 +46,4 @@ rm -f "$root/.devcarry/build.tar.gz"
 tar cf - -C "$work/tree" . | xz -9 -T0 > "$root/.devcarry/build.tar.xz"
 git -C "$root" rev-parse --short HEAD > "$root/.devcarry/rev"
 ls -la "$root/.devcarry/build.tar.xz"
-echo "revision $(cat "$root/.devcarry/rev")$(git -C "$root" diff --quiet HEAD || echo ' (the working tree differs: commit first)')"
+echo "revision $(cat "$root/.devcarry/rev")"
