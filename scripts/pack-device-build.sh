@@ -16,10 +16,15 @@ build=$(cd "${1:-$root/build}" && pwd)
 # revision header changes), then refuse binaries that name another revision
 # (a pack of 2026-11-27 carried binaries built before their commit, which
 # named the commit before it, "-dirty", in the GPU-check records).
-cmake --build "$build" >/dev/null
+if [[ -n ${HWCOMM_REVISION:-} ]]; then
+  echo "pack-device-build: HWCOMM_REVISION is set: the binaries would name it, not the tree's revision" >&2
+  exit 2
+fi
+cmake --build "$build" > "$build/pack-build.log" 2>&1 || { tail -20 "$build/pack-build.log" >&2; exit 2; }
 built=$("$build/src/cli/hwcomm" --version | awk '/^revision:/ {print $2}')
-head=$(git -C "$root" rev-parse --short HEAD)
-if [[ $built != "$head" ]]; then
+# What cmake/write_revision.cmake writes: git describe, "-dirty" for a changed tree.
+head=$(git -C "$root" describe --always --dirty)
+if [[ $built != "$head" || $head == *-dirty ]]; then
   echo "pack-device-build: the binaries name revision $built, the tree is at $head: commit, then pack" >&2
   exit 2
 fi
@@ -44,6 +49,6 @@ tar cf - -C "$build" -T "$list" | tar xf - -C "$work/tree"
 find "$work/tree" -type f -executable ! -name '*.deb' -exec strip --strip-unneeded {} + 2>/dev/null || true
 rm -f "$root/.devcarry/build.tar.gz"
 tar cf - -C "$work/tree" . | xz -9 -T0 > "$root/.devcarry/build.tar.xz"
-git -C "$root" rev-parse --short HEAD > "$root/.devcarry/rev"
+echo "$head" > "$root/.devcarry/rev"
 ls -la "$root/.devcarry/build.tar.xz"
 echo "revision $(cat "$root/.devcarry/rev")"

@@ -214,10 +214,7 @@ void CudaLaneGroup::warmup(std::size_t bytes, const std::string& variant) {
     // zero-copy-read, the first records of their kernels on each GPU, 0.5 s
     // each and their small sizes timed with the enqueue cost). One copy per
     // lane without the gate loads every kernel the lanes queue.
-    if (!kernels_loaded_) {
-        timed(bytes, 1, false);
-        kernels_loaded_ = true;
-    }
+    load_kernels(bytes);
     const double first = timed(bytes, 1).seconds;
     // A first copy of kOneRepWarmIntervals target intervals makes every sample
     // one copy, whatever a second would say: only the warming was needed
@@ -233,7 +230,17 @@ void CudaLaneGroup::warmup(std::size_t bytes, const std::string& variant) {
     seconds_per_rep_[bytes] = std::min(one, batch);
 }
 
+void CudaLaneGroup::load_kernels(std::size_t bytes) {
+    if (kernels_loaded_ || mode_ != TimingMode::Event || !gate_enabled_) return;
+    timed(bytes, 1, false);
+    kernels_loaded_ = true;
+}
+
 Sample CudaLaneGroup::measure(std::size_t bytes, const std::string& variant) {
+    // Kernels load in the warm-up only: an untimed copy here, after the
+    // sample's reset, would leave the pattern the sample is checked against
+    // (a zero-copy session keeps its reset). With --warmup 0 the first sample
+    // loads them, and a gate that times out is dropped and says so.
     if (!was_reset_ || reset_bytes_ != bytes) reset(bytes, variant);
     if (mode_ == TimingMode::Wall) return timed_wall(bytes, 1);
     const auto it = seconds_per_rep_.find(bytes);

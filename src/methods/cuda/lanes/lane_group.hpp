@@ -98,6 +98,9 @@ private:
     // gated: hold the streams behind the blocking kernel (event timing with the gate enabled).
     Sample timed(std::size_t bytes, std::size_t reps, bool gated = true);
     Sample timed_wall(std::size_t bytes, std::size_t reps);
+    // Once per session, event timing with the gate: one copy per lane without
+    // it (a kernel's first launch loads its module, lazily, on an idle device).
+    void load_kernels(std::size_t bytes);
     void check_size(std::size_t bytes) const;
     std::size_t reps_cap() const;
     double target_interval() const;

@@ -37,7 +37,7 @@ void SingleShotSession::reset(std::size_t bytes, const std::string&) {
     transferred_ = false;
 }
 
-double SingleShotSession::timed(std::size_t bytes) {
+double SingleShotSession::timed(std::size_t bytes, bool gated) {
     fresh_ = false;
     transferred_ = true;
     if (host_transfer_) return host_transfer_(bytes);
@@ -48,7 +48,7 @@ double SingleShotSession::timed(std::size_t bytes) {
         stream_.synchronize();
         return steady_seconds() - t0;
     }
-    const bool use_gate = gate_enabled_;
+    const bool use_gate = gated && gate_enabled_;
     try {
         GateRelease release(use_gate ? &gate_ : nullptr);
         if (use_gate) gate_.hold(stream_);
@@ -71,18 +71,19 @@ double SingleShotSession::timed(std::size_t bytes) {
     return stop_.seconds_since(start_);
 }
 
+// A kernel's first launch loads its module and waits for an idle device:
+// behind the blocking kernel it would wait the gate's timeout out (as the
+// copy kernels of the lane groups did, lane_group.cpp). Once without it; the
+// caller resets after it.
+void SingleShotSession::load_kernels(std::size_t bytes, const std::string& variant) {
+    if (kernels_loaded_ || mode_ != TimingMode::Event || !gate_enabled_ || host_transfer_) return;
+    reset(bytes, variant);
+    timed(bytes, false);
+    kernels_loaded_ = true;
+}
+
 void SingleShotSession::warmup(std::size_t bytes, const std::string& variant) {
-    // A kernel's first launch loads its module and waits for an idle device:
-    // behind the blocking kernel it would wait the gate's timeout out (as the
-    // copy kernels of the lane groups did, lane_group.cpp). Once without it.
-    if (!kernels_loaded_ && mode_ == TimingMode::Event && !host_transfer_) {
-        reset(bytes, variant);
-        const bool gated = gate_enabled_;
-        gate_enabled_ = false;
-        timed(bytes);
-        gate_enabled_ = gated;
-        kernels_loaded_ = true;
-    }
+    load_kernels(bytes, variant);
     reset(bytes, variant);
     const HostResidency before = host_residency(pages(), bytes);
     timed(bytes);
@@ -95,6 +96,7 @@ void SingleShotSession::warmup(std::size_t bytes, const std::string& variant) {
 }
 
 Sample SingleShotSession::measure(std::size_t bytes, const std::string& variant) {
+    load_kernels(bytes, variant);  // when no warm-up ran (--warmup 0); its transfer leaves fresh_ false
     if (!fresh_ || bytes != reset_bytes_) reset(bytes, variant);
     Sample s;
     s.seconds = timed(bytes);

@@ -54,7 +54,9 @@ protected:
     nlohmann::json context_ = nlohmann::json::object();
 
 private:
-    double timed(std::size_t bytes);
+    // gated: behind the blocking kernel (event timing, gate enabled).
+    double timed(std::size_t bytes, bool gated = true);
+    void load_kernels(std::size_t bytes, const std::string& variant);
 
     BlockingGate gate_;  // first member: destroyed last, after the stream drained
     int device_;
