@@ -154,6 +154,16 @@ std::optional<CacheInfo> relevant_cache(const Record& r, const MethodRow* row, c
     return CacheInfo{bytes, name, buffers};
 }
 
+std::string dropped_gate_note(const Record& record) {
+    if (!record.context.is_object() || !record.context.contains("gate")) return {};
+    const nlohmann::json& gate = record.context.at("gate");
+    if (!gate.is_string()) return {};
+    const std::string text = gate.get<std::string>();
+    if (text.rfind("dropped", 0) != 0) return {};
+    return "timed without the blocking kernel (" + text +
+           "): each sample holds the cost of queueing its copies, most of the time at the small sizes";
+}
+
 std::string remeasured_note(const Record& record) {
     if (!record.context.is_object() || !record.context.contains("remeasured")) return {};
     const nlohmann::json& again = record.context.at("remeasured");

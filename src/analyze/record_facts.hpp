@@ -37,6 +37,13 @@ bool reads_from_disk(const Record& record);
 // what hwcomm writes.
 std::string remeasured_note(const Record& record);
 
+// A record whose blocking kernel timed out and was dropped (context.gate
+// "dropped: ..."): its samples hold the cost of queueing the copies, which
+// shows at small sizes. "" when the gate held or the record has none.
+// Default runs before 2026-11-27 dropped it in the first tma-copy-d2d and
+// zero-copy-read record on each GPU (lazy module loading behind the gate).
+std::string dropped_gate_note(const Record& record);
+
 // Time at the smallest size means something only where a GPU is involved
 // (launch overhead); a CPU loop over 1 B measures the loop, not a path.
 bool small_transfer_meaningful(const Record& record);

@@ -55,6 +55,7 @@ SummaryRow summarize(const Record& record, const MethodRow* row_of_method, const
     row.measured_as = record.measured_as;
     row.in_round = record.context.is_object() && record.context.contains("round");
     row.remeasured_note = remeasured_note(record);
+    row.gate_note = dropped_gate_note(record);
 
     if (row_of_method && is_duplex(*row_of_method, record.params))
         row.duplex = to_string(row_of_method->duplex.convention);
@@ -300,6 +301,7 @@ std::string format_summary_table(const std::vector<SummaryRow>& rows) {
         if (r.status.rfind("error:", 0) == 0 || r.status.rfind("skipped:", 0) == 0) notes.push_back(who + ": " + r.status);
         if (!r.headline_note.empty()) notes.push_back(who + ": " + r.headline_note);
         if (!r.remeasured_note.empty()) notes.push_back(who + ": " + r.remeasured_note);
+        if (!r.gate_note.empty()) notes.push_back(who + ": " + r.gate_note);
         if (r.max_cv && *r.max_cv >= kNotedCv)
             notes.push_back(who + ": samples spread most at " + short_size(r.max_cv_bytes) + " (cv " +
                             fixed(*r.max_cv * 100, 0) + "%)");

@@ -44,6 +44,8 @@ struct SummaryRow {
     std::string headline_note;
     // Ladder points measured once more after a transient (context.remeasured): where, and what the first read.
     std::string remeasured_note;
+    // The blocking kernel timed out and was dropped (context.gate): small sizes hold the enqueue cost.
+    std::string gate_note;
 };
 
 // `row`: the record's method row (catalog_for(file.meta).find(record.method)).

@@ -78,6 +78,28 @@ TEST(SummaryConventions, APointMeasuredAgainAfterATransientIsANote) {
               std::string::npos);
 }
 
+// A record whose blocking kernel timed out and was dropped (context.gate, as
+// the first tma-copy-d2d record on each GPU of the default runs of 2026-11-26
+// wrote it) says its samples hold the enqueue cost; a gate that held, or a
+// gate entry not a string, says nothing.
+TEST(SummaryConventions, ARecordTimedWithoutItsBlockingKernelSaysSo) {
+    Record r = record("tma-copy-d2d", {}, {point(1, 5.53e-6, 0.02)});
+    r.src = r.dst = "gpu0";
+    r.context["gate"] = "dropped: the blocking kernel timed out while copies were queued";
+    const std::string table = analyze::format_summary_table({summarize_one(r)});
+    EXPECT_NE(table.find("timed without the blocking kernel (dropped: the blocking kernel timed out while copies "
+                         "were queued): each sample holds the cost of queueing its copies"),
+              std::string::npos)
+        << table;
+    for (const nlohmann::json& held : {nlohmann::json("blocking kernel holds the stream while copies are queued"),
+                                       nlohmann::json(42), nlohmann::json::array({"dropped"})}) {
+        r.context["gate"] = held;
+        EXPECT_EQ(analyze::format_summary_table({summarize_one(r)}).find("without the blocking kernel"),
+                  std::string::npos)
+            << held.dump();
+    }
+}
+
 TEST(SummaryConventions, DuplexFiguresSayTheirConventionInSummaryAndExport) {
     Point p = point(512ull << 20, 1.37e-3, 0.01);
     p.bytes_per_rep = 2.0 * (512ull << 20);
