@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <string>
+#include <vector>
 
 #include "core/graph_json.hpp"
 #include "io/results_file.hpp"
@@ -127,6 +128,32 @@ TEST(ReportModel, TwoFilesOverlayWithTheFileAsLegend) {
     EXPECT_EQ((*h2d)["curves"][0]["label"].get<std::string>().rfind("results-default.json: ", 0), 0u);
     EXPECT_EQ((*h2d)["curves"][9]["label"].get<std::string>().rfind("after.json: ", 0), 0u);
     EXPECT_EQ(model["heatmaps"].size(), 34u);  // per file
+}
+
+// A record timed without its blocking kernel (context.gate "dropped: ...")
+// says so beside its curve's facts, the others say nothing of it: in this
+// example (2026-11-22) the five staged peer copies' queueing stalled the host
+// behind the gate; a dropped gate planted on cpu-read's record makes six.
+TEST(ReportModel, ACurveTimedWithoutItsBlockingKernelSaysSoInItsFacts) {
+    const auto noted_keys = [](const nlohmann::json& model) {
+        std::vector<std::string> keys;
+        for (const auto& c : model["curves"])
+            if (c["facts"].contains("note")) {
+                EXPECT_EQ(c["facts"]["note"].get<std::string>().rfind("timed without the blocking kernel (dropped: ", 0),
+                          0u);
+                keys.push_back(c["key"].get<std::string>());
+            }
+        return keys;
+    };
+    ReportInput input = h200x2();
+    const std::vector<std::string> before = noted_keys(report_model({input}, {}));
+    EXPECT_EQ(before.size(), 5u);
+    for (const std::string& k : before) EXPECT_NE(k.find("peer=off"), std::string::npos) << k;
+    ASSERT_EQ(input.results.records[0].method, "cpu-read");
+    input.results.records[0].context["gate"] = "dropped: the blocking kernel timed out while copies were queued";
+    std::vector<std::string> after = noted_keys(report_model({input}, {}));
+    ASSERT_EQ(after.size(), 6u);
+    EXPECT_NE(std::find(after.begin(), after.end(), input.results.records[0].key), after.end());
 }
 
 TEST(ReportPage, SelfContainedAndSmall) {

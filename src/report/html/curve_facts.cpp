@@ -3,6 +3,7 @@
 #include "report/html/curve_facts.hpp"
 
 #include "analyze/curve_metrics.hpp"
+#include "analyze/record_facts.hpp"
 
 namespace hwcomm::report_html {
 
@@ -26,6 +27,7 @@ CurveFacts curve_facts(const Record& record, const MethodRow* row, const Graph& 
     }
     facts.limit_fraction = metrics.fraction_of_limit;
     for (const auto& s : metrics.suspects) facts.suspects.push_back({s.bytes, s.kind + ": " + s.reason});
+    facts.gate_note = analyze::dropped_gate_note(record);
     return facts;
 }
 

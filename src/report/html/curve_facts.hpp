@@ -30,6 +30,7 @@ struct CurveFacts {
     std::string limit_what;             // "PCIe 5.0 x16", "NVLink 4.0 x18"
     std::optional<double> limit_fraction;  // large_gbps / limit_gbps
     std::vector<SuspectPoint> suspects;
+    std::string gate_note;  // timed without its blocking kernel (analyze::dropped_gate_note), else ""
 };
 
 // `row`: the record's method row (null: a method no catalog knows).

@@ -206,6 +206,7 @@
         text += ' (' + Math.round(100 * f.fraction) + '% of ' + fmtRate(f.limit) + (f.limit_what ? ' ' + f.limit_what : '') + ')';
       }
       if (f.best !== undefined) text += ', best ' + fmtRate(f.best) + ' at ' + fmtBytes(f.best_bytes) + (f.cache ? ' (cache)' : '');
+      if (f.note) text += '; ' + f.note;
       return el('li', {textContent: text});
     }));
   }

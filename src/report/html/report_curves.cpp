@@ -37,6 +37,7 @@ json facts_json(const CurveFacts& facts) {
         j["best"] = round4(*facts.best_gbps), j["best_bytes"] = facts.best_bytes, j["cache"] = facts.best_cache_resident;
     if (facts.limit_gbps) j["limit"] = round4(*facts.limit_gbps), j["limit_what"] = facts.limit_what;
     if (facts.limit_fraction) j["fraction"] = round4(*facts.limit_fraction);
+    if (!facts.gate_note.empty()) j["note"] = facts.gate_note;
     return j;
 }
 
