@@ -88,10 +88,10 @@ TEST(CliPlan, EightGpuPlansAreEstimatedWithinTenMinutesWithTheirClasses) {
 // one default run of each machine kind, " + " between their paths): each
 // record estimated again as its plan estimated it, the total within 15% and
 // three quarters of the methods measured for 5 s or more within 20%. Pooling
-// centres the total across machine kinds (every committed run of this code
-// within 14%, docs/benchmarks.md "The estimator, refit") at the price of some
-// methods of each run: on the 2x H200 run of 6ea17d3 pageable memcpy-d2h is
-// +52%, priced between its host and the slower H100 host's.
+// centres the total across machine kinds and hosts (docs/benchmarks.md
+// "Twelfth session") at the price of some methods of each run: on the 2x H100
+// run of a250199 two of eight such methods lie outside 20%, priced between
+// its host and the others'.
 TEST(CliPlan, TheBuiltInCostsEstimateTheirOwnRunWithinTheIssuesTargets) {
     Scratch s("costcheck");
     if (!built_with_cuda(s)) GTEST_SKIP() << "this build has no CUDA methods";
