@@ -58,6 +58,29 @@ TEST(Pattern, InvertedFillFailsEveryByteAndACorruptByteIsLocated) {
     EXPECT_EQ(two.first_mismatch, 513u);
 }
 
+TEST(Pattern, TheWideCheckCountsWhatAByteByByteComparisonCounts) {
+    // 8 words at a time where the CPU has AVX-512DQ, on several threads from 4
+    // MiB on: corruptions in the first and last block, inside a block, in the
+    // words after the last whole block and in the trailing bytes, at any start
+    // address, must give the count and first byte a plain comparison gives.
+    const std::size_t big = (std::size_t{4} << 20) + 77;
+    std::vector<std::byte> store(big + 16);
+    for (std::size_t offset : {std::size_t{0}, std::size_t{5}})
+        for (std::size_t n : {std::size_t{63}, std::size_t{64}, std::size_t{1000}, big}) {
+            std::byte* buf = store.data() + offset;
+            const std::uint64_t seed = seed_for_size(n, offset + 11);
+            fill_pattern_host(buf, n, seed, false);
+            EXPECT_EQ(check_pattern_host(buf, n, seed).mismatches, 0u) << n;
+            std::set<std::size_t> planted;
+            for (std::size_t at : {n - 1, n / 2 + 3, std::size_t{9}, n - 9, n - 70, n / 3, n - 2})
+                if (at < n) planted.insert(at);
+            for (std::size_t at : planted) buf[at] ^= std::byte{0x40};
+            const PatternCheck got = check_pattern_host(buf, n, seed);
+            EXPECT_EQ(got.mismatches, planted.size()) << "offset " << offset << " n " << n;
+            EXPECT_EQ(got.first_mismatch, *planted.begin()) << "offset " << offset << " n " << n;
+        }
+}
+
 TEST(Pattern, StaleDataOfAnotherSizeOrFillDoesNotPass) {
     const std::size_t n = 4096;
     std::vector<std::byte> buf(n);
