@@ -24,13 +24,13 @@ std::vector<std::uint64_t> ladder_intermediates(const Characterizer& method, con
     const SizePolicy policy = method.size_policy();
     // --quick is a coarse first look: its sizes only.
     if (policy.points_per_octave != 0 || options.sizes.empty() || options.quick) return {};
-    if (!plan_traits(method.name()).intermediates) return {};
+    const MethodRow* row = builtin_catalog().find(method.name());
+    if (row && !row->plan.intermediates) return {};
     // Above 256 MiB only a host cache can bend a curve (GPU L2s end below it:
     // 50-60 MiB on H100/H200, 126 MiB on B200), so only the CPU-memory methods
     // refine there; another method's octaves still show a host-LLC edge. A
     // drifting pageable or unified-memory path bought 2.7-3.8 s of sizes
     // between 256 MiB and 1 GiB on two of three H100 default runs (e778fdd).
-    const MethodRow* row = builtin_catalog().find(method.name());
     const std::uint64_t refine_max =
         row && row->family != MethodFamily::CpuMemory ? kGpuRefineMaxBytes : UINT64_MAX;
     SweepOptions thirds = options.sweep;

@@ -55,13 +55,14 @@ std::string gate_of_first_point(const std::string& method, const std::string& sr
     return session->context().value("gate", "");
 }
 
+std::string first_numa() { return live_graph().of_kind(VertexKind::NumaNode).front()->id; }
+
 }  // namespace
 
 TEST(GateGpu, ZeroCopyReadsFirstRecordKeepsTheBlockingKernel) {
     REQUIRE_GPUS(1);
     REQUIRE_LAZY_LOADING();
-    const std::string numa = live_graph().of_kind(VertexKind::NumaNode).front()->id;
-    EXPECT_EQ(gate_of_first_point("zero-copy-read", numa, "gpu0", {{"host_mem", "pinned"}}), kHeld);
+    EXPECT_EQ(gate_of_first_point("zero-copy-read", first_numa(), "gpu0", {{"host_mem", "pinned"}}), kHeld);
 }
 
 TEST(GateGpu, TmaCopysFirstRecordKeepsTheBlockingKernel) {
@@ -74,8 +75,7 @@ TEST(GateGpu, TmaCopysFirstRecordKeepsTheBlockingKernel) {
 TEST(GateGpu, UmDemandsFirstRecordKeepsTheBlockingKernel) {
     REQUIRE_GPUS(1);
     REQUIRE_LAZY_LOADING();
-    const std::string numa = live_graph().of_kind(VertexKind::NumaNode).front()->id;
-    EXPECT_EQ(gate_of_first_point("um-demand", numa, "gpu0", {}), kHeldOne);
+    EXPECT_EQ(gate_of_first_point("um-demand", first_numa(), "gpu0", {}), kHeldOne);
 }
 
 // A single-shot session loads its kernel in its first sample when no warm-up
@@ -83,6 +83,5 @@ TEST(GateGpu, UmDemandsFirstRecordKeepsTheBlockingKernel) {
 TEST(GateGpu, UmDemandWithoutAWarmUpKeepsTheBlockingKernelAndVerifies) {
     REQUIRE_GPUS(1);
     REQUIRE_LAZY_LOADING();
-    const std::string numa = live_graph().of_kind(VertexKind::NumaNode).front()->id;
-    EXPECT_EQ(gate_of_first_point("um-demand", numa, "gpu0", {}, false), kHeldOne);
+    EXPECT_EQ(gate_of_first_point("um-demand", first_numa(), "gpu0", {}, false), kHeldOne);
 }
