@@ -25,27 +25,38 @@ namespace {
 constexpr std::size_t kParallelBytes = 4u << 20;
 
 #if defined(__x86_64__)
-// pattern_word of 8 words at once (mix64 needs 64-bit multiplies: AVX-512DQ).
+bool has_avx512dq() {
+    static const bool yes = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq");
+    return yes;
+}
+
+// pattern_word of the 8 words `index` names: mix64(w ^ key), `key` = mix64(seed)
+// in every lane (mix64 needs 64-bit multiplies: AVX-512DQ). Zero-masked
+// shifts: GCC 12 warns that _mm512_srli_epi64's undefined source may be used.
+__attribute__((target("avx512f,avx512dq"), always_inline)) inline __m512i pattern_words_avx512(__m512i index,
+                                                                                              __m512i key) {
+    __m512i x = _mm512_add_epi64(_mm512_xor_si512(index, key),
+                                 _mm512_set1_epi64(static_cast<long long>(kMix64Increment)));
+    x = _mm512_mullo_epi64(_mm512_xor_si512(x, _mm512_maskz_srli_epi64(0xFF, x, 30)),
+                           _mm512_set1_epi64(static_cast<long long>(kMix64Multiplier1)));
+    x = _mm512_mullo_epi64(_mm512_xor_si512(x, _mm512_maskz_srli_epi64(0xFF, x, 27)),
+                           _mm512_set1_epi64(static_cast<long long>(kMix64Multiplier2)));
+    return _mm512_xor_si512(x, _mm512_maskz_srli_epi64(0xFF, x, 31));
+}
+
+// Words [0, words) 8 at a time; returns the first word after the whole blocks.
 // The same values by the same thread and the same plain stores, so the cache
 // holds what the scalar loop leaves; 2-4x faster on a Zen 4 core, and the fill
 // of a pageable source was most of a pageable copy's untimed work per sample.
 __attribute__((target("avx512f,avx512dq"))) std::size_t fill_words_avx512(std::byte* data, std::size_t words,
                                                                           std::uint64_t seed, std::uint64_t flip) {
     const __m512i key = _mm512_set1_epi64(static_cast<long long>(mix64(seed)));
-    const __m512i add = _mm512_set1_epi64(static_cast<long long>(kMix64Increment));
-    const __m512i mul1 = _mm512_set1_epi64(static_cast<long long>(kMix64Multiplier1));
-    const __m512i mul2 = _mm512_set1_epi64(static_cast<long long>(kMix64Multiplier2));
     const __m512i flip8 = _mm512_set1_epi64(static_cast<long long>(flip));
     const __m512i eight = _mm512_set1_epi64(8);
     __m512i index = _mm512_set_epi64(7, 6, 5, 4, 3, 2, 1, 0);
-    // Zero-masked shifts: GCC 12 warns that _mm512_srli_epi64's undefined source may be used.
     std::size_t w = 0;
     for (; w + 8 <= words; w += 8) {
-        __m512i x = _mm512_add_epi64(_mm512_xor_si512(index, key), add);  // mix64(w ^ mix64(seed))
-        x = _mm512_mullo_epi64(_mm512_xor_si512(x, _mm512_maskz_srli_epi64(0xFF, x, 30)), mul1);
-        x = _mm512_mullo_epi64(_mm512_xor_si512(x, _mm512_maskz_srli_epi64(0xFF, x, 27)), mul2);
-        x = _mm512_xor_si512(x, _mm512_maskz_srli_epi64(0xFF, x, 31));
-        _mm512_storeu_si512(data + w * 8, _mm512_xor_si512(x, flip8));
+        _mm512_storeu_si512(data + w * 8, _mm512_xor_si512(pattern_words_avx512(index, key), flip8));
         index = _mm512_add_epi64(index, eight);
     }
     return w;
@@ -60,19 +71,12 @@ __attribute__((target("avx512f,avx512dq"))) std::size_t fill_words_avx512(std::b
 __attribute__((target("avx512f,avx512dq"))) std::size_t check_words_avx512(const std::byte* data, std::size_t begin,
                                                                            std::size_t end, std::uint64_t seed) {
     const __m512i key = _mm512_set1_epi64(static_cast<long long>(mix64(seed)));
-    const __m512i add = _mm512_set1_epi64(static_cast<long long>(kMix64Increment));
-    const __m512i mul1 = _mm512_set1_epi64(static_cast<long long>(kMix64Multiplier1));
-    const __m512i mul2 = _mm512_set1_epi64(static_cast<long long>(kMix64Multiplier2));
     const __m512i eight = _mm512_set1_epi64(8);
     __m512i index = _mm512_add_epi64(_mm512_set_epi64(7, 6, 5, 4, 3, 2, 1, 0),
                                      _mm512_set1_epi64(static_cast<long long>(begin)));
     std::size_t w = begin;
     for (; w + 8 <= end; w += 8) {
-        __m512i x = _mm512_add_epi64(_mm512_xor_si512(index, key), add);
-        x = _mm512_mullo_epi64(_mm512_xor_si512(x, _mm512_maskz_srli_epi64(0xFF, x, 30)), mul1);
-        x = _mm512_mullo_epi64(_mm512_xor_si512(x, _mm512_maskz_srli_epi64(0xFF, x, 27)), mul2);
-        x = _mm512_xor_si512(x, _mm512_maskz_srli_epi64(0xFF, x, 31));
-        if (_mm512_cmpneq_epi64_mask(_mm512_loadu_si512(data + w * 8), x) != 0) return w;
+        if (_mm512_cmpneq_epi64_mask(_mm512_loadu_si512(data + w * 8), pattern_words_avx512(index, key)) != 0) return w;
         index = _mm512_add_epi64(index, eight);
     }
     return w;
@@ -86,8 +90,7 @@ void fill_pattern_host(std::byte* data, std::size_t bytes, std::uint64_t seed, b
     const std::size_t words = bytes / 8;
     std::size_t w = 0;
 #if defined(__x86_64__)
-    static const bool avx512 = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq");
-    if (avx512) w = fill_words_avx512(data, words, seed, flip);
+    if (has_avx512dq()) w = fill_words_avx512(data, words, seed, flip);
 #endif
     for (; w < words; ++w) {
         const std::uint64_t v = pattern_word(w, seed) ^ flip;
@@ -105,16 +108,13 @@ PatternCheck check_pattern_host(const std::byte* data, std::size_t bytes, std::u
     const std::size_t words = bytes / 8;
     std::atomic<std::uint64_t> mismatches{0};
     std::atomic<std::uint64_t> first{~0ull};
-#if defined(__x86_64__)
-    static const bool avx512 = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq");
-#endif
     for_each_chunk(words, bytes >= kParallelBytes, [&](std::size_t begin, std::size_t end) {
         std::uint64_t count = 0, lowest = ~0ull;
         std::size_t from = begin;
 #if defined(__x86_64__)
         // Whole blocks that match are skipped; from the first that does not
         // the scalar loop counts every differing byte, as before.
-        if (avx512) from = check_words_avx512(data, begin, end, seed);
+        if (has_avx512dq()) from = check_words_avx512(data, begin, end, seed);
 #endif
         for (std::size_t w = from; w < end; ++w) {
             std::uint64_t v;
