@@ -1,22 +1,16 @@
 #include "methods/cpu/pointer_chase.hpp"
 
-#include <numeric>
-#include <vector>
-
 #include "core/error.hpp"
+#include "methods/cpu/cycle_order.hpp"
 #include "platform/clock.hpp"
+#include "platform/parallel_chunks.hpp"
 
 namespace hwcomm {
 
 namespace {
 
-// splitmix64: a fast generator good enough to shuffle.
-std::uint64_t next_random(std::uint64_t& state) {
-    std::uint64_t z = (state += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
+// Below this many lines one thread lays the chain out faster than a team starts.
+constexpr std::size_t kParallelLines = std::size_t{1} << 16;
 
 }  // namespace
 
@@ -25,31 +19,26 @@ void PointerChase::lay_out(std::byte* memory, std::size_t working_set, std::uint
     if (lines < 2) throw MeasurementError("a pointer chase needs at least 2 cache lines (128 bytes)");
     if (reinterpret_cast<std::uintptr_t>(memory) % kLineBytes != 0)
         throw MeasurementError("the pointer chase's memory is not 64-byte aligned");
-    // The visiting order: line 0 first, the others shuffled (Fisher-Yates).
-    std::vector<std::uint32_t> order32;
-    std::vector<std::uint64_t> order64;
-    const bool narrow = lines <= 0xFFFFFFFFull;
-    auto fill_and_link = [&](auto& order) {
-        using Index = typename std::decay_t<decltype(order)>::value_type;
-        order.resize(lines);
-        std::iota(order.begin(), order.end(), Index{0});
-        std::uint64_t state = seed;
-        for (std::size_t i = lines - 1; i > 1; --i) {
-            const std::size_t j = 1 + next_random(state) % i;  // in [1, i]
-            std::swap(order[i], order[j]);
-        }
-        auto* line = reinterpret_cast<Line*>(memory);
-        for (std::size_t k = 0; k < lines; ++k) {
-            Line& l = *reinterpret_cast<Line*>(memory + static_cast<std::size_t>(order[k]) * kLineBytes);
-            l.next = reinterpret_cast<const Line*>(memory + static_cast<std::size_t>(order[(k + 1) % lines]) * kLineBytes);
-            l.position = k;
-        }
-        return line;
+    // Position k of the cycle is line order(k); each chunk of positions links
+    // its own lines, and order being a bijection, no two chunks write one line.
+    const CycleOrder order(lines, seed);
+    const auto line_at = [memory](std::uint64_t index) {
+        return reinterpret_cast<Line*>(memory + static_cast<std::size_t>(index) * kLineBytes);
     };
-    const Line* first = narrow ? fill_and_link(order32) : fill_and_link(order64);
+    for_each_chunk(lines, lines >= kParallelLines, [&](std::size_t begin, std::size_t end) {
+        if (begin == end) return;
+        std::uint64_t here = order(begin);
+        for (std::size_t k = begin; k < end; ++k) {
+            const std::uint64_t next = order(k + 1 == lines ? 0 : k + 1);
+            Line* l = line_at(here);
+            l->next = line_at(next);
+            l->position = k;
+            here = next;
+        }
+    });
     memory_ = memory;
     lines_ = lines;
-    current_ = first;
+    current_ = line_at(order(0));
     start_position_ = 0;
     last_steps_ = 0;
 }
