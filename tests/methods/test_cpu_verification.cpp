@@ -4,6 +4,8 @@
 // sample's bytes must not pass for this sample's.
 #include <gtest/gtest.h>
 
+#include <cstring>
+
 #include <set>
 
 #include "broken_memcpy.hpp"
@@ -104,6 +106,29 @@ TEST(CpuPattern, LargeBuffersAreFilledAndCheckedInParallelAlike) {
     a[bytes / 3] ^= std::byte{0x10};
     a[bytes / 2] ^= std::byte{0x10};
     EXPECT_EQ(first_mismatch(a, bytes, 3), bytes / 3);
+}
+
+// The streaming fill writes the same bytes as the plain one and returns the
+// same sum, which pattern_sum computes without reading the buffer back.
+TEST(CpuPattern, StreamingFillMatchesThePlainFillAndTheClosedFormSum) {
+    const std::size_t bytes = (std::size_t{8} << 20) + 13;  // parallel chunks, a trailing partial word
+    std::vector<std::uint64_t> plain(bytes / 8 + 1), streamed(bytes / 8 + 1);
+    auto* p = reinterpret_cast<std::byte*>(plain.data());
+    auto* s = reinterpret_cast<std::byte*>(streamed.data());
+    const std::uint64_t plain_sum = fill_pattern(p, bytes, 11);
+    const std::uint64_t streamed_sum = fill_pattern(s, bytes, 11, Stores::NonTemporal);
+    EXPECT_EQ(streamed_sum, plain_sum);
+    EXPECT_EQ(streamed_sum, reference_sum(s, bytes));
+    EXPECT_EQ(first_mismatch(s, bytes, 11), bytes);
+    EXPECT_EQ(std::memcmp(p, s, bytes), 0);
+    // Ranges that start and end anywhere, masks with high bits set (seeds 1..).
+    for (std::uint64_t seed : {1ull, 2ull, 0xFFFFFFFFull, 0x8000000000000001ull})
+        for (auto [begin, end] : {std::pair<std::uint64_t, std::uint64_t>{0, 1}, {3, 1000}, {1000, 1000}, {777, 70001},
+                                  {(1ull << 40) - 5, (1ull << 40) + 1000}}) {
+            std::uint64_t loop = 0;
+            for (std::uint64_t i = begin; i < end; ++i) loop += pattern_word(pattern_mask(seed), i);
+            EXPECT_EQ(pattern_sum(seed, begin, end), loop) << "seed " << seed << " [" << begin << ", " << end << ")";
+        }
 }
 
 // On this machine (2 cores): 2 workers land on 2 distinct cores, each on the PU its slot names.

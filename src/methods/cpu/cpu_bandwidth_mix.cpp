@@ -89,11 +89,11 @@ public:
 protected:
     void write_pattern(std::size_t bytes, std::uint64_t seed) override {
         if (k_ == 0) {
-            fill_sum_ = fill_pattern(buffer_.data(), bytes / 8 * 8, seed);
+            fill_sum_ = fill_pattern(buffer_.data(), bytes / 8 * 8, seed, fill_stores(bytes));
             return;
         }
         const std::size_t arr = array_bytes(bytes);
-        for (unsigned j = 0; j < k_; ++j) fill_pattern(array(j + 1, bytes), arr, seed * 4 + j);
+        for (unsigned j = 0; j < k_; ++j) fill_pattern(array(j + 1, bytes), arr, seed * 4 + j, fill_stores(bytes));
         poison(array(0, bytes), arr, seed);
     }
     double run_timed(std::size_t bytes, const std::string&, std::size_t reps) override {

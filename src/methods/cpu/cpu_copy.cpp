@@ -40,7 +40,9 @@ public:
 protected:
     // The destination is not poisoned again: it holds an earlier seed's
     // pattern, which differs from this seed's in every word (pattern.hpp).
-    void write_pattern(std::size_t bytes, std::uint64_t seed) override { fill_pattern(src_.data(), bytes, seed); }
+    void write_pattern(std::size_t bytes, std::uint64_t seed) override {
+        fill_pattern(src_.data(), bytes, seed, fill_stores(bytes));
+    }
     double run_timed(std::size_t bytes, const std::string& variant, std::size_t reps) override {
         const unsigned workers = static_cast<unsigned>(std::stoul(variant));
         std::byte* d = dst_.data();

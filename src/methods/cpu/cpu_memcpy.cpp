@@ -33,7 +33,9 @@ std::string MemcpySession::verify(std::size_t bytes, const std::string&) {
 
 // The destination is not poisoned again: it holds an earlier seed's pattern,
 // which differs from this seed's in every word (pattern.hpp).
-void MemcpySession::write_pattern(std::size_t bytes, std::uint64_t seed) { fill_pattern(src_.data(), bytes, seed); }
+void MemcpySession::write_pattern(std::size_t bytes, std::uint64_t seed) {
+    fill_pattern(src_.data(), bytes, seed, fill_stores(bytes));
+}
 
 void MemcpySession::copy_part(std::byte* dst, const std::byte* src, std::size_t begin, std::size_t end, std::size_t) {
     std::memcpy(dst + begin, src + begin, end - begin);

@@ -43,7 +43,7 @@ public:
 
 protected:
     void write_pattern(std::size_t bytes, std::uint64_t seed) override {
-        expected_sum_ = fill_pattern(buffer_.data(), bytes, seed);
+        expected_sum_ = fill_pattern(buffer_.data(), bytes, seed, fill_stores(bytes));
         expected_bytes_ = bytes;
         sink_ = ~expected_sum_;  // poison: only a batch that read every byte restores it
     }

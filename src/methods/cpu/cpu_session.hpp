@@ -83,6 +83,10 @@ protected:
     const StreamKernels& kernels() const { return *kernels_; }
     void note_byte_convention(const ByteConvention& c) { context_["byte_convention"] = byte_convention_to_json(c); }
     const CacheSizes& caches() const { return caches_; }
+    // How write_pattern fills `bytes` of a source: streaming stores from twice
+    // the last-level cache up (context.pattern_fill), plain stores below,
+    // where what the fill leaves in the caches is part of what a point measures.
+    Stores fill_stores(std::size_t bytes) const;
 
     HwlocTopology topo_;
     std::size_t max_bytes_;

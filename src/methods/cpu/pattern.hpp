@@ -13,11 +13,14 @@
 #include <cstdint>
 #include <string>
 
+#include "methods/cpu/stream_kernels.hpp"
+
 namespace hwcomm {
 
+inline constexpr std::uint64_t kPatternAdd = 0x9E3779B97F4A7C15ull;
 inline std::uint64_t pattern_mask(std::uint64_t seed) { return seed * 0xD1B54A32D192ED03ull; }
 inline std::uint64_t pattern_word(std::uint64_t mask, std::size_t i) {
-    return (static_cast<std::uint64_t>(i) ^ mask) + 0x9E3779B97F4A7C15ull;
+    return (static_cast<std::uint64_t>(i) ^ mask) + kPatternAdd;
 }
 // Byte b of the pattern, as a little-endian store of its word puts it: the
 // pattern of a prefix is the prefix of the pattern, whatever the size.
@@ -29,7 +32,13 @@ inline std::byte pattern_byte(std::uint64_t mask, std::size_t b) {
 // cpu-read kernel computes it (8-byte words, then each trailing byte as a
 // number, modulo 2^64). Above a few MiB, on short-lived threads
 // (platform/parallel_chunks.hpp): fills are untimed but add to the run time.
-std::uint64_t fill_pattern(std::byte* data, std::size_t bytes, std::uint64_t seed);
+// Stores::NonTemporal writes the words with the best kernels' streaming
+// stores (none of the buffer left in the caches, no dirty line for the next
+// timed pass to write back) and takes the sum from pattern_sum.
+std::uint64_t fill_pattern(std::byte* data, std::size_t bytes, std::uint64_t seed, Stores stores = Stores::Plain);
+// Sum of pattern words [begin, end) of `seed` modulo 2^64, in closed form
+// (bit by bit: how many indices of the range have each bit set).
+std::uint64_t pattern_sum(std::uint64_t seed, std::uint64_t begin, std::uint64_t end);
 // Offset of the first byte of data[0, bytes) that differs from the pattern of
 // `seed`; `bytes` when all match.
 std::size_t first_mismatch(const std::byte* data, std::size_t bytes, std::uint64_t seed);

@@ -27,8 +27,6 @@ const char* to_string(Stores stores) { return stores == Stores::NonTemporal ? St
 
 namespace {
 
-constexpr std::uint64_t kPatternAdd = 0x9E3779B97F4A7C15ull;  // pattern_word's constant
-
 // Words before the first 64-byte boundary (at most n): vector stores start on a whole line.
 template <class T>
 std::size_t head_words(const T* p, std::size_t n) {
