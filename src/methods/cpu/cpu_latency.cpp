@@ -23,6 +23,7 @@ namespace {
 // One sample lasts about this long (chase steps calibrated in warm-up).
 constexpr double kSampleSeconds = 5e-3;
 constexpr std::uint64_t kMinSteps = 4096, kMaxSteps = std::uint64_t{1} << 22;
+constexpr std::uint64_t kWarmLinks = 65536;
 
 class LatencySession : public CpuSession {
 public:
@@ -35,14 +36,19 @@ public:
         context_["chase"] = {{"how", "one thread on the node's first core, dependent 8-byte loads along one random "
                                      "cycle through every 64-byte line of the working set"},
                              {"sample_s", kSampleSeconds},
-                             {"warmup", "one lap when the working set fits the last-level cache, else 65536 links"}};
+                             {"warmup", "a read of every line in address order when the working set fits the last-level cache, then "
+                                        "65536 links (one lap of a smaller cycle)"}};
         const std::uint64_t llc = caches().llc;
         context_["largest_working_set_vs_llc"] = llc ? static_cast<double>(max_bytes) / static_cast<double>(llc) : 0.0;
     }
     void warmup(std::size_t bytes, const std::string&) override {
         lay_out(bytes);
+        // A working set the last-level cache may hold is read into it first;
+        // then the chase's own links (a lap of a small set) warm the TLB and
+        // leave the caches as chasing leaves them.
         const std::uint64_t llc = caches().llc ? caches().llc : std::uint64_t{32} << 20;
-        chase(bytes <= llc ? chase_.lines() : 65536);
+        if (bytes <= llc) run_workers(1, 1, [&](unsigned, unsigned) { chase_.touch(); });
+        chase(std::min<std::uint64_t>(chase_.lines(), kWarmLinks));
         const double per_link = chase(kMinSteps) / static_cast<double>(kMinSteps);
         steps_ = static_cast<std::uint64_t>(std::clamp(kSampleSeconds / std::max(per_link, 1e-10),
                                                        static_cast<double>(kMinSteps), static_cast<double>(kMaxSteps)));

@@ -19,6 +19,10 @@ public:
     // lines, at least 2) in the random cycle of `seed`; the chase starts at
     // position 0. `memory` must be 64-byte aligned and outlive the chase.
     void lay_out(std::byte* memory, std::size_t working_set, std::uint64_t seed);
+    // Reads every line once in address order on the calling thread: brings a
+    // working set that fits the caches into them at streaming speed (a lap of
+    // the chase does it one latency at a time: 0.8 s for 256 MiB at 200 ns).
+    void touch() const;
     // Follows `steps` links from where the last chase stopped; returns seconds.
     double run(std::uint64_t steps);
     // "" when the last run ended where `steps` links from its start must; else what is wrong.
