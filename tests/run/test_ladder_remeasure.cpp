@@ -1,7 +1,8 @@
 // A ladder point from 64 MiB whose samples spread far wider than the record's
-// other points from 16 MiB (a transient on the host) is measured once more and
-// the second kept, the first named in context.remeasured, once per record; on
-// a curve noisy everywhere, or below 64 MiB, nothing is measured twice.
+// other points from 16 MiB (a transient on the host), or whose median dips
+// more than 2% below the next smaller point from 64 MiB, is measured once more
+// and the second kept, the first named in context.remeasured, once per record;
+// on a curve noisy everywhere, or below 64 MiB, nothing is measured twice.
 // Planted curves, no GPU.
 #include <gtest/gtest.h>
 
@@ -18,7 +19,15 @@ namespace {
 
 constexpr std::uint64_t MiB = std::uint64_t{1} << 20;
 
-enum class Noise { None, FirstVisitAt128MiB, FirstVisitsAt128And256MiB, FirstVisitAt8MiB, Everywhere };
+enum class Noise {
+    None,
+    FirstVisitAt128MiB,
+    FirstVisitsAt128And256MiB,
+    FirstVisitAt8MiB,
+    Everywhere,
+    FirstVisitDipsAt128MiB,  // quiet samples, 5% low: a transient
+    FallsFrom128MiB,         // quiet samples, 5% low at every visit: the curve's own
+};
 
 // 100 GB/s from 64 MiB on, rising linearly below. Noisy samples alternate
 // between 60% and 100% of the rate, so the median's 95% CI spans both.
@@ -36,6 +45,9 @@ public:
                            (first && bytes == 256 * MiB && noise_ == Noise::FirstVisitsAt128And256MiB) ||
                            (first && bytes == 8 * MiB && noise_ == Noise::FirstVisitAt8MiB);
         if (noisy && (++samples_ % 2 == 0)) gbps *= 0.6;
+        if ((noise_ == Noise::FirstVisitDipsAt128MiB && first && bytes == 128 * MiB) ||
+            (noise_ == Noise::FallsFrom128MiB && bytes >= 128 * MiB))
+            gbps *= 0.95;
         Sample s;
         s.bytes_per_rep = b;
         s.seconds = b / (gbps * 1e9);
@@ -99,4 +111,28 @@ TEST(LadderRemeasure, ARecordMeasuresOnePointTwiceAtMost) {
     ASSERT_TRUE(r.context.contains("remeasured"));
     EXPECT_EQ(r.context.at("remeasured").size(), 1u);
     EXPECT_EQ(r.context.at("remeasured")[0].at("bytes"), 128 * MiB);
+}
+
+TEST(LadderRemeasure, AQuietDipBelowTheSmallerSizeIsMeasuredOnceMoreAndTheLadderStopsAtItsPlateau) {
+    const Record r = measure(Noise::FirstVisitDipsAt128MiB);
+    ASSERT_TRUE(r.context.contains("remeasured")) << r.context.dump();
+    const nlohmann::json& again = r.context.at("remeasured");
+    ASSERT_EQ(again.size(), 1u);
+    EXPECT_EQ(again[0].at("bytes"), 128 * MiB);
+    EXPECT_NEAR(again[0].at("first_gbps").get<double>(), 95.0, 1e-6);
+    EXPECT_NE(again[0].at("rule").get<std::string>().find("below the next smaller point"), std::string::npos);
+    const Point* kept = point_at(r, 128 * MiB);
+    ASSERT_NE(kept, nullptr);
+    EXPECT_NEAR(kept->bandwidth_gbps, 100.0, 1e-6);
+    EXPECT_EQ(test::largest_point(r), 256 * MiB);  // 64, 128 and 256 MiB within 2% once the dip is gone
+}
+
+TEST(LadderRemeasure, AFallThatRepeatsIsKeptAndTheLadderGoesOnToItsPlateau) {
+    const Record r = measure(Noise::FallsFrom128MiB);
+    ASSERT_TRUE(r.context.contains("remeasured"));
+    EXPECT_EQ(r.context.at("remeasured").size(), 1u);
+    const Point* kept = point_at(r, 128 * MiB);
+    ASSERT_NE(kept, nullptr);
+    EXPECT_NEAR(kept->bandwidth_gbps, 95.0, 1e-6);  // measured again, the same: the curve's own
+    EXPECT_EQ(test::largest_point(r), 512 * MiB);   // 128, 256 and 512 MiB within 2%
 }
