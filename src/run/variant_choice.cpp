@@ -17,17 +17,23 @@ double log_distance(std::uint64_t a, std::uint64_t b) {
 // A variant need not be probed at a larger size when, at the last probe size,
 // its samples were long enough that the team's start and join did not hold it
 // back (1 ms against microseconds) and even the top of its median's CI there
-// lies below the bottom of the best CI measured at this size: with the same
-// workers, a larger working set never moves faster (it leaves the caches), so
-// it cannot overtake. On a 16-core host the 1- to 4-worker probes at 1 GiB
-// were a third of a CPU record's time.
+// lies below what it would have to reach here: with the same workers, a larger
+// working set never moves faster (it leaves the caches), so it cannot
+// overtake. On a 16-core host the 1- to 4-worker probes at 1 GiB were a third
+// of a CPU record's time. What it must reach: a variant of more workers than
+// the best so far wins if its CI reaches the best's (the largest probe size
+// prefers the most workers), so the bottom of the best's CI; one of fewer
+// workers only by a higher median, so the best's median (cpu-triad's
+// 4-worker probe at 1 GiB, 14 GB/s at 64 MiB against 38 for 16 workers here,
+// was measured for 0.5 s because three samples made the best's CI +-40%).
 constexpr double kSampleLongEnoughS = 1e-3;
 
-bool outpaced(const VariantProbe* before, const VariantProbe& best_here) {
+bool outpaced(const VariantProbe* before, const VariantProbe& best_here, bool fewer_workers) {
     if (!before || !(before->gbps > 0) || before->samples == 0) return false;
     const double sample_s = static_cast<double>(before->bytes) / (before->gbps * 1e9);
     if (sample_s < kSampleLongEnoughS) return false;
-    return before->gbps * (1 + before->ci_half_width) < best_here.gbps * (1 - best_here.ci_half_width);
+    const double bar = fewer_workers ? best_here.gbps : best_here.gbps * (1 - best_here.ci_half_width);
+    return before->gbps * (1 + before->ci_half_width) < bar;
 }
 
 // At the largest probe size (the memory behind the caches, the figure STREAM
@@ -83,6 +89,8 @@ std::optional<VariantChoice> VariantChoice::probe(const std::vector<std::string>
         const auto it = previous.find(v);
         return it == previous.end() ? nullptr : it->second;
     };
+    // The session lists its variants from the fewest workers to the most.
+    const auto rank = [&variants](const std::string& v) { return std::find(variants.begin(), variants.end(), v) - variants.begin(); };
     for (std::uint64_t bytes : sizes) {
         // The fastest at the last probe size first: it sets the bar the others must be able to reach.
         std::vector<std::string> order = variants;
@@ -94,7 +102,7 @@ std::optional<VariantChoice> VariantChoice::probe(const std::vector<std::string>
         const std::size_t first = choice.probes_.size();
         const VariantProbe* best = nullptr;
         for (const std::string& v : order) {
-            if (best && outpaced(last_probe(v), *best)) {
+            if (best && outpaced(last_probe(v), *best, rank(v) < rank(best->variant))) {
                 choice.skipped_.push_back({bytes, v});
                 continue;
             }

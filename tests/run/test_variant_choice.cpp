@@ -142,9 +142,10 @@ TEST(VariantChoice, OnlyAVariantThatCannotOvertakeIsLeftOutAtALargerProbe) {
         // At 4 KiB the samples last microseconds: the team's start shows, nothing is ruled out after it.
         {{4 * KiB, "1"}, {1.0, 0.01}}, {{4 * KiB, "4"}, {0.5, 0.01}}, {{4 * KiB, "16"}, {0.2, 0.01}},
         {{64 * MiB, "1"}, {10.0, 0.01}}, {{64 * MiB, "4"}, {38.0, 0.05}}, {{64 * MiB, "16"}, {100.0, 0.01}},
-        // "4" at 64 MiB reaches 38 * 1.05 = 39.9 > 40 * 0.98 = 39.2: within the CIs, probed;
-        // "1" at 64 MiB (10) is below 39.2: skipped here and at 1 GiB.
-        {{256 * MiB, "4"}, {36.0, 0.01}}, {{256 * MiB, "16"}, {40.0, 0.02}},
+        // "4" at 64 MiB reaches 38 * 1.05 = 39.9 > 40 * 0.98 = 39.2: within the CIs, probed
+        // (fewer workers than "16": it would need a median above 40, and 39.9 could be close enough);
+        // "1" at 64 MiB (10) is below both: skipped here and at 1 GiB.
+        {{256 * MiB, "4"}, {36.0, 0.01}}, {{256 * MiB, "16"}, {39.5, 0.02}},
         {{1024 * MiB, "4"}, {35.0, 0.01}}, {{1024 * MiB, "16"}, {34.0, 0.01}},
     };
     std::vector<std::pair<std::uint64_t, std::string>> order;
@@ -164,7 +165,7 @@ TEST(VariantChoice, OnlyAVariantThatCannotOvertakeIsLeftOutAtALargerProbe) {
     ASSERT_EQ(order.size(), 10u);
     EXPECT_EQ(order[6], std::make_pair(256 * MiB, std::string("16")));
     EXPECT_EQ(order[7], std::make_pair(256 * MiB, std::string("4")));
-    // At 1 GiB "4" (36 at 256 MiB) may overtake "16" (40 there, 34 here) and does.
+    // At 1 GiB "4" (36 at 256 MiB) may overtake "16" (39.5 there, 34 here) and does.
     EXPECT_EQ(order[8], std::make_pair(1024 * MiB, std::string("16")));
     EXPECT_EQ(choice->for_size(1024 * MiB), std::vector<std::string>{"4"});
     EXPECT_EQ(choice->for_size(256 * MiB), std::vector<std::string>{"16"});
@@ -205,4 +206,48 @@ TEST(VariantChoice, AtTheLargestProbeTheMostWorkersWinAmongCountsTheProbeCannotT
                                    {{1024 * MiB, "16"}, {119.7, 0.011}}});
     ASSERT_TRUE(apart);
     EXPECT_EQ(apart->for_size(1024 * MiB), std::vector<std::string>{"8"});
+}
+
+// A variant of fewer workers than the best so far wins only with a higher
+// median: it is left out where the top of its last CI lies below the best's
+// median, though that top reaches into the best's CI; one of more workers
+// (the largest probe prefers the most workers within the best's CI) is
+// measured while its last CI top reaches the bottom of the best's CI.
+TEST(VariantChoice, FewerWorkersMustReachTheBestsMedianMoreWorkersOnlyItsCi) {
+    const std::vector<std::uint64_t> ladder{64 * MiB, 1024 * MiB};
+    std::map<std::pair<std::uint64_t, std::string>, std::pair<double, double>> planted{
+        {{64 * MiB, "4"}, {14.0, 0.05}},  {{64 * MiB, "8"}, {44.0, 0.02}}, {{64 * MiB, "16"}, {30.0, 0.05}},
+        {{1024 * MiB, "8"}, {38.0, 0.40}}, {{1024 * MiB, "16"}, {29.0, 0.05}},
+    };
+    std::vector<std::pair<std::uint64_t, std::string>> order;
+    const auto choice = VariantChoice::probe(
+        {"4", "8", "16"}, {64 * MiB, 1024 * MiB}, ladder, 1024 * MiB,
+        [&](std::uint64_t bytes, const std::string& v) -> std::optional<VariantProbe> {
+            order.emplace_back(bytes, v);
+            const auto it = planted.find({bytes, v});
+            if (it == planted.end()) return VariantProbe{.error = "not planted"};
+            return VariantProbe{.gbps = it->second.first, .ci_half_width = it->second.second, .samples = 3};
+        });
+    ASSERT_TRUE(choice);
+    // At 1 GiB: "8" first (fastest at 64 MiB), 38 +-40%. "16" (30 * 1.05 = 31.5 at 64 MiB) reaches 38 * 0.6
+    // = 22.8: measured. "4" (14 * 1.05 = 14.7) is below that bottom too, and below the median 38: left out.
+    ASSERT_EQ(order.size(), 5u);
+    EXPECT_EQ(order[3], std::make_pair(1024 * MiB, std::string("8")));
+    EXPECT_EQ(order[4], std::make_pair(1024 * MiB, std::string("16")));
+    EXPECT_EQ(choice->for_size(1024 * MiB), std::vector<std::string>{"16"});  // 29 +-5% reaches 38 +-40%
+    // The same with "4" at 25 at 64 MiB: its top (26.25) reaches the best's CI bottom (22.8) but not the
+    // best's median: with fewer workers it cannot win at 1 GiB, and is left out all the same.
+    planted[{64 * MiB, "4"}] = {25.0, 0.05};
+    order.clear();
+    const auto again = VariantChoice::probe(
+        {"4", "8", "16"}, {64 * MiB, 1024 * MiB}, ladder, 1024 * MiB,
+        [&](std::uint64_t bytes, const std::string& v) -> std::optional<VariantProbe> {
+            order.emplace_back(bytes, v);
+            const auto it = planted.find({bytes, v});
+            if (it == planted.end()) return VariantProbe{.error = "not planted"};
+            return VariantProbe{.gbps = it->second.first, .ci_half_width = it->second.second, .samples = 3};
+        });
+    ASSERT_TRUE(again);
+    EXPECT_EQ(order.size(), 5u);
+    EXPECT_EQ(again->to_json().at("skipped").size(), 1u);
 }
