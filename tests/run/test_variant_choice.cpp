@@ -220,14 +220,18 @@ TEST(VariantChoice, FewerWorkersMustReachTheBestsMedianMoreWorkersOnlyItsCi) {
         {{1024 * MiB, "8"}, {38.0, 0.40}}, {{1024 * MiB, "16"}, {29.0, 0.05}},
     };
     std::vector<std::pair<std::uint64_t, std::string>> order;
-    const auto choice = VariantChoice::probe(
-        {"4", "8", "16"}, {64 * MiB, 1024 * MiB}, ladder, 1024 * MiB,
-        [&](std::uint64_t bytes, const std::string& v) -> std::optional<VariantProbe> {
-            order.emplace_back(bytes, v);
-            const auto it = planted.find({bytes, v});
-            if (it == planted.end()) return VariantProbe{.error = "not planted"};
-            return VariantProbe{.gbps = it->second.first, .ci_half_width = it->second.second, .samples = 3};
-        });
+    const auto probe = [&] {
+        order.clear();
+        return VariantChoice::probe(
+            {"4", "8", "16"}, {64 * MiB, 1024 * MiB}, ladder, 1024 * MiB,
+            [&](std::uint64_t bytes, const std::string& v) -> std::optional<VariantProbe> {
+                order.emplace_back(bytes, v);
+                const auto it = planted.find({bytes, v});
+                if (it == planted.end()) return VariantProbe{.error = "not planted"};
+                return VariantProbe{.gbps = it->second.first, .ci_half_width = it->second.second, .samples = 3};
+            });
+    };
+    const auto choice = probe();
     ASSERT_TRUE(choice);
     // At 1 GiB: "8" first (fastest at 64 MiB), 38 +-40%. "16" (30 * 1.05 = 31.5 at 64 MiB) reaches 38 * 0.6
     // = 22.8: measured. "4" (14 * 1.05 = 14.7) is below that bottom too, and below the median 38: left out.
@@ -238,15 +242,7 @@ TEST(VariantChoice, FewerWorkersMustReachTheBestsMedianMoreWorkersOnlyItsCi) {
     // The same with "4" at 25 at 64 MiB: its top (26.25) reaches the best's CI bottom (22.8) but not the
     // best's median: with fewer workers it cannot win at 1 GiB, and is left out all the same.
     planted[{64 * MiB, "4"}] = {25.0, 0.05};
-    order.clear();
-    const auto again = VariantChoice::probe(
-        {"4", "8", "16"}, {64 * MiB, 1024 * MiB}, ladder, 1024 * MiB,
-        [&](std::uint64_t bytes, const std::string& v) -> std::optional<VariantProbe> {
-            order.emplace_back(bytes, v);
-            const auto it = planted.find({bytes, v});
-            if (it == planted.end()) return VariantProbe{.error = "not planted"};
-            return VariantProbe{.gbps = it->second.first, .ci_half_width = it->second.second, .samples = 3};
-        });
+    const auto again = probe();
     ASSERT_TRUE(again);
     EXPECT_EQ(order.size(), 5u);
     EXPECT_EQ(again->to_json().at("skipped").size(), 1u);
