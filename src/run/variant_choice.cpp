@@ -23,9 +23,7 @@ double log_distance(std::uint64_t a, std::uint64_t b) {
 // of a CPU record's time. What it must reach: a variant of more workers than
 // the best so far wins if its CI reaches the best's (the largest probe size
 // prefers the most workers), so the bottom of the best's CI; one of fewer
-// workers only by a higher median, so the best's median (cpu-triad's
-// 4-worker probe at 1 GiB, 14 GB/s at 64 MiB against 38 for 16 workers here,
-// was measured for 0.5 s because three samples made the best's CI +-40%).
+// workers only by a higher median, so the best's median.
 constexpr double kSampleLongEnoughS = 1e-3;
 
 bool outpaced(const VariantProbe* before, const VariantProbe& best_here, bool fewer_workers) {
