@@ -164,6 +164,11 @@ std::string dropped_gate_note(const Record& record) {
            "): each sample holds the cost of queueing its copies, most of the time at the small sizes";
 }
 
+// A re-measured point whose first measurement was this tight (relative 95% CI
+// half-width) and whose second lies this close to it repeated itself.
+constexpr double kTightFirstCi = 0.02;
+constexpr double kSameAgain = 0.02;
+
 std::string remeasured_note(const Record& record) {
     if (!record.context.is_object() || !record.context.contains("remeasured")) return {};
     const nlohmann::json& again = record.context.at("remeasured");
@@ -192,13 +197,19 @@ std::string remeasured_note(const Record& record) {
         }
         for (const Point& p : record.points)
             if (p.bytes == bytes && p.status == "ok" && std::isfinite(p.bandwidth_gbps)) {
-                std::snprintf(buf, sizeof buf, "%skept %.1f", detail.empty() ? "" : ", ", p.bandwidth_gbps);
+                // A tight first measurement the second repeats was no transient: the curve's own step.
+                const auto first = number("first_gbps");
+                const auto first_ci = number("first_ci95_half_width");
+                const bool same = first && *first > 0 && first_ci && *first_ci <= kTightFirstCi &&
+                                  std::abs(p.bandwidth_gbps / *first - 1) <= kSameAgain;
+                std::snprintf(buf, sizeof buf, "%skept %.1f%s", detail.empty() ? "" : ", ", p.bandwidth_gbps,
+                              same ? ", the same: the curve's own" : "");
                 detail += buf;
                 break;
             }
         listed += (listed.empty() ? "" : ", ") + what + (detail.empty() ? "" : " (" + detail + ")");
     }
-    return listed.empty() ? std::string() : "measured again after a transient: " + listed;
+    return listed.empty() ? std::string() : "measured again: " + listed;
 }
 
 }  // namespace hwcomm::analyze

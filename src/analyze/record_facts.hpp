@@ -31,10 +31,11 @@ bool is_duplex(const Record& record, const MethodRow* row);
 // The record reads a file on a disk ("disk:vda" source: disk-read).
 bool reads_from_disk(const Record& record);
 
-// The ladder points the run measured once more after a transient
-// (context.remeasured): "measured again after a transient: 128 MiB (first
-// 53.8 GB/s +-43%, kept 54.7)"; "" when none, or when the entries are not
-// what hwcomm writes.
+// The ladder points the run measured once more (context.remeasured: a wide
+// point, or a dip, on a quiet curve): "measured again: 128 MiB (first 53.8
+// GB/s +-43%, kept 54.7)"; a tight first measurement that the second repeats
+// within 2% adds ", the same: the curve's own"; "" when none, or when the
+// entries are not what hwcomm writes.
 std::string remeasured_note(const Record& record);
 
 // A record whose blocking kernel timed out and was dropped (context.gate

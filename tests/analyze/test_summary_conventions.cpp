@@ -55,7 +55,7 @@ TEST(SummaryConventions, CvIsTheLargestOverPointsWithEnoughSamplesAndItsSize) {
     EXPECT_EQ(quiet_table.find("samples spread most"), std::string::npos) << quiet_table;
 }
 
-// A ladder point the run measured again after a transient (context.remeasured)
+// A ladder point the run measured again (context.remeasured)
 // is a note with the first measurement and the kept one; entries not as hwcomm
 // writes them are left out, never thrown on.
 TEST(SummaryConventions, APointMeasuredAgainAfterATransientIsANote) {
@@ -63,7 +63,7 @@ TEST(SummaryConventions, APointMeasuredAgainAfterATransientIsANote) {
     r.context["remeasured"] = nlohmann::json::array(
         {{{"bytes", 128ull << 20}, {"first_gbps", 53.8}, {"first_ci95_half_width", 0.43}, {"first_samples", 5}}});
     const std::string table = analyze::format_summary_table({summarize_one(r)});
-    EXPECT_NE(table.find("measured again after a transient: 128 MiB (first 53.8 GB/s +-43%, kept 54.7)"),
+    EXPECT_NE(table.find("measured again: 128 MiB (first 53.8 GB/s +-43%, kept 54.7)\n"),
               std::string::npos)
         << table;
     for (const nlohmann::json& bad : {nlohmann::json("x"), nlohmann::json::array({1, "y", nullptr}),
@@ -74,7 +74,13 @@ TEST(SummaryConventions, APointMeasuredAgainAfterATransientIsANote) {
         EXPECT_EQ(t.find("measured again"), std::string::npos) << bad.dump();
     }
     r.context["remeasured"] = nlohmann::json::array({{{"bytes", 4096}, {"first_gbps", "fast"}}});  // no kept point, no rate
-    EXPECT_NE(analyze::format_summary_table({summarize_one(r)}).find("measured again after a transient: 4 KiB\n"),
+    EXPECT_NE(analyze::format_summary_table({summarize_one(r)}).find("measured again: 4 KiB\n"),
+              std::string::npos);
+    // A tight dip that the second measurement repeats was the curve's own.
+    r.context["remeasured"] = nlohmann::json::array(
+        {{{"bytes", 128ull << 20}, {"first_gbps", 54.5}, {"first_ci95_half_width", 0.005}, {"first_samples", 9}}});
+    EXPECT_NE(analyze::format_summary_table({summarize_one(r)})
+                  .find("measured again: 128 MiB (first 54.5 GB/s +-0%, kept 54.7, the same: the curve's own)"),
               std::string::npos);
 }
 
