@@ -185,21 +185,21 @@ std::string remeasured_note(const Record& record) {
             const double v = e.at(key).get<double>();
             return std::isfinite(v) ? std::optional<double>(v) : std::nullopt;
         };
+        const std::optional<double> first = number("first_gbps");
+        const std::optional<double> first_ci = number("first_ci95_half_width");
         std::string detail;
         char buf[64];
-        if (const auto gbps = number("first_gbps")) {
-            std::snprintf(buf, sizeof buf, "first %.1f GB/s", *gbps);
+        if (first) {
+            std::snprintf(buf, sizeof buf, "first %.1f GB/s", *first);
             detail = buf;
-            if (const auto ci = number("first_ci95_half_width")) {
-                std::snprintf(buf, sizeof buf, " +-%.0f%%", *ci * 100);
+            if (first_ci) {
+                std::snprintf(buf, sizeof buf, " +-%.0f%%", *first_ci * 100);
                 detail += buf;
             }
         }
         for (const Point& p : record.points)
             if (p.bytes == bytes && p.status == "ok" && std::isfinite(p.bandwidth_gbps)) {
                 // A tight first measurement the second repeats was no transient: the curve's own step.
-                const auto first = number("first_gbps");
-                const auto first_ci = number("first_ci95_half_width");
                 const bool same = first && *first > 0 && first_ci && *first_ci <= kTightFirstCi &&
                                   std::abs(p.bandwidth_gbps / *first - 1) <= kSameAgain;
                 std::snprintf(buf, sizeof buf, "%skept %.1f%s", detail.empty() ? "" : ", ", p.bandwidth_gbps,
