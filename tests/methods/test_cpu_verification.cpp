@@ -6,7 +6,10 @@
 
 #include <cstring>
 
+#include <algorithm>
+#include <functional>
 #include <set>
+#include <thread>
 
 #include "broken_memcpy.hpp"
 #include "cpu_session_test.hpp"
@@ -106,6 +109,49 @@ TEST(CpuPattern, LargeBuffersAreFilledAndCheckedInParallelAlike) {
     a[bytes / 3] ^= std::byte{0x10};
     a[bytes / 2] ^= std::byte{0x10};
     EXPECT_EQ(first_mismatch(a, bytes, 3), bytes / 3);
+}
+
+// A team that already exists (a session's bound workers) fills and checks the
+// same bytes as short-lived threads: each of its chunks runs once, on the
+// team's own thread, and the chunks cover the buffer with no gap or overlap.
+TEST(CpuPattern, ATeamFillsAndChecksWhatShortLivedThreadsDo) {
+    const std::size_t bytes = (std::size_t{8} << 20) + 13;
+    std::vector<std::uint64_t> mine(bytes / 8 + 1), theirs(bytes / 8 + 1);
+    auto* m = reinterpret_cast<std::byte*>(mine.data());
+    auto* t = reinterpret_cast<std::byte*>(theirs.data());
+    std::vector<unsigned> calls(3, 0);
+    std::vector<std::thread::id> ids(3);
+    ChunkTeam team{3, [&](const std::function<void(unsigned)>& body) {
+                       std::vector<std::thread> threads;
+                       for (unsigned c = 0; c < 3; ++c)
+                           threads.emplace_back([&, c] {
+                               ++calls[c];
+                               ids[c] = std::this_thread::get_id();
+                               body(c);
+                           });
+                       for (auto& th : threads) th.join();
+                   }};
+    EXPECT_EQ(chunk_count(true, &team), 3u);
+    EXPECT_EQ(chunk_count(false, &team), 1u) << "below the parallel size the calling thread alone";
+    const std::uint64_t team_sum = fill_pattern(m, bytes, 5, Stores::Plain, &team);
+    EXPECT_EQ(calls, (std::vector<unsigned>{1, 1, 1}));
+    EXPECT_NE(ids[0], std::this_thread::get_id());
+    EXPECT_EQ(team_sum, fill_pattern(t, bytes, 5));
+    EXPECT_EQ(std::memcmp(m, t, bytes), 0);
+    EXPECT_EQ(reference_sum(m, bytes, &team), team_sum);
+    EXPECT_EQ(fill_pattern(m, bytes, 6, Stores::NonTemporal, &team), fill_pattern(t, bytes, 6, Stores::NonTemporal));
+    EXPECT_EQ(first_mismatch(m, bytes, 6, &team), bytes);
+    m[bytes - 3] ^= std::byte{1};  // in the last chunk only
+    m[bytes / 2] ^= std::byte{1};  // in the middle chunk
+    EXPECT_EQ(first_mismatch(m, bytes, 6, &team), bytes / 2);
+    poison(m, bytes, 6, &team);
+    EXPECT_EQ(first_mismatch(m, bytes, 6, &team), 0u);
+    for (std::size_t b = 0; b < bytes; b += 4099) ASSERT_EQ(m[b], ~pattern_byte(pattern_mask(6), b));
+    std::vector<int> covered(1000, 0);
+    for_each_chunk(covered.size(), true, [&](std::size_t begin, std::size_t end) {
+        for (std::size_t i = begin; i < end; ++i) ++covered[i];
+    }, &team);
+    EXPECT_EQ(std::count(covered.begin(), covered.end(), 1), 1000);
 }
 
 // The streaming fill writes the same bytes as the plain one and returns the

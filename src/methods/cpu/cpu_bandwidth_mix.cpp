@@ -71,17 +71,20 @@ public:
         std::vector<std::uint64_t> masks;
         for (unsigned j = 0; j < k_; ++j) masks.push_back(pattern_mask(seed() * 4 + j));
         const bool parallel = bytes >= kParallelBytes;
-        std::vector<std::size_t> firsts(chunk_count(parallel), words);
-        for_each_chunk(words, parallel, [&](std::size_t begin, std::size_t end, unsigned chunk) {
-            for (std::size_t i = begin; i < end; ++i) {
-                std::uint64_t v = 0;
-                for (std::uint64_t m : masks) v += pattern_word(m, i);
-                if (a[i] != v) {
-                    firsts[chunk] = i;
-                    return;
+        std::vector<std::size_t> firsts(chunk_count(parallel, untimed_team()), words);
+        for_each_chunk(
+            words, parallel,
+            [&](std::size_t begin, std::size_t end, unsigned chunk) {
+                for (std::size_t i = begin; i < end; ++i) {
+                    std::uint64_t v = 0;
+                    for (std::uint64_t m : masks) v += pattern_word(m, i);
+                    if (a[i] != v) {
+                        firsts[chunk] = i;
+                        return;
+                    }
                 }
-            }
-        });
+            },
+            untimed_team());
         const std::size_t first = *std::min_element(firsts.begin(), firsts.end());
         return first == words ? "" : "word " + std::to_string(first) + " of the written array is not this sample's sum";
     }
@@ -89,12 +92,13 @@ public:
 protected:
     void write_pattern(std::size_t bytes, std::uint64_t seed) override {
         if (k_ == 0) {
-            fill_sum_ = fill_pattern(buffer_.data(), bytes / 8 * 8, seed, fill_stores(bytes));
+            fill_sum_ = fill_pattern(buffer_.data(), bytes / 8 * 8, seed, fill_stores(bytes), untimed_team());
             return;
         }
         const std::size_t arr = array_bytes(bytes);
-        for (unsigned j = 0; j < k_; ++j) fill_pattern(array(j + 1, bytes), arr, seed * 4 + j, fill_stores(bytes));
-        poison(array(0, bytes), arr, seed);
+        for (unsigned j = 0; j < k_; ++j)
+            fill_pattern(array(j + 1, bytes), arr, seed * 4 + j, fill_stores(bytes), untimed_team());
+        poison(array(0, bytes), arr, seed, untimed_team());
     }
     double run_timed(std::size_t bytes, const std::string&, std::size_t reps) override {
         partial_.assign(workers_, PaddedSum{});

@@ -27,21 +27,21 @@ public:
         first_touch(src_);
         first_touch(dst_);
         write_pattern(max_bytes, seed());
-        poison(dst_.data(), max_bytes, seed());  // once: later samples find an earlier sample's pattern there
+        poison(dst_.data(), max_bytes, seed(), untimed_team());  // once: later samples find an earlier sample's pattern there
         note_buffer("src_buffer", src_);
         note_buffer("dst_buffer", dst_);
         context_["stores"] = to_string(stores_);
         note_byte_convention({"each byte copied once", "Copy", 2});
     }
     std::string verify(std::size_t bytes, const std::string&) override {
-        return pattern_mismatch(dst_.data(), bytes, seed());
+        return pattern_mismatch(dst_.data(), bytes, seed(), untimed_team());
     }
 
 protected:
     // The destination is not poisoned again: it holds an earlier seed's
     // pattern, which differs from this seed's in every word (pattern.hpp).
     void write_pattern(std::size_t bytes, std::uint64_t seed) override {
-        fill_pattern(src_.data(), bytes, seed, fill_stores(bytes));
+        fill_pattern(src_.data(), bytes, seed, fill_stores(bytes), untimed_team());
     }
     double run_timed(std::size_t bytes, const std::string& variant, std::size_t reps) override {
         const unsigned workers = static_cast<unsigned>(std::stoul(variant));

@@ -20,7 +20,7 @@ MemcpySession::MemcpySession(int src, int dst, std::size_t max_bytes, bool multi
     : CpuSession(max_bytes, src, options.values.flag("smt")), src_(topo_, src, max_bytes), dst_(topo_, dst, max_bytes), workers_(1) {
     if (multi) workers_ = capped_workers(options.max_workers);
     write_pattern(max_bytes, seed());
-    poison(dst_.data(), max_bytes, seed());  // once: later samples find an earlier sample's pattern there
+    poison(dst_.data(), max_bytes, seed(), untimed_team());  // once: later samples find an earlier sample's pattern there
     note_buffer("src_buffer", src_);
     note_buffer("dst_buffer", dst_);
     context_["workers"] = workers_;
@@ -28,13 +28,13 @@ MemcpySession::MemcpySession(int src, int dst, std::size_t max_bytes, bool multi
 }
 
 std::string MemcpySession::verify(std::size_t bytes, const std::string&) {
-    return pattern_mismatch(dst_.data(), bytes, seed());
+    return pattern_mismatch(dst_.data(), bytes, seed(), untimed_team());
 }
 
 // The destination is not poisoned again: it holds an earlier seed's pattern,
 // which differs from this seed's in every word (pattern.hpp).
 void MemcpySession::write_pattern(std::size_t bytes, std::uint64_t seed) {
-    fill_pattern(src_.data(), bytes, seed, fill_stores(bytes));
+    fill_pattern(src_.data(), bytes, seed, fill_stores(bytes), untimed_team());
 }
 
 void MemcpySession::copy_part(std::byte* dst, const std::byte* src, std::size_t begin, std::size_t end, std::size_t) {

@@ -29,13 +29,13 @@ public:
           buffer_(topo_, src, max_bytes, BufferOptions{.touch_later = true}) {
         sweep_worker_counts(options.max_workers);
         first_touch(buffer_);
-        fill_pattern(buffer_.data(), buffer_.size(), seed());
+        fill_pattern(buffer_.data(), buffer_.size(), seed(), Stores::Plain, untimed_team());
         note_buffer("src_buffer", buffer_);
         note_byte_convention({"each byte read once (loads only)", "", 0});
     }
     std::string verify(std::size_t bytes, const std::string&) override {
         // Without a reset at this size the buffer still holds the pattern of construction.
-        const std::uint64_t expected = expected_bytes_ == bytes ? expected_sum_ : reference_sum(buffer_.data(), bytes);
+        const std::uint64_t expected = expected_bytes_ == bytes ? expected_sum_ : reference_sum(buffer_.data(), bytes, untimed_team());
         if (sink_ != expected)
             return "the timed reads summed " + std::to_string(sink_) + ", the pattern sums to " + std::to_string(expected);
         return {};
@@ -43,7 +43,7 @@ public:
 
 protected:
     void write_pattern(std::size_t bytes, std::uint64_t seed) override {
-        expected_sum_ = fill_pattern(buffer_.data(), bytes, seed, fill_stores(bytes));
+        expected_sum_ = fill_pattern(buffer_.data(), bytes, seed, fill_stores(bytes), untimed_team());
         expected_bytes_ = bytes;
         sink_ = ~expected_sum_;  // poison: only a batch that read every byte restores it
     }

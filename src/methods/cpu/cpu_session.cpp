@@ -43,16 +43,25 @@ CpuSession::CpuSession(std::size_t max_bytes, int workers_node, bool smt)
     // last-level cache of dirty lines, which the timed pass then writes back
     // (300 MiB of them inside a 1 GiB cpu-read on the one-H100 host) and
     // fills at a third of the streaming rate (write-allocate).
-    const std::uint64_t nt_from = kernels_->nt_stores && caches_.llc ? 2 * caches_.llc : 0;
+    const std::uint64_t nt_from = streaming_fill_from();
     context_["pattern_fill"] = {
         {"non_temporal_from_bytes", nt_from ? nlohmann::json(nt_from) : nlohmann::json(nullptr)},
         {"why", nt_from ? "from twice the last-level cache up, the per-sample fill of the source uses streaming stores: "
                           "the timed pass starts with none of its buffers in the caches and no dirty line to write back"
                         : "plain stores at every size (no streaming stores on this path, or the last-level cache is unknown)"}};
+    untimed_team_.chunks = std::max<unsigned>(1, slot_count());
+    untimed_team_.run = [this](const std::function<void(unsigned)>& body) {
+        run_workers(untimed_team_.chunks, 1, [&body](unsigned rank, unsigned) { body(rank); });
+    };
+}
+
+std::uint64_t CpuSession::streaming_fill_from() const {
+    return kernels_->nt_stores && caches_.llc ? 2 * caches_.llc : 0;
 }
 
 Stores CpuSession::fill_stores(std::size_t bytes) const {
-    return kernels_->nt_stores && caches_.llc && bytes >= 2 * caches_.llc ? Stores::NonTemporal : Stores::Plain;
+    const std::uint64_t from = streaming_fill_from();
+    return from && bytes >= from ? Stores::NonTemporal : Stores::Plain;
 }
 
 std::vector<std::size_t> CpuSession::variant_probe_sizes() const {

@@ -16,6 +16,7 @@
 #include "platform/cache_sizes.hpp"
 #include "platform/hwloc_topology.hpp"
 #include "platform/numa_buffer.hpp"
+#include "platform/parallel_chunks.hpp"
 #include "platform/thread_binding.hpp"
 
 namespace hwcomm {
@@ -68,7 +69,11 @@ protected:
     // Places for workers on the workers' node (cores, or PUs with smt).
     unsigned slot_count() const { return static_cast<unsigned>(slots_.size()); }
     // Variants 1, 2, 4, ... up to every slot (capped by max_workers when non-zero).
-    void sweep_worker_counts(unsigned max_workers) { counts_ = worker_counts(capped_workers(max_workers), 0); }
+    // The untimed team then has as many workers as the largest count.
+    void sweep_worker_counts(unsigned max_workers) {
+        counts_ = worker_counts(capped_workers(max_workers), 0);
+        untimed_team_.chunks = counts_.back();
+    }
     // Every place for workers, or max_workers when non-zero and fewer; a cap
     // above the node's places is noted in the context (context.max_workers_adapted).
     unsigned capped_workers(unsigned max_workers);
@@ -87,6 +92,9 @@ protected:
     // the last-level cache up (context.pattern_fill), plain stores below,
     // where what the fill leaves in the caches is part of what a point measures.
     Stores fill_stores(std::size_t bytes) const;
+    // The workers that fill and check buffers between samples: the bound
+    // team of the largest worker count, warm from the timed batch before.
+    const ChunkTeam* untimed_team() const { return &untimed_team_; }
 
     HwlocTopology topo_;
     std::size_t max_bytes_;
@@ -94,6 +102,9 @@ protected:
 
 private:
     void note_binding_failure(const std::string& what);
+    // Twice the last-level cache where streaming stores exist and the cache
+    // is known, else 0 (no streaming fill at any size).
+    std::uint64_t streaming_fill_from() const;
 
     std::vector<CoreSlot> slots_;
     CacheSizes caches_;
@@ -101,6 +112,7 @@ private:
     std::vector<unsigned> counts_;
     std::uint64_t seed_ = 0;
     std::map<std::pair<std::size_t, std::string>, std::size_t> reps_;
+    ChunkTeam untimed_team_;
 };
 
 }  // namespace hwcomm

@@ -58,14 +58,17 @@ public:
         const double* b = array(b_);
         const double* c = array(c_);
         const bool parallel = bytes >= kParallelBytes;
-        std::vector<std::size_t> firsts(chunk_count(parallel), n);
-        for_each_chunk(n, parallel, [&](std::size_t begin, std::size_t end, unsigned chunk) {
-            for (std::size_t i = begin; i < end; ++i)
-                if (a[i] != b[i] + scalar_ * c[i]) {
-                    firsts[chunk] = i;
-                    return;
-                }
-        });
+        std::vector<std::size_t> firsts(chunk_count(parallel, untimed_team()), n);
+        for_each_chunk(
+            n, parallel,
+            [&](std::size_t begin, std::size_t end, unsigned chunk) {
+                for (std::size_t i = begin; i < end; ++i)
+                    if (a[i] != b[i] + scalar_ * c[i]) {
+                        firsts[chunk] = i;
+                        return;
+                    }
+            },
+            untimed_team());
         const std::size_t first = *std::min_element(firsts.begin(), firsts.end());
         if (first == n) return {};
         return "a[" + std::to_string(first) + "] of " + std::to_string(n) + " is not b + q*c of this sample";
@@ -93,7 +96,7 @@ private:
         double* a = array(a_);
         for_each_chunk(max_bytes_ / 8, max_bytes_ >= kParallelBytes, [&](std::size_t begin, std::size_t end) {
             for (std::size_t i = begin; i < end; ++i) a[i] = -1.0;  // no b + q*c of non-negative integers is negative
-        });
+        }, untimed_team());
     }
     void fill_sources() {
         const std::uint64_t mask = pattern_mask(0x7121AD);
@@ -104,7 +107,7 @@ private:
                 b[i] = b_value(mask, i);
                 c[i] = c_value(mask, i);
             }
-        });
+        }, untimed_team());
     }
     static double* array(NumaBuffer& buffer) { return reinterpret_cast<double*>(buffer.data()); }
     NumaBuffer a_, b_, c_;

@@ -26,13 +26,13 @@ public:
           buffer_(topo_, dst, max_bytes, BufferOptions{.touch_later = true}), stores_(stores) {
         sweep_worker_counts(options.max_workers);
         first_touch(buffer_);
-        poison(buffer_.data(), buffer_.size(), seed());  // once: later samples find an earlier sample's pattern
+        poison(buffer_.data(), buffer_.size(), seed(), untimed_team());  // once: later samples find an earlier sample's pattern
         note_buffer("dst_buffer", buffer_);
         context_["stores"] = to_string(stores_);
         note_byte_convention({"each byte written once (read-for-ownership traffic of plain stores not counted)", "", 0});
     }
     std::string verify(std::size_t bytes, const std::string&) override {
-        return pattern_mismatch(buffer_.data(), bytes, seed());
+        return pattern_mismatch(buffer_.data(), bytes, seed(), untimed_team());
     }
 
 protected:

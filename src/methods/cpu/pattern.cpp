@@ -50,7 +50,7 @@ std::uint64_t pattern_sum(std::uint64_t seed, std::uint64_t begin, std::uint64_t
     return sum;
 }
 
-std::uint64_t fill_pattern(std::byte* data, std::size_t bytes, std::uint64_t seed, Stores stores) {
+std::uint64_t fill_pattern(std::byte* data, std::size_t bytes, std::uint64_t seed, Stores stores, const ChunkTeam* team) {
     const std::uint64_t mask = pattern_mask(seed);
     const std::size_t n = bytes / 8;
     std::uint64_t* w = words_of(data);
@@ -58,10 +58,11 @@ std::uint64_t fill_pattern(std::byte* data, std::size_t bytes, std::uint64_t see
     std::uint64_t sum = 0;
     if (stores == Stores::NonTemporal) {
         const auto write = best_kernels().write_pattern;
-        for_each_chunk(n, parallel, [&](std::size_t begin, std::size_t end) { write(w, begin, end, mask, stores); });
+        for_each_chunk(
+            n, parallel, [&](std::size_t begin, std::size_t end) { write(w, begin, end, mask, stores); }, team);
         sum = pattern_sum(seed, 0, n);
     } else {
-        std::vector<std::uint64_t> sums(chunk_count(parallel), 0);
+        std::vector<std::uint64_t> sums(chunk_count(parallel, team), 0);
         for_each_chunk(n, parallel, [&](std::size_t begin, std::size_t end, unsigned chunk) {
             std::uint64_t part = 0;
             for (std::size_t i = begin; i < end; ++i) {
@@ -69,7 +70,7 @@ std::uint64_t fill_pattern(std::byte* data, std::size_t bytes, std::uint64_t see
                 part += w[i];
             }
             sums[chunk] = part;
-        });
+        }, team);
         for (std::uint64_t s : sums) sum += s;
     }
     for (std::size_t b = n * 8; b < bytes; ++b) {
@@ -79,51 +80,51 @@ std::uint64_t fill_pattern(std::byte* data, std::size_t bytes, std::uint64_t see
     return sum;
 }
 
-std::size_t first_mismatch(const std::byte* data, std::size_t bytes, std::uint64_t seed) {
+std::size_t first_mismatch(const std::byte* data, std::size_t bytes, std::uint64_t seed, const ChunkTeam* team) {
     const std::uint64_t mask = pattern_mask(seed);
     const std::size_t n = bytes / 8;
     const std::uint64_t* w = words_of(data);
     const bool parallel = bytes >= kParallelBytes;
-    std::vector<std::size_t> firsts(chunk_count(parallel), n);
+    std::vector<std::size_t> firsts(chunk_count(parallel, team), n);
     for_each_chunk(n, parallel, [&](std::size_t begin, std::size_t end, unsigned chunk) {
         for (std::size_t i = begin; i < end; ++i)
             if (w[i] != pattern_word(mask, i)) {
                 firsts[chunk] = i;
                 return;
             }
-    });
+    }, team);
     const std::size_t first_word = *std::min_element(firsts.begin(), firsts.end());
     for (std::size_t b = first_word * 8; b < bytes; ++b)
         if (data[b] != pattern_byte(mask, b)) return b;
     return bytes;
 }
 
-std::string pattern_mismatch(const std::byte* data, std::size_t bytes, std::uint64_t seed) {
-    const std::size_t at = first_mismatch(data, bytes, seed);
+std::string pattern_mismatch(const std::byte* data, std::size_t bytes, std::uint64_t seed, const ChunkTeam* team) {
+    const std::size_t at = first_mismatch(data, bytes, seed, team);
     if (at == bytes) return {};
     return "destination byte " + std::to_string(at) + " of " + std::to_string(bytes) + " is not this sample's pattern";
 }
 
-void poison(std::byte* data, std::size_t bytes, std::uint64_t seed) {
+void poison(std::byte* data, std::size_t bytes, std::uint64_t seed, const ChunkTeam* team) {
     const std::uint64_t mask = pattern_mask(seed);
     const std::size_t n = bytes / 8;
     std::uint64_t* w = words_of(data);
     for_each_chunk(n, bytes >= kParallelBytes, [&](std::size_t begin, std::size_t end, unsigned) {
         for (std::size_t i = begin; i < end; ++i) w[i] = ~pattern_word(mask, i);
-    });
+    }, team);
     for (std::size_t b = n * 8; b < bytes; ++b) data[b] = ~pattern_byte(mask, b);
 }
 
-std::uint64_t reference_sum(const std::byte* data, std::size_t bytes) {
+std::uint64_t reference_sum(const std::byte* data, std::size_t bytes, const ChunkTeam* team) {
     const std::size_t n = bytes / 8;
     const std::uint64_t* w = words_of(data);
     const bool parallel = bytes >= kParallelBytes;
-    std::vector<std::uint64_t> sums(chunk_count(parallel), 0);
+    std::vector<std::uint64_t> sums(chunk_count(parallel, team), 0);
     for_each_chunk(n, parallel, [&](std::size_t begin, std::size_t end, unsigned chunk) {
         std::uint64_t sum = 0;
         for (std::size_t i = begin; i < end; ++i) sum += w[i];
         sums[chunk] = sum;
-    });
+    }, team);
     std::uint64_t sum = 0;
     for (std::uint64_t s : sums) sum += s;
     for (std::size_t b = n * 8; b < bytes; ++b) sum += static_cast<std::uint64_t>(data[b]);

@@ -14,6 +14,7 @@
 #include <string>
 
 #include "methods/cpu/stream_kernels.hpp"
+#include "platform/parallel_chunks.hpp"
 
 namespace hwcomm {
 
@@ -30,24 +31,27 @@ inline std::byte pattern_byte(std::uint64_t mask, std::size_t b) {
 
 // Writes the pattern of `seed` into data[0, bytes) and returns its sum as the
 // cpu-read kernel computes it (8-byte words, then each trailing byte as a
-// number, modulo 2^64). Above a few MiB, on short-lived threads
-// (platform/parallel_chunks.hpp): fills are untimed but add to the run time.
+// number, modulo 2^64). Above a few MiB, on the `team` when given, else on
+// short-lived threads (platform/parallel_chunks.hpp): fills are untimed but
+// add to the run time. The same for the checks below.
 // Stores::NonTemporal writes the words with the best kernels' streaming
 // stores (none of the buffer left in the caches, no dirty line for the next
 // timed pass to write back) and takes the sum from pattern_sum.
-std::uint64_t fill_pattern(std::byte* data, std::size_t bytes, std::uint64_t seed, Stores stores = Stores::Plain);
+std::uint64_t fill_pattern(std::byte* data, std::size_t bytes, std::uint64_t seed, Stores stores = Stores::Plain,
+                           const ChunkTeam* team = nullptr);
 // Sum of pattern words [begin, end) of `seed` modulo 2^64, in closed form
 // (bit by bit: how many indices of the range have each bit set).
 std::uint64_t pattern_sum(std::uint64_t seed, std::uint64_t begin, std::uint64_t end);
 // Offset of the first byte of data[0, bytes) that differs from the pattern of
 // `seed`; `bytes` when all match.
-std::size_t first_mismatch(const std::byte* data, std::size_t bytes, std::uint64_t seed);
+std::size_t first_mismatch(const std::byte* data, std::size_t bytes, std::uint64_t seed, const ChunkTeam* team = nullptr);
 // "" when data[0, bytes) holds the pattern of `seed`, else which byte does not.
-std::string pattern_mismatch(const std::byte* data, std::size_t bytes, std::uint64_t seed);
+std::string pattern_mismatch(const std::byte* data, std::size_t bytes, std::uint64_t seed,
+                             const ChunkTeam* team = nullptr);
 // Writes the complement of the pattern of `seed`: every byte differs from
 // what the transfer must bring, so a byte not moved never passes the check.
-void poison(std::byte* data, std::size_t bytes, std::uint64_t seed);
+void poison(std::byte* data, std::size_t bytes, std::uint64_t seed, const ChunkTeam* team = nullptr);
 // Sum of data[0, bytes) as 8-byte words plus trailing bytes (the read kernel's sum).
-std::uint64_t reference_sum(const std::byte* data, std::size_t bytes);
+std::uint64_t reference_sum(const std::byte* data, std::size_t bytes, const ChunkTeam* team = nullptr);
 
 }  // namespace hwcomm
