@@ -2,12 +2,21 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <limits>
 
 #include "measure/byte_size.hpp"
 #include "measure/statistics.hpp"
 
 namespace hwcomm {
+
+namespace {
+std::string seconds_text(double s) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.2f", s);
+    return text;
+}
+}  // namespace
 
 std::vector<std::uint64_t> first_pass(const std::vector<std::uint64_t>& octaves, int octave_step) {
     std::vector<std::uint64_t> out;
@@ -25,7 +34,8 @@ nlohmann::json ladder_options_to_json(const LadderOptions& o) {
             {"bend_slope", {o.bend_min_slope, o.bend_max_slope}},
             {"noisy_plateau_cap", o.noisy_plateau_cap},
             {"scatter_from_bytes", o.scatter_from_bytes},
-            {"scatter_points", o.scatter_points}};
+            {"scatter_points", o.scatter_points},
+            {"costly_point_s", o.costly_point_s}};
 }
 
 SizeLadder::SizeLadder(std::vector<std::uint64_t> octaves, std::vector<std::uint64_t> intermediates,
@@ -48,7 +58,8 @@ std::optional<std::uint64_t> SizeLadder::next() const {
     return octaves_[next_octave_];
 }
 
-void SizeLadder::add(std::uint64_t bytes, std::optional<double> bandwidth_gbps, double relative_ci) {
+void SizeLadder::add(std::uint64_t bytes, std::optional<double> bandwidth_gbps, double relative_ci,
+                     double point_seconds) {
     measured_.push_back(bytes);
     const bool ok = bandwidth_gbps && *bandwidth_gbps > 0;
     const double ci = std::isfinite(relative_ci) ? std::max(0.0, relative_ci) : 1.0;
@@ -72,7 +83,7 @@ void SizeLadder::add(std::uint64_t bytes, std::optional<double> bandwidth_gbps, 
         run_start_ = octave_points_.size();  // a failed size breaks the run of agreeing sizes
         return;
     }
-    const OctavePoint point{bytes, *bandwidth_gbps, ci};
+    const OctavePoint point{bytes, *bandwidth_gbps, ci, std::max(0.0, point_seconds)};
     if (!octave_points_.empty() && bends(octave_points_.back(), point)) refine_if_bent(octave_points_.back().bytes, bytes);
     octave_points_.push_back(point);
     check_plateau();
@@ -138,10 +149,7 @@ double SizeLadder::scatter_floor(std::uint64_t lower, double gbps) const {
     return 2 * std::sqrt(2.0) * sigma;  // twice the sd of a difference of two points
 }
 
-void SizeLadder::check_plateau() {
-    const std::size_t n = options_.plateau_points;
-    if (n == 0 || octave_points_.size() < run_start_ + n) return;
-    if (octave_points_.back().bytes < options_.plateau_min_bytes) return;
+int SizeLadder::agreement(std::size_t n) const {
     double lo = octave_points_.back().gbps, hi = lo;
     double ci_low = 0, ci_high = std::numeric_limits<double>::infinity();  // the values every CI holds
     for (std::size_t i = octave_points_.size() - n; i < octave_points_.size(); ++i) {
@@ -151,10 +159,28 @@ void SizeLadder::check_plateau() {
         ci_low = std::max(ci_low, p.gbps * (1 - p.relative_ci));
         ci_high = std::min(ci_high, p.gbps * (1 + p.relative_ci));
     }
-    if (hi / lo - 1 <= options_.plateau_tolerance) {
-        plateau_ = true;
-    } else if (ci_low <= ci_high && hi / lo - 1 <= options_.noisy_plateau_cap) {
-        plateau_ = noisy_plateau_ = true;
+    if (hi / lo - 1 <= options_.plateau_tolerance) return 1;
+    if (ci_low <= ci_high && hi / lo - 1 <= options_.noisy_plateau_cap) return 2;
+    return 0;
+}
+
+void SizeLadder::check_plateau() {
+    const std::size_t n = options_.plateau_points;
+    const std::size_t run = octave_points_.size() - run_start_;
+    if (n == 0 || octave_points_.back().bytes < options_.plateau_min_bytes) return;
+    if (run >= n) {
+        if (const int how = agreement(n); how > 0) {
+            plateau_ = true;
+            noisy_plateau_ = how == 2;
+            return;
+        }
+    }
+    const OctavePoint& last = octave_points_.back();
+    if (options_.costly_point_s <= 0 || n <= 2 || run < 2 || last.seconds < options_.costly_point_s) return;
+    if (octave_points_[octave_points_.size() - 2].bytes < options_.plateau_min_bytes) return;
+    if (const int how = agreement(2); how > 0) {
+        plateau_ = costly_plateau_ = true;
+        noisy_plateau_ = how == 2;
     }
 }
 
@@ -165,11 +191,14 @@ nlohmann::json SizeLadder::summary() const {
     j["refined_above"] = std::move(refined);
     if (!within_scatter_from_.empty()) j["bend_within_scatter_above"] = within_scatter_from_;
     if (plateau_) {
-        const std::size_t n = options_.plateau_points;
+        const std::size_t n = costly_plateau_ ? 2 : options_.plateau_points;
         const std::uint64_t first = octave_points_[octave_points_.size() - n].bytes;
         j["stop"] = "plateau: " + format_size(first) + " to " + format_size(octave_points_.back().bytes) +
                     (noisy_plateau_ ? std::string(" within their 95% CIs")
                                     : " within " + std::to_string(static_cast<int>(std::lround(options_.plateau_tolerance * 100))) + "%");
+        if (costly_plateau_)
+            j["stop"] = j["stop"].get<std::string>() + ", two sizes: " + format_size(octave_points_.back().bytes) +
+                        " took " + seconds_text(octave_points_.back().seconds) + " s, the next about twice that";
     } else {
         j["stop"] = "largest size";
     }

@@ -50,6 +50,15 @@ struct LadderOptions {
     // octave sizes there (4 second differences) on.
     std::uint64_t scatter_from_bytes = std::uint64_t{16} << 20;
     std::size_t scatter_points = 6;
+    // A costly point ends the ladder sooner: from plateau_min_bytes on, two
+    // octave sizes that agree as a plateau's would (within plateau_tolerance,
+    // or within their CIs and noisy_plateau_cap) are a plateau when the
+    // larger one took at least this long (its samples and their untimed
+    // work): the next octave would take about twice that to confirm what two
+    // sizes past every cache already agree on. On one H100 the 1 GiB points
+    // of pageable, single-thread and unified-memory paths took 0.5-1.0 s each
+    // (docs/benchmarks.md, fourteenth session). 0: off.
+    double costly_point_s = 0.3;
 };
 
 nlohmann::json ladder_options_to_json(const LadderOptions& options);
@@ -65,8 +74,10 @@ public:
     std::optional<std::uint64_t> next() const;
     // The result of the size next() gave: its bandwidth, or nullopt when the
     // point failed (it then neither bends nor holds a plateau), and the
-    // relative half-width of its 95% CI (0: exact, as planted curves are).
-    void add(std::uint64_t bytes, std::optional<double> bandwidth_gbps, double relative_ci = 0);
+    // relative half-width of its 95% CI (0: exact, as planted curves are),
+    // and the seconds the point took (0: unknown, never costly).
+    void add(std::uint64_t bytes, std::optional<double> bandwidth_gbps, double relative_ci = 0,
+             double point_seconds = 0);
 
     // Takes the sizes above `max_bytes` out of the ladder (the session could
     // not be prepared for them); returns the first-pass sizes taken out.
@@ -84,7 +95,11 @@ private:
         std::uint64_t bytes;
         double gbps;
         double relative_ci;
+        double seconds = 0;
     };
+    // How the last n octave points agree: 0 not at all, 1 within
+    // plateau_tolerance, 2 only within their CIs (and noisy_plateau_cap).
+    int agreement(std::size_t n) const;
     // Whether the curve bends between two measured sizes (a rising or falling
     // step beyond both CIs and, from scatter_from_bytes on, the scatter).
     bool bends(const OctavePoint& lower, const OctavePoint& upper);
@@ -106,6 +121,7 @@ private:
     std::vector<std::uint64_t> measured_, refined_from_, within_scatter_from_;
     bool plateau_ = false;
     bool noisy_plateau_ = false;  // the plateau held by overlapping CIs, not within plateau_tolerance
+    bool costly_plateau_ = false;  // two sizes, the larger one costly (LadderOptions::costly_point_s)
 };
 
 // The first-pass sizes of `octaves` under options.octave_step.

@@ -147,7 +147,8 @@ std::vector<std::uint64_t> replay_ladder(const Record& record, const std::vector
             continue;
         }
         measured.push_back(*next);
-        ladder.add(*next, it->second->bandwidth_gbps, it->second->stats.relative_ci_half_width());
+        ladder.add(*next, it->second->bandwidth_gbps, it->second->stats.relative_ci_half_width(),
+                   it->second->elapsed_s);
     }
     std::sort(measured.begin(), measured.end());
     return measured;

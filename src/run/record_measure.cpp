@@ -323,7 +323,7 @@ std::optional<Record> measure_sized_record(const Graph& graph, const PlannedReco
             }
             const Point& p = r.points.back();
             ladder.add(*bytes, p.status == "ok" ? std::optional<double>(p.bandwidth_gbps) : std::nullopt,
-                       p.stats.relative_ci_half_width());
+                       p.stats.relative_ci_half_width(), p.elapsed_s);
         }
         r.context["ladder"] = ladder.summary();
         if (first_size < max_size) {

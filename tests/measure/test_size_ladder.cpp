@@ -271,3 +271,63 @@ TEST(SizeLadder, ARealEdgeAmongTheScatterIsStillRefined) {
     EXPECT_TRUE(std::any_of(measured.begin(), measured.end(),
                             [](std::uint64_t b) { return b > 256 * MiB && b < 512 * MiB; }));
 }
+
+namespace {
+
+// A unified-memory-like curve that bends up to 256 MiB and creeps on (one
+// H100, um-prefetch: 46.3, 47.3, 47.5, 48.3 GB/s at 128 MiB to 1 GiB), each
+// point taking `seconds(bytes)`.
+Sizes climb_creeping(SizeLadder& ladder, const std::function<double(std::uint64_t)>& seconds) {
+    Sizes measured;
+    while (const auto b = ladder.next()) {
+        measured.push_back(*b);
+        const double gbps = *b >= 1024 * MiB ? 48.3 : *b >= 512 * MiB ? 47.5 : *b >= 256 * MiB ? 47.3
+                            : *b >= 128 * MiB ? 46.3 : *link(*b, 5e-6, 46.3);
+        ladder.add(*b, gbps, 0.005, seconds(*b));
+    }
+    std::sort(measured.begin(), measured.end());
+    return measured;
+}
+
+}  // namespace
+
+TEST(SizeLadder, ACostlyPointAgreeingWithTheOctaveBelowEndsTheLadder) {
+    // 512 MiB took 0.42 s and lies within 2% of 256 MiB: 1 GiB is not measured.
+    SizeLadder costly(octaves(), {}, {});
+    const Sizes got = climb_creeping(costly, [](std::uint64_t b) { return b >= 512 * MiB ? 0.42 : 0.1; });
+    EXPECT_TRUE(costly.plateau_reached());
+    EXPECT_EQ(got.back(), 512 * MiB);
+    EXPECT_EQ(costly.summary().at("stop"),
+              "plateau: 256 MiB to 512 MiB within 2%, two sizes: 512 MiB took 0.42 s, the next about twice that");
+    // The same curve, every point quick: three octaves never agree within 2%, so it climbs to the end.
+    SizeLadder quick(octaves(), {}, {});
+    EXPECT_EQ(climb_creeping(quick, [](std::uint64_t) { return 0.1; }).back(), 1024 * MiB);
+    EXPECT_FALSE(quick.plateau_reached());
+    // Off: as quick.
+    LadderOptions off;
+    off.costly_point_s = 0;
+    SizeLadder never(octaves(), {}, off);
+    EXPECT_EQ(climb_creeping(never, [](std::uint64_t) { return 5.0; }).back(), 1024 * MiB);
+}
+
+TEST(SizeLadder, ACostlyPointBelowThePlateauSizeOrAwayFromItsNeighbourGoesOn) {
+    // 256 MiB costly and within 2% of 128 MiB: 128 MiB is below plateau_min_bytes, the ladder goes on.
+    SizeLadder early(octaves(), {}, {});
+    Sizes got;
+    while (const auto b = early.next()) {
+        got.push_back(*b);
+        const double gbps = *b >= 512 * MiB ? 60.0 : *b >= 128 * MiB ? 50.0 : *b >= 64 * MiB ? 45.0 : *link(*b, 5e-6, 45);
+        early.add(*b, gbps, 0.005, *b >= 256 * MiB ? 0.5 : 0.05);
+    }
+    EXPECT_EQ(*std::max_element(got.begin(), got.end()), 1024 * MiB) << "512 MiB rose 20%: no plateau at 512 MiB";
+    // A costly 512 MiB point 5% above 256 MiB, tight CIs: still rising, 1 GiB is measured.
+    SizeLadder rising(octaves(), {}, {});
+    got.clear();
+    while (const auto b = rising.next()) {
+        got.push_back(*b);
+        const double gbps = *b >= 1024 * MiB ? 52.0 : *b >= 512 * MiB ? 50.0 : *b >= 256 * MiB ? 47.6 : *link(*b, 5e-6, 45);
+        rising.add(*b, gbps, 0.005, 0.6);
+    }
+    EXPECT_EQ(*std::max_element(got.begin(), got.end()), 1024 * MiB);
+    EXPECT_FALSE(rising.plateau_reached());
+}
