@@ -155,6 +155,22 @@ TEST_F(DiskReadTest, TheIoModesReadOneTestFileWrittenOnce) {
     EXPECT_EQ(entries_in(dir_), 0u);
 }
 
+// The file is at most kDiskReadMaxBytes: a record prepared for more reads the
+// file of one prepared for exactly that (a shared ladder's followers are
+// prepared for the run's largest size, its leader for where it should stop).
+TEST_F(DiskReadTest, RecordsPreparedBeyondTheFileCapReadOneFile) {
+    if (fs::space(dir_).available < 4 * std::uintmax_t{kDiskReadMaxBytes}) GTEST_SKIP() << "needs 2 GiB free in " << dir_;
+    const DiskTarget target{disk_, dir_.string(), mount_.mount_point, mount_.fstype};
+    TestFileCache files;
+    auto open = [&](DiskIo io, std::size_t bytes) {
+        return std::make_unique<DiskReadSession>(target, node_, io, bytes, CacheDropPolicy::File, &files);
+    };
+    EXPECT_EQ(open(DiskIo::Buffered, kDiskReadMaxBytes)->context().at("test_file").at("written_for"), "this record");
+    const auto ctx = open(DiskIo::Direct, 2 * kDiskReadMaxBytes)->context();
+    EXPECT_EQ(ctx.at("test_file").at("written_for"), "an earlier record of this run (the same directory and size)");
+    EXPECT_EQ(ctx.at("test_file").at("bytes").get<std::uint64_t>(), kDiskReadMaxBytes);
+}
+
 TEST_F(DiskReadTest, TheFileIsTheRunsLargestSizeRoundedUpToFourKiB) {
     EXPECT_EQ(session("buffered", 1000)->max_bytes(), 4096u);
     EXPECT_EQ(session("direct", 4097)->max_bytes(), 8192u);
