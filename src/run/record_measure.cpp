@@ -5,10 +5,10 @@
 
 #include "core/error.hpp"
 #include "methods/under_load.hpp"
-#include "measure/statistics.hpp"
 #include "platform/clock.hpp"
 #include "run/point_measure.hpp"
 #include "run/progress.hpp"
+#include "run/remeasure_rule.hpp"
 
 namespace hwcomm {
 
@@ -35,62 +35,6 @@ std::vector<std::map<std::string, nlohmann::json>> axis_combinations(const std::
         out = std::move(next);
     }
     return out;
-}
-
-// A ladder point where the plateau rule looks (64 MiB and up) whose samples
-// spread far wider than the record's other points past the caches (16 MiB and
-// up) is measured once more, once per record, and replaced: a transient on
-// the host, not the link (pinned copies at +-32% among neighbours at +-0.5% on
-// an H100 host), whose median would break the plateau rule and send the
-// ladder on to the largest size. The first measurement stays in
-// context.remeasured. Curves noisy there (CPU memory, pageable copies, demand
-// paging: +-5-20%) are never measured twice.
-constexpr double kWidePointCi = 0.10;   // the point's relative 95% CI half-width, above which...
-constexpr double kQuietCurveCi = 0.02;  // ...while the median of the other points' is at most this
-constexpr std::uint64_t kWidePointMinBytes = std::uint64_t{64} << 20;
-constexpr std::uint64_t kQuietPointMinBytes = std::uint64_t{16} << 20;
-
-// Also a dip: a point from 64 MiB whose median lies below that of the next
-// smaller point from 64 MiB by more than the plateau tolerance and more than
-// their two CIs, on the same quiet curve. Past the caches a larger copy is
-// never slower on the link; a pinned copy's 128 MiB read 53.0 GB/s +-0.3%
-// between 54.9 and 55.1 on an H100 host, and the ladder went on to 1 GiB
-// (pinning 1 GiB again: 0.5 s, and the points: 0.4 s, of three records).
-constexpr double kDipTolerance = 0.02;
-
-bool quiet_curve_before_last(const std::vector<Point>& points) {
-    std::vector<double> others;
-    for (std::size_t i = 0; i + 1 < points.size(); ++i)
-        if (points[i].status == "ok" && points[i].axes.empty() && points[i].bytes >= kQuietPointMinBytes)
-            others.push_back(points[i].stats.relative_ci_half_width());
-    return others.size() >= 2 && median_value(others) <= kQuietCurveCi;
-}
-
-bool wide_among_quiet(const std::vector<Point>& points) {
-    if (points.empty()) return false;
-    const Point& last = points.back();
-    if (last.status != "ok" || !last.axes.empty() || last.bytes < kWidePointMinBytes ||
-        !(last.stats.relative_ci_half_width() > kWidePointCi))
-        return false;
-    return quiet_curve_before_last(points);
-}
-
-bool dip_on_quiet_curve(const std::vector<Point>& points) {
-    if (points.empty()) return false;
-    const Point& last = points.back();
-    if (last.status != "ok" || !last.axes.empty() || last.bytes < kWidePointMinBytes || !(last.bandwidth_gbps > 0))
-        return false;
-    const Point* below = nullptr;  // the largest point under it, from 64 MiB
-    for (std::size_t i = 0; i + 1 < points.size(); ++i) {
-        const Point& p = points[i];
-        if (p.status == "ok" && p.axes.empty() && p.bytes >= kWidePointMinBytes && p.bytes < last.bytes &&
-            (!below || p.bytes > below->bytes))
-            below = &p;
-    }
-    if (!below || !(below->bandwidth_gbps > 0)) return false;
-    const double margin = std::max(kDipTolerance, last.stats.relative_ci_half_width() +
-                                                      below->stats.relative_ci_half_width());
-    return last.bandwidth_gbps < below->bandwidth_gbps * (1 - margin) && quiet_curve_before_last(points);
 }
 
 std::unique_ptr<TransferSession> prepare_session(const Graph& graph, const PlannedRecord& planned,
@@ -304,22 +248,16 @@ std::optional<Record> measure_sized_record(const Graph& graph, const PlannedReco
                 continue;  // the ladder's next size may be smaller now
             }
             if (!measure_one(*bytes, combos.front(), true)) return std::nullopt;  // --resume measures it again
-            const bool wide = !r.context.contains("remeasured") && wide_among_quiet(r.points);
-            if (wide || (!r.context.contains("remeasured") && dip_on_quiet_curve(r.points))) {
+            const auto rule = r.context.contains("remeasured") ? std::nullopt : remeasure_rule(r.points);
+            if (rule) {
                 const Point first = std::move(r.points.back());
                 r.points.pop_back();
                 if (!measure_one(*bytes, combos.front(), false)) return std::nullopt;
-                r.context["remeasured"].push_back(
-                    {{"bytes", *bytes},
-                     {"first_gbps", first.bandwidth_gbps},
-                     {"first_ci95_half_width", first.stats.relative_ci_half_width()},
-                     {"first_samples", first.samples_s.size()},
-                     {"rule", wide ? "a ladder point from 64 MiB with a CI > 10% while the median CI of the record's "
-                                     "other points from 16 MiB is <= 2%: measured once more (once per record), the "
-                                     "second kept"
-                                   : "a ladder point from 64 MiB more than 2% (and more than both CIs) below the next "
-                                     "smaller point from 64 MiB while the median CI of the record's other points from "
-                                     "16 MiB is <= 2%: measured once more (once per record), the second kept"}});
+                r.context["remeasured"].push_back({{"bytes", *bytes},
+                                                   {"first_gbps", first.bandwidth_gbps},
+                                                   {"first_ci95_half_width", first.stats.relative_ci_half_width()},
+                                                   {"first_samples", first.samples_s.size()},
+                                                   {"rule", *rule}});
             }
             const Point& p = r.points.back();
             ladder.add(*bytes, p.status == "ok" ? std::optional<double>(p.bandwidth_gbps) : std::nullopt,

@@ -46,8 +46,7 @@ public:
         // A working set the last-level cache may hold is read into it first;
         // then the chase's own links (a lap of a small set) warm the TLB and
         // leave the caches as chasing leaves them.
-        const std::uint64_t llc = caches().llc ? caches().llc : std::uint64_t{32} << 20;
-        if (bytes <= llc) run_workers(1, 1, [&](unsigned, unsigned) { chase_.touch(); });
+        if (bytes <= llc_or_assumed()) run_workers(1, 1, [&](unsigned, unsigned) { chase_.touch(); });
         chase(std::min<std::uint64_t>(chase_.lines(), kWarmLinks));
         const double per_link = chase(kMinSteps) / static_cast<double>(kMinSteps);
         steps_ = static_cast<std::uint64_t>(std::clamp(kSampleSeconds / std::max(per_link, 1e-10),

@@ -68,7 +68,7 @@ std::vector<std::size_t> CpuSession::variant_probe_sizes() const {
     if (counts_.size() < 2) return {};
     // Small (one worker's share of the fork and barrier shows), cache-resident
     // (two buffers of this size fit the last level), and the largest.
-    const std::uint64_t llc = caches_.llc ? caches_.llc : std::uint64_t{32} << 20;
+    const std::uint64_t llc = llc_or_assumed();
     return {std::size_t{4} << 10, static_cast<std::size_t>(std::bit_floor(std::max<std::uint64_t>(llc / 4, 4096))),
             max_bytes_};
 }

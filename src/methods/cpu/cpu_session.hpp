@@ -88,6 +88,9 @@ protected:
     const StreamKernels& kernels() const { return *kernels_; }
     void note_byte_convention(const ByteConvention& c) { context_["byte_convention"] = byte_convention_to_json(c); }
     const CacheSizes& caches() const { return caches_; }
+    // The last-level cache, or 32 MiB where the machine does not say (what
+    // the probe sizes and the latency warm-up then assume).
+    std::uint64_t llc_or_assumed() const { return caches_.llc ? caches_.llc : std::uint64_t{32} << 20; }
     // How write_pattern fills `bytes` of a source: streaming stores from twice
     // the last-level cache up (context.pattern_fill), plain stores below,
     // where what the fill leaves in the caches is part of what a point measures.
