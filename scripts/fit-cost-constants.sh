@@ -5,8 +5,8 @@
 # prints the new model's error on each of those runs (and on any other runs
 # given, held out):
 #   scripts/fit-cost-constants.sh RESULTS.json[.gz][,RESULTS2...] "LABEL" [HELD-OUT.json[.gz] ...]
-# e.g. scripts/fit-cost-constants.sh docs/examples/h100x1/8e25bc9/default.json.gz,docs/examples/h200x1/20c4e2f/default.json.gz,docs/examples/h100x2/default-a250199/default.json.gz \
-#          "the default runs on nvidia-h100-x1, nvidia-h200-x1 and nvidia-h100-x2" docs/examples/h100x4/default-a250199/default.json.gz
+# e.g. scripts/fit-cost-constants.sh docs/examples/h100x1/74e89f1/default.json.gz,docs/examples/h200x1/74e89f1/default.json.gz,docs/examples/h200x2/default-74e89f1/default.json.gz \
+#          "the default runs on nvidia-h100-x1, nvidia-h200-x1 and nvidia-h200-x2" docs/examples/h100x4/default-a250199/default.json.gz
 # A single machine kind for LABEL (nvidia-h200-x2) reads "the default run on nvidia-h200-x2".
 # RESULTS are named in the table as given: give them relative to the
 # repository root (and commit them), since the unit test refits those files
