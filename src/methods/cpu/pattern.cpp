@@ -19,10 +19,6 @@ constexpr std::size_t kParallelBytes = std::size_t{4} << 20;
 std::uint64_t* words_of(std::byte* data) { return reinterpret_cast<std::uint64_t*>(data); }
 const std::uint64_t* words_of(const std::byte* data) { return reinterpret_cast<const std::uint64_t*>(data); }
 
-}  // namespace
-
-namespace {
-
 // How many i in [0, n) have bit j set: whole periods of 2^(j+1) hold 2^j
 // each, the partial period the part of it above 2^j.
 std::uint64_t indices_with_bit(std::uint64_t n, unsigned j) {
