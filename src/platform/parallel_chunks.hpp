@@ -56,4 +56,20 @@ void for_each_chunk(std::size_t n, bool parallel, Work&& work, const ChunkTeam* 
     for (auto& th : team_threads) th.join();
 }
 
+// The smallest i in [0, n) with fails(i), else n: the checks after a sample,
+// spread as for_each_chunk spreads them. Each chunk stops at its own first
+// failure; the smallest of those is the answer. fails must not throw.
+template <class Fails>
+std::size_t first_failing(std::size_t n, bool parallel, Fails&& fails, const ChunkTeam* team = nullptr) {
+    std::vector<std::size_t> firsts(chunk_count(parallel, team), n);
+    for_each_chunk(n, parallel, [&](std::size_t begin, std::size_t end, unsigned chunk) {
+        for (std::size_t i = begin; i < end; ++i)
+            if (fails(i)) {
+                firsts[chunk] = i;
+                return;
+            }
+    }, team);
+    return *std::min_element(firsts.begin(), firsts.end());
+}
+
 }  // namespace hwcomm

@@ -154,6 +154,25 @@ TEST(CpuPattern, ATeamFillsAndChecksWhatShortLivedThreadsDo) {
     EXPECT_EQ(std::count(covered.begin(), covered.end(), 1), 1000);
 }
 
+// first_failing: the smallest failing index whichever chunk finds it, n when
+// none fails, alike on one thread, short-lived threads and a team.
+TEST(CpuPattern, FirstFailingIsTheSmallestFailingIndexOfAnyChunk) {
+    const ChunkTeam team{3, [](const std::function<void(unsigned)>& body) {
+                             std::vector<std::thread> threads;
+                             for (unsigned c = 0; c < 3; ++c) threads.emplace_back([&body, c] { body(c); });
+                             for (auto& th : threads) th.join();
+                         }};
+    const std::size_t n = 1000;
+    for (bool parallel : {false, true})
+        for (const ChunkTeam* t : {static_cast<const ChunkTeam*>(nullptr), &team}) {
+            EXPECT_EQ(first_failing(n, parallel, [](std::size_t) { return false; }, t), n);
+            EXPECT_EQ(first_failing(0, parallel, [](std::size_t) { return true; }, t), 0u);
+            const std::set<std::size_t> failing{999, 700, 701, 400};  // none in the first chunk
+            EXPECT_EQ(first_failing(n, parallel, [&](std::size_t i) { return failing.count(i) > 0; }, t), 400u);
+            EXPECT_EQ(first_failing(n, parallel, [](std::size_t i) { return i >= 5; }, t), 5u);
+        }
+}
+
 // The streaming fill writes the same bytes as the plain one and returns the
 // same sum, which pattern_sum computes without reading the buffer back.
 TEST(CpuPattern, StreamingFillMatchesThePlainFillAndTheClosedFormSum) {

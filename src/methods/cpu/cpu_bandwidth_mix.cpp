@@ -22,8 +22,6 @@ namespace hwcomm {
 
 namespace {
 
-constexpr std::size_t kParallelBytes = std::size_t{4} << 20;
-
 struct alignas(64) PaddedSum {
     std::uint64_t value = 0;
 };
@@ -70,22 +68,14 @@ public:
         const auto* a = reinterpret_cast<const std::uint64_t*>(array(0, bytes));
         std::vector<std::uint64_t> masks;
         for (unsigned j = 0; j < k_; ++j) masks.push_back(pattern_mask(seed() * 4 + j));
-        const bool parallel = bytes >= kParallelBytes;
-        std::vector<std::size_t> firsts(chunk_count(parallel, untimed_team()), words);
-        for_each_chunk(
-            words, parallel,
-            [&](std::size_t begin, std::size_t end, unsigned chunk) {
-                for (std::size_t i = begin; i < end; ++i) {
-                    std::uint64_t v = 0;
-                    for (std::uint64_t m : masks) v += pattern_word(m, i);
-                    if (a[i] != v) {
-                        firsts[chunk] = i;
-                        return;
-                    }
-                }
+        const std::size_t first = first_failing(
+            words, bytes >= kParallelFillBytes,
+            [&](std::size_t i) {
+                std::uint64_t v = 0;
+                for (std::uint64_t m : masks) v += pattern_word(m, i);
+                return a[i] != v;
             },
             untimed_team());
-        const std::size_t first = *std::min_element(firsts.begin(), firsts.end());
         return first == words ? "" : "word " + std::to_string(first) + " of the written array is not this sample's sum";
     }
 

@@ -8,10 +8,8 @@
 // and c is never 0, so an element the timed batch did not write still holds
 // b + q'*c of an earlier q and fails the check: between samples nothing is
 // written at all.
-#include <algorithm>
 #include <cmath>
 #include <memory>
-#include <vector>
 
 #include "catalog/method_names.hpp"
 #include "methods/cpu/bound_parallel.hpp"
@@ -27,7 +25,6 @@ namespace {
 
 // The sample's q: never the previous sample's.
 double scalar_of(std::uint64_t seed) { return static_cast<double>(2 + seed % 7); }
-constexpr std::size_t kParallelBytes = std::size_t{4} << 20;
 
 // Integers below 2^24: b + 8c stays exact in a double.
 double b_value(std::uint64_t mask, std::size_t i) { return static_cast<double>(pattern_word(mask, i) >> 40); }
@@ -57,19 +54,8 @@ public:
         const double* a = array(a_);
         const double* b = array(b_);
         const double* c = array(c_);
-        const bool parallel = bytes >= kParallelBytes;
-        std::vector<std::size_t> firsts(chunk_count(parallel, untimed_team()), n);
-        for_each_chunk(
-            n, parallel,
-            [&](std::size_t begin, std::size_t end, unsigned chunk) {
-                for (std::size_t i = begin; i < end; ++i)
-                    if (a[i] != b[i] + scalar_ * c[i]) {
-                        firsts[chunk] = i;
-                        return;
-                    }
-            },
-            untimed_team());
-        const std::size_t first = *std::min_element(firsts.begin(), firsts.end());
+        const std::size_t first = first_failing(
+            n, bytes >= kParallelFillBytes, [&](std::size_t i) { return a[i] != b[i] + scalar_ * c[i]; }, untimed_team());
         if (first == n) return {};
         return "a[" + std::to_string(first) + "] of " + std::to_string(n) + " is not b + q*c of this sample";
     }
@@ -94,7 +80,7 @@ protected:
 private:
     void poison_a() {
         double* a = array(a_);
-        for_each_chunk(max_bytes_ / 8, max_bytes_ >= kParallelBytes, [&](std::size_t begin, std::size_t end) {
+        for_each_chunk(max_bytes_ / 8, max_bytes_ >= kParallelFillBytes, [&](std::size_t begin, std::size_t end) {
             for (std::size_t i = begin; i < end; ++i) a[i] = -1.0;  // no b + q*c of non-negative integers is negative
         }, untimed_team());
     }
@@ -102,7 +88,7 @@ private:
         const std::uint64_t mask = pattern_mask(0x7121AD);
         double* b = array(b_);
         double* c = array(c_);
-        for_each_chunk(max_bytes_ / 8, max_bytes_ >= kParallelBytes, [&](std::size_t begin, std::size_t end) {
+        for_each_chunk(max_bytes_ / 8, max_bytes_ >= kParallelFillBytes, [&](std::size_t begin, std::size_t end) {
             for (std::size_t i = begin; i < end; ++i) {
                 b[i] = b_value(mask, i);
                 c[i] = c_value(mask, i);

@@ -1,6 +1,5 @@
 #include "methods/cpu/pattern.hpp"
 
-#include <algorithm>
 #include <bit>
 #include <vector>
 
@@ -11,9 +10,6 @@ namespace hwcomm {
 namespace {
 
 static_assert(std::endian::native == std::endian::little, "pattern_byte assumes little-endian words");
-
-// Below this one thread is quicker than starting several.
-constexpr std::size_t kParallelBytes = std::size_t{4} << 20;
 
 // Buffers come from hwloc_alloc (page-aligned), so the words are aligned.
 std::uint64_t* words_of(std::byte* data) { return reinterpret_cast<std::uint64_t*>(data); }
@@ -50,7 +46,7 @@ std::uint64_t fill_pattern(std::byte* data, std::size_t bytes, std::uint64_t see
     const std::uint64_t mask = pattern_mask(seed);
     const std::size_t n = bytes / 8;
     std::uint64_t* w = words_of(data);
-    const bool parallel = bytes >= kParallelBytes;
+    const bool parallel = bytes >= kParallelFillBytes;
     std::uint64_t sum = 0;
     if (stores == Stores::NonTemporal) {
         const auto write = best_kernels().write_pattern;
@@ -80,16 +76,8 @@ std::size_t first_mismatch(const std::byte* data, std::size_t bytes, std::uint64
     const std::uint64_t mask = pattern_mask(seed);
     const std::size_t n = bytes / 8;
     const std::uint64_t* w = words_of(data);
-    const bool parallel = bytes >= kParallelBytes;
-    std::vector<std::size_t> firsts(chunk_count(parallel, team), n);
-    for_each_chunk(n, parallel, [&](std::size_t begin, std::size_t end, unsigned chunk) {
-        for (std::size_t i = begin; i < end; ++i)
-            if (w[i] != pattern_word(mask, i)) {
-                firsts[chunk] = i;
-                return;
-            }
-    }, team);
-    const std::size_t first_word = *std::min_element(firsts.begin(), firsts.end());
+    const std::size_t first_word =
+        first_failing(n, bytes >= kParallelFillBytes, [&](std::size_t i) { return w[i] != pattern_word(mask, i); }, team);
     for (std::size_t b = first_word * 8; b < bytes; ++b)
         if (data[b] != pattern_byte(mask, b)) return b;
     return bytes;
@@ -105,7 +93,7 @@ void poison(std::byte* data, std::size_t bytes, std::uint64_t seed, const ChunkT
     const std::uint64_t mask = pattern_mask(seed);
     const std::size_t n = bytes / 8;
     std::uint64_t* w = words_of(data);
-    for_each_chunk(n, bytes >= kParallelBytes, [&](std::size_t begin, std::size_t end, unsigned) {
+    for_each_chunk(n, bytes >= kParallelFillBytes, [&](std::size_t begin, std::size_t end, unsigned) {
         for (std::size_t i = begin; i < end; ++i) w[i] = ~pattern_word(mask, i);
     }, team);
     for (std::size_t b = n * 8; b < bytes; ++b) data[b] = ~pattern_byte(mask, b);
@@ -114,7 +102,7 @@ void poison(std::byte* data, std::size_t bytes, std::uint64_t seed, const ChunkT
 std::uint64_t reference_sum(const std::byte* data, std::size_t bytes, const ChunkTeam* team) {
     const std::size_t n = bytes / 8;
     const std::uint64_t* w = words_of(data);
-    const bool parallel = bytes >= kParallelBytes;
+    const bool parallel = bytes >= kParallelFillBytes;
     std::vector<std::uint64_t> sums(chunk_count(parallel, team), 0);
     for_each_chunk(n, parallel, [&](std::size_t begin, std::size_t end, unsigned chunk) {
         std::uint64_t sum = 0;

@@ -18,6 +18,12 @@
 
 namespace hwcomm {
 
+// Fills and checks of at least this many bytes run on several threads (the
+// session's team, else short-lived ones); below, one thread is quicker than
+// starting several. The pattern functions below, cpu-triad and
+// cpu-bandwidth-mix share it.
+inline constexpr std::size_t kParallelFillBytes = std::size_t{4} << 20;
+
 inline constexpr std::uint64_t kPatternAdd = 0x9E3779B97F4A7C15ull;
 inline std::uint64_t pattern_mask(std::uint64_t seed) { return seed * 0xD1B54A32D192ED03ull; }
 inline std::uint64_t pattern_word(std::uint64_t mask, std::size_t i) {
