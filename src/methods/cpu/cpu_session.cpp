@@ -49,10 +49,14 @@ CpuSession::CpuSession(std::size_t max_bytes, int workers_node, bool smt)
         {"why", nt_from ? "from twice the last-level cache up, the per-sample fill of the source uses streaming stores: "
                           "the timed pass starts with none of its buffers in the caches and no dirty line to write back"
                         : "plain stores at every size (no streaming stores on this path, or the last-level cache is unknown)"}};
-    untimed_team_.chunks = std::max<unsigned>(1, slot_count());
+    size_untimed_team();
     untimed_team_.run = [this](const std::function<void(unsigned)>& body) {
         run_workers(untimed_team_.chunks, 1, [&body](unsigned rank, unsigned) { body(rank); });
     };
+}
+
+void CpuSession::size_untimed_team() {
+    untimed_team_.chunks = counts_.empty() ? std::max(1u, slot_count()) : counts_.back();
 }
 
 std::uint64_t CpuSession::streaming_fill_from() const {

@@ -42,6 +42,13 @@ nlohmann::json byte_convention_to_json(const ByteConvention& c);
 
 class CpuSession : public TransferSession {
 public:
+    // The untimed team's run captures `this`: a copy or a moved-to session
+    // would run its fills on the original's workers.
+    CpuSession(const CpuSession&) = delete;
+    CpuSession& operator=(const CpuSession&) = delete;
+    CpuSession(CpuSession&&) = delete;
+    CpuSession& operator=(CpuSession&&) = delete;
+
     // Worker counts ("1", "2", ...) after sweep_worker_counts(), else {""}.
     std::vector<std::string> variants() const override;
     void warmup(std::size_t bytes, const std::string& variant) override;
@@ -72,7 +79,7 @@ protected:
     // The untimed team then has as many workers as the largest count.
     void sweep_worker_counts(unsigned max_workers) {
         counts_ = worker_counts(capped_workers(max_workers), 0);
-        untimed_team_.chunks = counts_.back();
+        size_untimed_team();
     }
     // Every place for workers, or max_workers when non-zero and fewer; a cap
     // above the node's places is noted in the context (context.max_workers_adapted).
@@ -105,6 +112,9 @@ protected:
 
 private:
     void note_binding_failure(const std::string& what);
+    // The untimed team's size from counts_: the largest worker count, every
+    // slot before sweep_worker_counts. Called whenever counts_ changes.
+    void size_untimed_team();
     // Twice the last-level cache where streaming stores exist and the cache
     // is known, else 0 (no streaming fill at any size).
     std::uint64_t streaming_fill_from() const;
