@@ -5,6 +5,8 @@
 #include <set>
 #include <stdexcept>
 
+#include "core/mix64.hpp"
+
 namespace hwcomm {
 
 namespace {
@@ -28,27 +30,20 @@ std::vector<std::vector<NodePair>> all_pairs_rounds(int nodes) {
     return rounds;
 }
 
-// splitmix64: the same numbers on every compiler and library (std::
-// distributions are not specified bit for bit).
-std::uint64_t next_random(std::uint64_t& state) {
-    std::uint64_t z = (state += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-}
-
 std::set<NodePair> ring_and_random_pairs(int nodes, const ScheduleOptions& options) {
     std::set<NodePair> pairs;
     const auto add = [&pairs](int a, int b) {
         if (a != b) pairs.emplace(std::min(a, b), std::max(a, b));
     };
     for (int i = 0; i < nodes; ++i) add(i, (i + 1) % nodes);
+    // splitmix64: the same numbers on every compiler and library (std::
+    // distributions are not specified bit for bit).
     std::uint64_t state = options.seed;
     for (int i = 0; i < nodes; ++i)
         for (int k = 0; k < options.random_partners; ++k) {
             // A partner other than i and its ring neighbours when there is one.
             for (int attempt = 0; attempt < 8; ++attempt) {
-                const int j = static_cast<int>(next_random(state) % static_cast<std::uint64_t>(nodes));
+                const int j = static_cast<int>(splitmix64_next(state) % static_cast<std::uint64_t>(nodes));
                 if (j == i || pairs.count({std::min(i, j), std::max(i, j)})) continue;
                 add(i, j);
                 break;

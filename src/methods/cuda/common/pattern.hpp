@@ -10,26 +10,9 @@
 #include <cstddef>
 #include <cstdint>
 
-#if defined(__CUDACC__)
-#define HWCOMM_HD __host__ __device__
-#else
-#define HWCOMM_HD
-#endif
+#include "core/mix64.hpp"  // mix64, its constants and HWCOMM_HD (__host__ __device__ under nvcc)
 
 namespace hwcomm::cuda {
-
-// splitmix64's constants, named once: the vector fill (pattern_host.cpp) uses them too.
-inline constexpr std::uint64_t kMix64Increment = 0x9E3779B97F4A7C15ull;
-inline constexpr std::uint64_t kMix64Multiplier1 = 0xBF58476D1CE4E5B9ull;
-inline constexpr std::uint64_t kMix64Multiplier2 = 0x94D049BB133111EBull;
-
-// splitmix64 finaliser: cheap, and every output bit depends on every input bit.
-HWCOMM_HD inline std::uint64_t mix64(std::uint64_t x) {
-    x += kMix64Increment;
-    x = (x ^ (x >> 30)) * kMix64Multiplier1;
-    x = (x ^ (x >> 27)) * kMix64Multiplier2;
-    return x ^ (x >> 31);
-}
 
 HWCOMM_HD inline std::uint64_t pattern_word(std::uint64_t word_index, std::uint64_t seed) {
     return mix64(word_index ^ mix64(seed));
