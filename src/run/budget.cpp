@@ -56,52 +56,6 @@ std::string duration_text(double seconds) {
     return b;
 }
 
-namespace {
-
-// A budget the plan fits with room to spare buys narrower intervals: every
-// size may sample k times longer (its time budget and the samples after which
-// it may stop for noise), k the largest up to kMaxSamplingStretch whose
-// estimate stays within kSpareBudgetFill of the budget. Why: on noisy hosts
-// (16-core guests) most CPU points from 64 MiB stop on the 0.2 s budget or
-// for noise with intervals of +-3-8%; with three times the sampling about 9
-// in 10 of an H100 guest's and 2 in 3 of an H200 guest's would decide a 5%
-// difference (their samples at 74e89f1, issue 23, docs/cli.md). The fill
-// leaves room for the estimator's error (within 15% on one H100), so the
-// records the plan holds are not left for --resume.
-double spend_spare_budget(BudgetFit& fit, const std::function<double()>& estimate, double now) {
-    const StoppingOptions base = fit.options.stopping;
-    const double target = fit.budget_s * kSpareBudgetFill;
-    const auto stretch = [&](double k) {
-        fit.options.stopping.time_budget_s = base.time_budget_s * k;
-        fit.options.stopping.noise_limit_after =
-            static_cast<std::size_t>(std::ceil(static_cast<double>(base.noise_limit_after) * k));
-        return estimate();
-    };
-    if (now >= target || stretch(kMinSamplingStretch) > target) {
-        fit.options.stopping = base;
-        return now;
-    }
-    // The estimate grows with k: bisection for the largest k within the target.
-    double low = kMinSamplingStretch, high = kMaxSamplingStretch;
-    if (stretch(high) > target)
-        for (int i = 0; i < 20; ++i) {
-            const double mid = (low + high) / 2;
-            (stretch(mid) <= target ? low : high) = mid;
-        }
-    else
-        low = high;
-    const double after = stretch(std::floor(low * 10) / 10);  // k to a tenth, as announced
-    char what[160];
-    std::snprintf(what, sizeof what, "spare budget: every size samples %.1fx longer (%.2f s, noise limit after %zu samples)",
-                  std::floor(low * 10) / 10, fit.options.stopping.time_budget_s,
-                  fit.options.stopping.noise_limit_after);
-    fit.steps.push_back({"longer-sampling", what, now, after});
-    fit.stretch = std::floor(low * 10) / 10;
-    return after;
-}
-
-}  // namespace
-
 BudgetFit fit_budget(const std::vector<PlannedRecord>& plan, const RunOptions& options, const CostModel& costs,
                      double budget_s) {
     BudgetFit fit;
@@ -155,7 +109,6 @@ BudgetFit fit_budget(const std::vector<PlannedRecord>& plan, const RunOptions& o
         throw UsageError("--budget " + duration_text(budget_s) + " cannot hold the minimum plan (every class " +
                          "representative once, coarse ladders, short sampling): it needs about " +
                          duration_text(now) + "; give a larger --budget or fewer methods (--filter)");
-    if (fit.steps.empty() && !options.quick) now = spend_spare_budget(fit, estimate, now);
     fit.estimate_s = now;
     for (std::size_t i = 0; i < plan.size(); ++i)
         if (fit.deferred[i]) fit.deferred_records += written_keys(plan[i]).size();
@@ -168,7 +121,7 @@ nlohmann::json budget_fit_to_json(const BudgetFit& fit) {
         steps.push_back({{"step", s.name}, {"description", s.description}, {"estimate_before_s", s.before_s},
                          {"estimate_after_s", s.after_s}});
     return {{"budget_s", fit.budget_s}, {"steps", std::move(steps)}, {"estimate_s", fit.estimate_s},
-            {"deferred_records", fit.deferred_records}, {"sampling_stretch", fit.stretch}};
+            {"deferred_records", fit.deferred_records}};
 }
 
 BudgetClock::BudgetClock(double budget_s) : budget_s_(budget_s), started_(steady_seconds()) {}

@@ -9,10 +9,6 @@
 //   5 short-sampling           3 samples, 0.05 s per size (--quick's rule)
 // What remains after step 5 is the minimum plan (every class representative
 // once); a budget below it is a UsageError that states the minimum.
-// A plan that fits with room to spare takes instead (not with --quick):
-//   longer-sampling          every size samples k times longer (its time
-//                            budget and its noise limit), k in [1.2, 5],
-//                            the estimate within 85% of the budget
 #include <string>
 #include <vector>
 
@@ -44,12 +40,7 @@ struct BudgetFit {
     std::size_t deferred_records = 0;  // the records those write (a round: its lanes)
     std::vector<BudgetStep> steps;  // the steps taken, in order
     double estimate_s = 0;          // of what this invocation measures
-    double stretch = 1;             // longer-sampling's k (1: not taken)
 };
-
-inline constexpr double kSpareBudgetFill = 0.85;
-inline constexpr double kMinSamplingStretch = 1.2;  // less is not worth announcing
-inline constexpr double kMaxSamplingStretch = 5;
 
 // Throws UsageError when even the minimum plan exceeds the budget.
 BudgetFit fit_budget(const std::vector<PlannedRecord>& plan, const RunOptions& options, const CostModel& costs,
