@@ -152,7 +152,9 @@ TEST(CliPlan, FullSweepsGrowWithClassesNotWithGpus) {
     EXPECT_LE(without_under_load(sixteen, "estimate_s"), 2 * without_under_load(eight, "estimate_s"));
     for (const auto& [plan, gpus] : {std::pair{&eight, 8u}, std::pair{&sixteen, 16u}})
         for (const json& m : plan->at("methods"))
-            if (m.at("method") == "memcpy-peer") EXPECT_EQ(m.at("rounds"), gpus - 1) << m;
+            if (m.at("method") == "memcpy-peer") {
+                EXPECT_EQ(m.at("rounds"), gpus - 1) << m;
+            }
     // --exhaustive: every record full.
     const json all = plan_of(s, "dgxh100-nvswitch.xml", "--exhaustive");
     EXPECT_EQ(all.at("confirmed"), 0);
