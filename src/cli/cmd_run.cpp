@@ -29,6 +29,7 @@
 #include "platform/interrupt.hpp"
 #include "run/cost_model.hpp"
 #include "run/device_state.hpp"
+#include "run/host_read_probe.hpp"
 #include "run/engine.hpp"
 #include "catalog/row_json.hpp"
 #include "io/results_file.hpp"
@@ -190,6 +191,17 @@ int run_command(const RunArgs& a) {
         methods_without_records(graph, registry, filters, plan, transfer_file.has_value()));
     keep_method_rows(results, registry.catalog());
     save_results(path, results);  // a valid file from the start
+    // The host's memory read rate between records (run/host_read_probe.hpp), this invocation's series.
+    std::string no_probe;
+    const std::unique_ptr<HostReadProbe> host_read = make_host_read_probe(no_probe);
+    const auto note_host_read = [&](bool when_due) {
+        if (!host_read) return;
+        if (when_due) host_read->visit_if_due();
+        else host_read->visit();
+        results.meta["run"]["host_read"] = host_read->to_json();
+    };
+    if (host_read) note_host_read(false);
+    else results.meta["run"]["host_read"] = {{"skipped", no_probe}};
 
     const bool tty = isatty(STDERR_FILENO) == 1;
     std::size_t measured_now = 0;
@@ -229,6 +241,7 @@ int run_command(const RunArgs& a) {
     double save_cost_s = 0;
     hooks.on_record = [&](const Record& record) {
         ++measured_now;
+        note_host_read(true);
         stamp_measured_provenance(results.records.back());  // run_plan appended `record` there
         absorb_record_meta(results, record);
         set_completed_records(results.meta, results.records.size());
@@ -253,6 +266,7 @@ int run_command(const RunArgs& a) {
         save_results(path, results);
     };
     run_plan(graph, plan, options, results, hooks);
+    note_host_read(false);
     end_run_state(results.meta, every_planned_record_present(plan, results), utc_now_iso8601());
     save_results(path, results);
 

@@ -14,6 +14,7 @@
 #include "analyze/fidelity.hpp"
 #include "analyze/cpu_facts.hpp"
 #include "analyze/gpumem_summary.hpp"
+#include "analyze/host_read.hpp"
 #include "analyze/matrix.hpp"
 #include "analyze/not_measured.hpp"
 #include "analyze/run_time.hpp"
@@ -80,6 +81,8 @@ int run_summary(const SummaryArgs& a) {
         if (const std::string t = analyze::format_run_time(analyze::run_time_rows(one), analyze::run_wall_s(one));
             !t.empty())
             run_time += "\n" + (source.empty() ? "" : source + ": ") + t;
+        if (const std::string h = analyze::format_host_read(one.meta); !h.empty())
+            run_time += (source.empty() ? "" : source + ": ") + h;
         nothing += analyze::format_methods_without_data(analyze::methods_without_data(one), source);
         if (!all_topology) all.topology = one.topology, all_topology = true;
         for (auto& r : one.records) all.records.push_back(std::move(r));

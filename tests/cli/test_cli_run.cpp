@@ -38,6 +38,13 @@ TEST(CliRun, QuickRunWritesAValidResultsFileSilently) {
     EXPECT_EQ(meta.at("units").at("bandwidth"), "GB/s = 1e9 bytes/s");
     EXPECT_EQ(meta.at("command_line").at(1), "run");
     EXPECT_EQ(doc.at("topology").at("schema"), "hwcomm-topology");
+    // The host read probe: visited before the first record and after the last; summary says its range.
+    const auto& host_read = meta.at("run").at("host_read");
+    ASSERT_TRUE(host_read.contains("visits")) << host_read;
+    EXPECT_GE(host_read.at("visits").size(), 2u);
+    for (const auto& v : host_read.at("visits")) EXPECT_GT(v.at("gbps").get<double>(), 0) << v;
+    const Result summary = run_hwcomm(s, "summary out.json");
+    EXPECT_NE(summary.out.find("host memory read between records ("), std::string::npos) << summary.out;
     const auto& records = doc.at("records");
     ASSERT_GE(records.size(), 1u);
     for (const auto& rec : records) {

@@ -6,6 +6,7 @@
 #include <set>
 #include <string>
 
+#include "analyze/host_read.hpp"
 #include "analyze/run_time.hpp"
 #include "report/html/report_model.hpp"
 
@@ -84,6 +85,10 @@ json run_rows(const ResultsFile& results, const Graph& graph) {
         if (run.contains("finished") && run["finished"] == false) rows.push_back({"Run", "not finished: " + run.dump()});
         if (const std::optional<double> wall = analyze::run_wall_s(results))
             rows.push_back({"Wall time", std::to_string(static_cast<long long>(*wall)) + " s from start to end"});
+        if (std::string host = analyze::format_host_read(meta); !host.empty()) {
+            while (!host.empty() && host.back() == '\n') host.pop_back();
+            rows.push_back({"Host memory read", host});
+        }
         shown.insert("run");
     }
     add("Command", "command_line");

@@ -1,0 +1,91 @@
+#include "analyze/host_read.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <vector>
+
+#include "core/utf8.hpp"
+
+namespace hwcomm::analyze {
+
+namespace {
+
+const nlohmann::json* host_read_of(const nlohmann::json& meta) {
+    if (!meta.is_object()) return nullptr;
+    const auto run = meta.find("run");
+    if (run == meta.end() || !run->is_object()) return nullptr;
+    const auto probe = run->find("host_read");
+    return probe == run->end() || !probe->is_object() ? nullptr : &*probe;
+}
+
+double finite_number(const nlohmann::json& j, const char* key) {
+    const auto it = j.find(key);
+    if (it == j.end() || !it->is_number()) return NAN;
+    return it->get<double>();
+}
+
+}  // namespace
+
+std::optional<HostReadRange> host_read_range(const nlohmann::json& meta) {
+    const nlohmann::json* probe = host_read_of(meta);
+    if (!probe) return std::nullopt;
+    const auto visits = probe->find("visits");
+    if (visits == probe->end() || !visits->is_array()) return std::nullopt;
+    std::vector<double> rates;
+    double first_t = NAN, last_t = NAN;
+    for (const nlohmann::json& v : *visits) {
+        if (!v.is_object()) continue;
+        const double gbps = finite_number(v, "gbps"), t = finite_number(v, "t_s");
+        if (!(gbps > 0) || !std::isfinite(gbps)) continue;
+        rates.push_back(gbps);
+        if (std::isfinite(t)) {
+            if (!std::isfinite(first_t)) first_t = t;
+            last_t = t;
+        }
+    }
+    if (rates.empty()) return std::nullopt;
+    std::sort(rates.begin(), rates.end());
+    HostReadRange r;
+    r.visits = rates.size();
+    r.low_gbps = rates.front();
+    r.high_gbps = rates.back();
+    const std::size_t n = rates.size();
+    r.median_gbps = n % 2 ? rates[n / 2] : (rates[n / 2 - 1] + rates[n / 2]) / 2;
+    r.span_s = std::isfinite(first_t) && last_t > first_t ? last_t - first_t : 0;
+    const double bytes = finite_number(*probe, "bytes"), threads = finite_number(*probe, "threads");
+    if (bytes > 0 && bytes < 1e18) r.bytes = static_cast<std::uint64_t>(bytes);
+    if (threads > 0 && threads < 1e6) r.threads = static_cast<unsigned>(threads);
+    return r;
+}
+
+std::string format_host_read(const nlohmann::json& meta) {
+    const nlohmann::json* probe = host_read_of(meta);
+    if (!probe) return "";
+    const auto skipped = probe->find("skipped");
+    if (skipped != probe->end() && skipped->is_string())
+        return "host memory read between records: not probed (" + to_valid_utf8(skipped->get<std::string>()) + ")\n";
+    const auto r = host_read_range(meta);
+    if (!r) return "";
+    char head[200];
+    std::snprintf(head, sizeof head, "host memory read between records (%zu visit%s over %.1f s", r->visits,
+                  r->visits == 1 ? "" : "s", r->span_s);
+    std::string out = head;
+    if (r->bytes) out += ", " + std::to_string(r->bytes >> 20) + " MiB";
+    if (r->threads) out += " by " + std::to_string(r->threads) + " thread" + (r->threads == 1 ? "" : "s");
+    char body[400];
+    if (r->visits < 2)
+        std::snprintf(body, sizeof body, "): %.1f GB/s\n", r->median_gbps);
+    else if (r->spread() <= kHostReadSteady)
+        std::snprintf(body, sizeof body, "): %.1f-%.1f GB/s, median %.1f, %.0f%% apart: steady\n", r->low_gbps,
+                      r->high_gbps, r->median_gbps, 100 * r->spread());
+    else
+        std::snprintf(body, sizeof body,
+                      "): %.1f-%.1f GB/s, median %.1f, %.0f%% apart\n  the host's memory rate moved while this "
+                      "run measured: its host-side figures may differ from another run's by as much, more than "
+                      "their intervals say (docs/cpu-methods.md)\n",
+                      r->low_gbps, r->high_gbps, r->median_gbps, 100 * r->spread());
+    return out + body;
+}
+
+}  // namespace hwcomm::analyze

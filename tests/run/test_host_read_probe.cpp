@@ -1,0 +1,44 @@
+// The host read probe (run/host_read_probe.hpp) on this machine: its size
+// rule, its threads, its visits and what it writes.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+#include "platform/hwloc_topology.hpp"
+#include "run/host_read_probe.hpp"
+
+using namespace hwcomm;
+
+TEST(HostReadProbe, TheBufferIsTwiceTheLastLevelCacheWithinItsBounds) {
+    constexpr std::uint64_t MiB = 1 << 20;
+    EXPECT_EQ(host_read_probe_bytes(0), 64 * MiB);  // cache unknown
+    EXPECT_EQ(host_read_probe_bytes(32 * MiB), 64 * MiB);
+    EXPECT_EQ(host_read_probe_bytes(300 * MiB), 600 * MiB);
+    EXPECT_EQ(host_read_probe_bytes(2048 * MiB), 1024 * MiB);
+    EXPECT_EQ(host_read_probe_bytes(~std::uint64_t{0}), 1024 * MiB);  // no overflow
+    EXPECT_EQ(host_read_probe_bytes(100 * MiB + 1234) % 4096, 0u);
+}
+
+TEST(HostReadProbe, VisitsReadTheBufferWithOneThreadPerCoreAndAreKeptInOrder) {
+    std::string why;
+    const auto probe = make_host_read_probe(why);
+    ASSERT_TRUE(probe) << why;
+    const HwlocTopology topo;
+    int numa = -1;
+    for (const int n : topo.numa_os_indexes())
+        if (numa < 0 && topo.cores_of_numa(n) > 0) numa = n;
+    const unsigned expected_threads = std::min(topo.cores_of_numa(numa), kHostReadMaxThreads);
+    const HostReadVisit first = probe->visit();
+    EXPECT_GT(first.gbps, 0);
+    probe->visit_if_due();  // just visited: not due
+    EXPECT_EQ(probe->visits().size(), 1u);
+    const HostReadVisit second = probe->visit();
+    EXPECT_GE(second.t_s, first.t_s);
+    const nlohmann::json j = probe->to_json();
+    EXPECT_EQ(j.at("numa"), numa);
+    EXPECT_EQ(j.at("threads"), expected_threads);
+    EXPECT_EQ(j.at("reads_per_visit"), kHostReadReadsPerVisit);
+    EXPECT_GE(j.at("bytes").get<std::uint64_t>(), std::uint64_t{64} << 20);
+    ASSERT_EQ(j.at("visits").size(), 2u);
+    EXPECT_DOUBLE_EQ(j.at("visits").at(1).at("gbps").get<double>(), second.gbps);
+}
