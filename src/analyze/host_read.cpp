@@ -59,7 +59,27 @@ std::optional<HostReadRange> host_read_range(const nlohmann::json& meta) {
     return r;
 }
 
-std::string format_host_read(const nlohmann::json& meta) {
+std::vector<HostReadOffRecord> records_off_host_median(const ResultsFile& file) {
+    std::vector<HostReadOffRecord> out;
+    const auto range = host_read_range(file.meta);
+    if (!range || !(range->median_gbps > 0)) return out;
+    for (const Record& r : file.records) {
+        if (r.src.rfind("numa", 0) != 0 && r.dst.rfind("numa", 0) != 0) continue;
+        const auto rates = r.context.find("host_read_gbps");
+        if (rates == r.context.end() || !rates->is_array()) continue;
+        double sum = 0;
+        std::size_t n = 0;
+        for (const nlohmann::json& v : *rates)
+            if (v.is_number() && v.get<double>() > 0 && std::isfinite(v.get<double>())) sum += v.get<double>(), ++n;
+        if (n == 0) continue;
+        const double ratio = sum / static_cast<double>(n) / range->median_gbps;
+        if (std::abs(ratio - 1) >= kHostReadOffMedian) out.push_back({r.key, ratio});
+    }
+    return out;
+}
+
+std::string format_host_read(const ResultsFile& file) {
+    const nlohmann::json& meta = file.meta;
     const nlohmann::json* probe = host_read_of(meta);
     if (!probe) return "";
     const auto skipped = probe->find("skipped");
@@ -85,7 +105,18 @@ std::string format_host_read(const nlohmann::json& meta) {
                       "run measured: its host-side figures may differ from another run's by as much, more than "
                       "their intervals say (docs/cpu-methods.md)\n",
                       r->low_gbps, r->high_gbps, r->median_gbps, 100 * r->spread());
-    return out + body;
+    out += body;
+    const std::vector<HostReadOffRecord> off = records_off_host_median(file);
+    if (off.empty()) return out;
+    constexpr std::size_t kListed = 8;
+    out += "  measured while the host read 10% or more away from that median (the visits around each):";
+    for (std::size_t i = 0; i < off.size() && i < kListed; ++i) {
+        char ratio[32];
+        std::snprintf(ratio, sizeof ratio, " (%+.0f%%)", 100 * (off[i].ratio - 1));
+        out += std::string(i ? "," : "") + " " + to_valid_utf8(off[i].key) + ratio;
+    }
+    if (off.size() > kListed) out += ", and " + std::to_string(off.size() - kListed) + " more";
+    return out + "\n";
 }
 
 }  // namespace hwcomm::analyze

@@ -5,8 +5,11 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
+
+#include "core/results.hpp"
 
 namespace hwcomm::analyze {
 
@@ -27,9 +30,20 @@ std::optional<HostReadRange> host_read_range(const nlohmann::json& meta);
 // Above this spread (max - min over median) summary says the host moved.
 inline constexpr double kHostReadSteady = 0.05;
 
+// A record of host memory (an end on a NUMA node) measured while the probe
+// read at least kHostReadOffMedian away from the run's median: the mean of
+// the visits around it (context.host_read_gbps) over that median.
+struct HostReadOffRecord {
+    std::string key;
+    double ratio = 1;
+};
+inline constexpr double kHostReadOffMedian = 0.10;
+std::vector<HostReadOffRecord> records_off_host_median(const ResultsFile& file);
+
 // summary's lines: the range, and whether host-side figures of this run may
-// differ from another run's by as much; "skipped: why" for a probe that could
-// not be made; "" when the file says nothing of it.
-std::string format_host_read(const nlohmann::json& meta);
+// differ from another run's by as much, then the records measured while the
+// host read 10% or more away from its median; "skipped: why" for a probe that
+// could not be made; "" when the file says nothing of it.
+std::string format_host_read(const ResultsFile& file);
 
 }  // namespace hwcomm::analyze

@@ -242,7 +242,8 @@ int run_command(const RunArgs& a) {
     hooks.on_record = [&](const Record& record) {
         ++measured_now;
         note_host_read(true);
-        stamp_measured_provenance(results.records.back());  // run_plan appended `record` there
+        if (host_read) host_read->annotate(results.records.back());  // run_plan appended `record` there
+        stamp_measured_provenance(results.records.back());
         absorb_record_meta(results, record);
         set_completed_records(results.meta, results.records.size());
         keep_method_rows(results, registry.catalog());  // readers of any build know what the records mean

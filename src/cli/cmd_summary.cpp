@@ -81,7 +81,7 @@ int run_summary(const SummaryArgs& a) {
         if (const std::string t = analyze::format_run_time(analyze::run_time_rows(one), analyze::run_wall_s(one));
             !t.empty())
             run_time += "\n" + (source.empty() ? "" : source + ": ") + t;
-        if (const std::string h = analyze::format_host_read(one.meta); !h.empty())
+        if (const std::string h = analyze::format_host_read(one); !h.empty())
             run_time += (source.empty() ? "" : source + ": ") + h;
         nothing += analyze::format_methods_without_data(analyze::methods_without_data(one), source);
         if (!all_topology) all.topology = one.topology, all_topology = true;

@@ -68,13 +68,27 @@ HostReadVisit HostReadProbe::visit() {
     for (auto& th : team) th.join();
     std::sort(seconds.begin(), seconds.end());
     const double median = seconds[seconds.size() / 2];
-    HostReadVisit v{steady_seconds() - started_s_, median > 0 ? static_cast<double>(buffer_.size()) / median / 1e9 : 0};
+    HostReadVisit v{elapsed_s(), median > 0 ? static_cast<double>(buffer_.size()) / median / 1e9 : 0};
     visits_.push_back(v);
     return v;
 }
 
+double HostReadProbe::elapsed_s() const { return steady_seconds() - started_s_; }
+
 void HostReadProbe::visit_if_due() {
-    if (visits_.empty() || steady_seconds() - started_s_ - visits_.back().t_s >= kHostReadEveryS) visit();
+    if (visits_.empty() || elapsed_s() - visits_.back().t_s >= kHostReadEveryS) visit();
+}
+
+void HostReadProbe::annotate(Record& record) const {
+    if (visits_.empty()) return;
+    const auto took = record.context.find("elapsed_s");
+    const double start = elapsed_s() - (took != record.context.end() && took->is_number() ? took->get<double>() : 0);
+    std::size_t first = 0;
+    for (std::size_t i = 0; i < visits_.size(); ++i)
+        if (visits_[i].t_s <= start) first = i;
+    nlohmann::json rates = nlohmann::json::array();
+    for (std::size_t i = first; i < visits_.size(); ++i) rates.push_back(visits_[i].gbps);
+    record.context["host_read_gbps"] = std::move(rates);
 }
 
 nlohmann::json HostReadProbe::to_json() const {

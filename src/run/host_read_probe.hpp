@@ -14,6 +14,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/results.hpp"
 #include "platform/hwloc_topology.hpp"
 #include "platform/numa_buffer.hpp"
 #include "platform/thread_binding.hpp"
@@ -45,6 +46,13 @@ public:
     // Visits when kHostReadEveryS have passed since the last one (or none yet).
     void visit_if_due();
     const std::vector<HostReadVisit>& visits() const { return visits_; }
+    // Seconds since the probe was made (the visits' time base).
+    double elapsed_s() const;
+    // For a record that ended just now (its context.elapsed_s long): the rates
+    // of the last visit at or before its start and of every visit since, as
+    // context.host_read_gbps, so analyze can tell a record measured while the
+    // host read slowly. Nothing without visits.
+    void annotate(Record& record) const;
     // {"numa", "bytes", "threads", "reads_per_visit", "visits": [{"t_s", "gbps"}]}
     nlohmann::json to_json() const;
 

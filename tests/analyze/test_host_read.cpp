@@ -5,12 +5,31 @@
 
 #include "analyze/host_read.hpp"
 
+using namespace hwcomm;
 using namespace hwcomm::analyze;
 using nlohmann::json;
 
 namespace {
 
 json meta_with(const json& host_read) { return {{"run", {{"host_read", host_read}}}}; }
+
+ResultsFile file_with(const json& meta) {
+    ResultsFile f;
+    f.meta = meta;
+    return f;
+}
+
+ResultsFile file_of(const json& host_read) { return file_with(meta_with(host_read)); }
+
+Record host_record(const std::string& method, const std::string& src, const std::string& dst, const json& rates) {
+    Record r;
+    r.method = method;
+    r.src = src;
+    r.dst = dst;
+    r.key = record_key(r.method, r.src, r.dst, {});
+    r.context["host_read_gbps"] = rates;
+    return r;
+}
 
 json probe(const std::vector<double>& rates) {
     json visits = json::array();
@@ -36,17 +55,17 @@ TEST(HostRead, TheRangeIsOverTheVisitsWithTheirMedian) {
 }
 
 TEST(HostRead, SummarySaysWhetherTheHostMoved) {
-    const std::string moved = format_host_read(meta_with(probe({90, 76, 88, 91, 87})));
+    const std::string moved = format_host_read(file_of(probe({90, 76, 88, 91, 87})));
     EXPECT_NE(moved.find("5 visits over 8.0 s, 600 MiB by 16 threads): 76.0-91.0 GB/s, median 88.0, 17% apart"),
               std::string::npos)
         << moved;
     EXPECT_NE(moved.find("moved while this run measured"), std::string::npos) << moved;
-    const std::string steady = format_host_read(meta_with(probe({90, 89, 91, 90})));
+    const std::string steady = format_host_read(file_of(probe({90, 89, 91, 90})));
     EXPECT_NE(steady.find("2% apart: steady"), std::string::npos) << steady;
     EXPECT_EQ(steady.find("moved"), std::string::npos) << steady;
-    const std::string once = format_host_read(meta_with(probe({90})));
+    const std::string once = format_host_read(file_of(probe({90})));
     EXPECT_NE(once.find("(1 visit over 0.0 s, 600 MiB by 16 threads): 90.0 GB/s"), std::string::npos) << once;
-    EXPECT_EQ(format_host_read(meta_with({{"skipped", "no NUMA node has cores"}})),
+    EXPECT_EQ(format_host_read(file_of({{"skipped", "no NUMA node has cores"}})),
               "host memory read between records: not probed (no NUMA node has cores)\n");
 }
 
@@ -57,7 +76,7 @@ TEST(HostRead, FilesWithoutItOrWithMalformedPartsSayNothingAndNeverThrow) {
                                                                 json{{"gbps", -5}}, json{{"gbps", 0}}})}}),
                              meta_with({{"skipped", 42}})}) {
         EXPECT_FALSE(host_read_range(meta)) << meta;
-        EXPECT_EQ(format_host_read(meta), "") << meta;
+        EXPECT_EQ(format_host_read(file_with(meta)), "") << meta;
     }
     // Malformed visits beside good ones are left out; odd sizes and counts are not said.
     json mixed = probe({50, 60});
@@ -71,5 +90,31 @@ TEST(HostRead, FilesWithoutItOrWithMalformedPartsSayNothingAndNeverThrow) {
     EXPECT_EQ(r->bytes, 0u);
     EXPECT_EQ(r->threads, 0u);
     EXPECT_DOUBLE_EQ(r->span_s, 2);
-    EXPECT_NE(format_host_read(meta_with(mixed)).find("(3 visits over 2.0 s): 50.0-60.0 GB/s"), std::string::npos);
+    EXPECT_NE(format_host_read(file_of(mixed)).find("(3 visits over 2.0 s): 50.0-60.0 GB/s"), std::string::npos);
+}
+
+// The records of host memory measured while the probe read 10% or more away
+// from the run's median are named with how far; device-only records and
+// records without visits are not.
+TEST(HostRead, RecordsMeasuredWhileTheHostReadSlowlyAreNamed) {
+    ResultsFile f = file_of(probe({100, 100, 100, 80, 120}));
+    f.records.push_back(host_record("cpu-copy", "numa0", "numa0", json::array({80, 84})));   // -18%
+    f.records.push_back(host_record("memcpy-d2h", "gpu0", "numa0", json::array({100, 95})));  // -2.5%: within
+    f.records.push_back(host_record("memcpy-d2d", "gpu0", "gpu0", json::array({60})));        // no host memory
+    f.records.push_back(host_record("cpu-read", "numa0", "numa0", json::array({120})));       // +20%
+    f.records.push_back(host_record("cpu-write", "numa0", "numa0", json::array({"x", -1})));  // nothing usable
+    const auto off = records_off_host_median(f);
+    ASSERT_EQ(off.size(), 2u);
+    EXPECT_EQ(off[0].key, f.records[0].key);
+    EXPECT_NEAR(off[0].ratio, 0.82, 1e-12);
+    EXPECT_EQ(off[1].key, f.records[3].key);
+    EXPECT_NEAR(off[1].ratio, 1.2, 1e-12);
+    const std::string text = format_host_read(f);
+    EXPECT_NE(text.find("10% or more away from that median (the visits around each): " + f.records[0].key +
+                        " (-18%), " + f.records[3].key + " (+20%)\n"),
+              std::string::npos)
+        << text;
+    // Without the probe's visits nothing is named.
+    f.meta = json::object();
+    EXPECT_TRUE(records_off_host_median(f).empty());
 }

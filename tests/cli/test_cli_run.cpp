@@ -43,6 +43,7 @@ TEST(CliRun, QuickRunWritesAValidResultsFileSilently) {
     ASSERT_TRUE(host_read.contains("visits")) << host_read;
     EXPECT_GE(host_read.at("visits").size(), 2u);
     for (const auto& v : host_read.at("visits")) EXPECT_GT(v.at("gbps").get<double>(), 0) << v;
+    for (const auto& rec : doc.at("records")) EXPECT_FALSE(rec.at("context").at("host_read_gbps").empty()) << rec.at("key");
     const Result summary = run_hwcomm(s, "summary out.json");
     EXPECT_NE(summary.out.find("host memory read between records ("), std::string::npos) << summary.out;
     const auto& records = doc.at("records");

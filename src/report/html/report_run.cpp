@@ -85,7 +85,7 @@ json run_rows(const ResultsFile& results, const Graph& graph) {
         if (run.contains("finished") && run["finished"] == false) rows.push_back({"Run", "not finished: " + run.dump()});
         if (const std::optional<double> wall = analyze::run_wall_s(results))
             rows.push_back({"Wall time", std::to_string(static_cast<long long>(*wall)) + " s from start to end"});
-        if (std::string host = analyze::format_host_read(meta); !host.empty()) {
+        if (std::string host = analyze::format_host_read(results); !host.empty()) {
             while (!host.empty() && host.back() == '\n') host.pop_back();
             rows.push_back({"Host memory read", host});
         }
