@@ -102,14 +102,20 @@ nlohmann::json HostReadProbe::to_json() const {
 }
 
 std::unique_ptr<HostReadProbe> make_host_read_probe(std::string& why) {
+    why = "no NUMA node has cores";
     try {
         auto topo = std::make_unique<HwlocTopology>();
+        // The first node with cores whose memory takes the buffer (a node may have cores and no memory).
         for (const int numa : topo->numa_os_indexes()) {
+            if (!topo) topo = std::make_unique<HwlocTopology>();  // the failed probe took it
             if (topo->cores_of_numa(numa) == 0) continue;
             const std::uint64_t bytes = host_read_probe_bytes(caches_of_numa(*topo, numa).llc);
-            return std::make_unique<HostReadProbe>(std::move(topo), numa, bytes);
+            try {
+                return std::make_unique<HostReadProbe>(std::move(topo), numa, bytes);
+            } catch (const std::exception& e) {
+                why = "numa" + std::to_string(numa) + ": " + e.what();
+            }
         }
-        why = "no NUMA node has cores";
     } catch (const std::exception& e) {
         why = e.what();
     }
