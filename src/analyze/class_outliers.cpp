@@ -6,6 +6,7 @@
 #include <map>
 
 #include "analyze/curve_metrics.hpp"
+#include "analyze/host_read.hpp"
 #include "analyze/record_classes.hpp"
 #include "analyze/summary.hpp"
 #include "measure/byte_size.hpp"
@@ -66,6 +67,26 @@ ClassCentre class_centre(const std::map<ClassMember, Curve>& curves, const Verdi
     }
     if (!scatters.empty()) c.scatter = median_value(scatters);
     return c;
+}
+
+// The probe's rate around `record` over the rate around what it was compared
+// with: its representative, or the median over the class's records.
+std::optional<double> host_read_ratio(const Record& record, const Record& representative,
+                                      const std::map<ClassMember, const Record*>& members, bool against_class) {
+    if (!touches_host_memory(record)) return std::nullopt;
+    const auto mine = host_read_mean(record);
+    if (!mine) return std::nullopt;
+    std::optional<double> theirs;
+    if (against_class) {
+        std::vector<double> means;
+        for (const auto& [member, r] : members)
+            if (const auto m = host_read_mean(*r)) means.push_back(*m);
+        if (!means.empty()) theirs = median_value(means);
+    } else {
+        theirs = host_read_mean(representative);
+    }
+    if (!theirs || !(*theirs > 0)) return std::nullopt;
+    return *mine / *theirs;
 }
 
 }  // namespace
@@ -133,6 +154,7 @@ std::vector<ClassOutlier> class_outliers(const ResultsFile& file, const ClassMap
             }
             o.difference = rule.reduce(diffs);
             if (std::abs(o.difference) <= o.tolerance) continue;
+            o.host_read_ratio = host_read_ratio(*record, *rep_it->second, members, o.class_links > 0);
             o.key = record->key;
             o.representative = rep_it->second->key;
             o.class_id = c.id;
@@ -158,6 +180,14 @@ Anomaly outlier_anomaly(const ClassOutlier& o) {
                        " at " + sizes + (o.in_window ? "" : " (below the size window: the largest size both measured)") +
                        ", beyond " + percent(o.tolerance).substr(1) + "; class " + o.class_id + ": " +
                        o.class_description + "; measured as " + o.measured_as;
+    if (o.host_read_ratio) {
+        const double host = *o.host_read_ratio - 1;
+        text += "; around it the host read probe read " + percent(host) + " against " +
+                (o.class_links ? "its class's records" : "its representative");
+        if (std::abs(host) < kHostReadExplains) text += ": the host was as fast, the difference is the link's";
+        else if ((host > 0) == (o.difference > 0)) text += ": the difference may be the host's, not the link's";
+        else text += ": the host moved the other way";
+    }
     return {"identical-link-outlier", text, {o.key, o.representative}};
 }
 

@@ -9,6 +9,7 @@
 // largest size both measured), beyond the threshold or the representative's
 // CI, where wider. docs/classes.md.
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -30,7 +31,15 @@ struct ClassOutlier {
     // bandwidths made that median (the fewest over `sizes`: a member may lack a
     // point at a size); 0: compared with the representative.
     std::size_t class_links = 0;
+    // For a record of host memory: the host read probe's rate around it over
+    // the rate around what it was compared with (the representative, or the
+    // median over the class's records), when both have visits
+    // (analyze/host_read.hpp): a difference the host made looks like this.
+    std::optional<double> host_read_ratio;
 };
+
+// Beyond this the probe's ratio in the outlier's direction may explain it.
+inline constexpr double kHostReadExplains = 0.05;
 
 std::vector<ClassOutlier> class_outliers(const ResultsFile& file, const ClassMap& classes, const VerdictRule& rule);
 

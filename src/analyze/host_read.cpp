@@ -59,20 +59,30 @@ std::optional<HostReadRange> host_read_range(const nlohmann::json& meta) {
     return r;
 }
 
+bool touches_host_memory(const Record& record) {
+    return record.src.rfind("numa", 0) == 0 || record.dst.rfind("numa", 0) == 0;
+}
+
+std::optional<double> host_read_mean(const Record& record) {
+    const auto rates = record.context.find("host_read_gbps");
+    if (rates == record.context.end() || !rates->is_array()) return std::nullopt;
+    double sum = 0;
+    std::size_t n = 0;
+    for (const nlohmann::json& v : *rates)
+        if (v.is_number() && v.get<double>() > 0 && std::isfinite(v.get<double>())) sum += v.get<double>(), ++n;
+    if (n == 0) return std::nullopt;
+    return sum / static_cast<double>(n);
+}
+
 std::vector<HostReadOffRecord> records_off_host_median(const ResultsFile& file) {
     std::vector<HostReadOffRecord> out;
     const auto range = host_read_range(file.meta);
     if (!range || !(range->median_gbps > 0)) return out;
     for (const Record& r : file.records) {
-        if (r.src.rfind("numa", 0) != 0 && r.dst.rfind("numa", 0) != 0) continue;
-        const auto rates = r.context.find("host_read_gbps");
-        if (rates == r.context.end() || !rates->is_array()) continue;
-        double sum = 0;
-        std::size_t n = 0;
-        for (const nlohmann::json& v : *rates)
-            if (v.is_number() && v.get<double>() > 0 && std::isfinite(v.get<double>())) sum += v.get<double>(), ++n;
-        if (n == 0) continue;
-        const double ratio = sum / static_cast<double>(n) / range->median_gbps;
+        if (!touches_host_memory(r)) continue;
+        const auto mean = host_read_mean(r);
+        if (!mean) continue;
+        const double ratio = *mean / range->median_gbps;
         if (std::abs(ratio - 1) >= kHostReadOffMedian) out.push_back({r.key, ratio});
     }
     return out;

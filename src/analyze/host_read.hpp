@@ -30,6 +30,13 @@ std::optional<HostReadRange> host_read_range(const nlohmann::json& meta);
 // Above this spread (max - min over median) summary says the host moved.
 inline constexpr double kHostReadSteady = 0.05;
 
+// A record with an end on a NUMA node: its figures move with the host's memory rate.
+bool touches_host_memory(const Record& record);
+
+// The mean of the probe's rates around a record (context.host_read_gbps,
+// positive finite numbers only); nullopt without any.
+std::optional<double> host_read_mean(const Record& record);
+
 // A record of host memory (an end on a NUMA node) measured while the probe
 // read at least kHostReadOffMedian away from the run's median: the mean of
 // the visits around it (context.host_read_gbps) over that median.

@@ -227,3 +227,56 @@ TEST(ClassOutliers, PromotedMembersAlikeDoNotMakeTheCentreWhereOnlyFullSweepsRea
         EXPECT_NEAR(o.difference, 19.8 / 18.45 - 1, 1e-3) << o.key;
     }
 }
+
+// A record of host memory outside its class names how fast the host read
+// around it against its class's records (context.host_read_gbps): in the
+// outlier's direction the host may explain it, within 5% it does not.
+TEST(ClassOutliers, AHostMemoryOutlierSaysWhatTheHostReadAroundIt) {
+    ResultsFile f;
+    const Graph g = discover_machine({.input_xml = test::fixture("hwloc/dgx1.xml"), .use_nvml = false, .use_cuda = false});
+    f.topology = graph_to_json(g);
+    const auto h2d = [](const std::string& dst, double gbps, double host_gbps) {
+        Record r = peer_record("numa0", dst, gbps, 0.001, "confirmed");
+        r.method = "memcpy-h2d";
+        r.params = {{"host_mem", "pinned"}};
+        r.key = record_key(r.method, r.src, r.dst, r.params);
+        r.context["host_read_gbps"] = nlohmann::json::array({host_gbps, host_gbps});
+        return r;
+    };
+    for (int gpu = 0; gpu < 8; ++gpu) f.records.push_back(h2d("gpu" + std::to_string(gpu), 12, 100));
+    const ClassMap classes = record_classes(f, &g, "dgx1");
+    const LinkClass* c = classes.find({"numa0", "gpu0"});
+    ASSERT_TRUE(c) << "no class of numa0 -> gpu0 on the DGX-1";
+    ASSERT_GE(c->members.size(), 3u);
+    const std::string slow = c->members[1].dst;
+    Record* member = nullptr;
+    for (Record& r : f.records)
+        if (r.dst == slow) member = &r;
+    ASSERT_TRUE(member);
+    // 15% slow while the host read 20% slower than around the class's records: may be the host.
+    *member = h2d(slow, 10.2, 80);
+    auto outliers = class_outliers(f, classes, VerdictRule{});
+    ASSERT_EQ(outliers.size(), 1u);
+    EXPECT_EQ(outliers[0].key, member->key);
+    ASSERT_TRUE(outliers[0].host_read_ratio);
+    EXPECT_NEAR(*outliers[0].host_read_ratio, 0.8, 1e-12);
+    std::string text = outlier_anomaly(outliers[0]).text;
+    EXPECT_NE(text.find("around it the host read probe read -20.0% against its class's records: the difference may "
+                        "be the host's, not the link's"),
+              std::string::npos)
+        << text;
+    // The same difference with the host as fast around it: the link's.
+    *member = h2d(slow, 10.2, 98);
+    outliers = class_outliers(f, classes, VerdictRule{});
+    ASSERT_EQ(outliers.size(), 1u);
+    text = outlier_anomaly(outliers[0]).text;
+    EXPECT_NE(text.find("-2.0% against its class's records: the host was as fast, the difference is the link's"),
+              std::string::npos)
+        << text;
+    // Without visits around it nothing is said of the host.
+    member->context.erase("host_read_gbps");
+    outliers = class_outliers(f, classes, VerdictRule{});
+    ASSERT_EQ(outliers.size(), 1u);
+    EXPECT_FALSE(outliers[0].host_read_ratio);
+    EXPECT_EQ(outlier_anomaly(outliers[0]).text.find("host read probe"), std::string::npos);
+}
