@@ -185,8 +185,9 @@ Anomaly outlier_anomaly(const ClassOutlier& o) {
         text += "; around it the host read probe read " + percent(host) + " against " +
                 (o.class_links ? "its class's records" : "its representative");
         if (std::abs(host) < kHostReadExplains) text += ": the host was as fast, the difference is the link's";
-        else if ((host > 0) == (o.difference > 0)) text += ": the difference may be the host's, not the link's";
-        else text += ": the host moved the other way";
+        else if ((host > 0) != (o.difference > 0)) text += ": the host moved the other way";
+        else if (2 * std::abs(host) >= std::abs(o.difference)) text += ": the difference may be the host's, not the link's";
+        else text += ": the host explains part of the difference at most";
     }
     return {"identical-link-outlier", text, {o.key, o.representative}};
 }

@@ -265,6 +265,15 @@ TEST(ClassOutliers, AHostMemoryOutlierSaysWhatTheHostReadAroundIt) {
                         "be the host's, not the link's"),
               std::string::npos)
         << text;
+    // The host 6% slower around a 15% slower record: part of it at most; 6% faster: the other way.
+    *member = h2d(slow, 10.2, 94);
+    text = outlier_anomaly(class_outliers(f, classes, VerdictRule{}).at(0)).text;
+    EXPECT_NE(text.find("-6.0% against its class's records: the host explains part of the difference at most"),
+              std::string::npos)
+        << text;
+    *member = h2d(slow, 10.2, 106);
+    text = outlier_anomaly(class_outliers(f, classes, VerdictRule{}).at(0)).text;
+    EXPECT_NE(text.find("+6.0% against its class's records: the host moved the other way"), std::string::npos) << text;
     // The same difference with the host as fast around it: the link's.
     *member = h2d(slow, 10.2, 98);
     outliers = class_outliers(f, classes, VerdictRule{});
