@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "core/utf8.hpp"
+#include "measure/statistics.hpp"
 
 namespace hwcomm::analyze {
 
@@ -50,8 +51,7 @@ std::optional<HostReadRange> host_read_range(const nlohmann::json& meta) {
     r.visits = rates.size();
     r.low_gbps = rates.front();
     r.high_gbps = rates.back();
-    const std::size_t n = rates.size();
-    r.median_gbps = n % 2 ? rates[n / 2] : (rates[n / 2 - 1] + rates[n / 2]) / 2;
+    r.median_gbps = quantile_sorted(rates, 0.5);
     r.span_s = std::isfinite(first_t) && last_t > first_t ? last_t - first_t : 0;
     const double bytes = finite_number(*probe, "bytes"), threads = finite_number(*probe, "threads");
     if (bytes > 0 && bytes < 1e18) r.bytes = static_cast<std::uint64_t>(bytes);
@@ -119,7 +119,8 @@ std::string format_host_read(const ResultsFile& file) {
     const std::vector<HostReadOffRecord> off = records_off_host_median(file);
     if (off.empty()) return out;
     constexpr std::size_t kListed = 8;
-    out += "  measured while the host read 10% or more away from that median (the visits around each):";
+    out += "  measured while the host read " + std::to_string(std::lround(100 * kHostReadOffMedian)) +
+           "% or more away from that median (the visits around each):";
     for (std::size_t i = 0; i < off.size() && i < kListed; ++i) {
         char ratio[32];
         std::snprintf(ratio, sizeof ratio, " (%+.0f%%)", 100 * (off[i].ratio - 1));

@@ -5,6 +5,7 @@
 #include <thread>
 
 #include "core/error.hpp"
+#include "measure/statistics.hpp"
 #include "methods/cpu/stream_kernels.hpp"
 #include "platform/cache_sizes.hpp"
 #include "platform/clock.hpp"
@@ -66,8 +67,7 @@ HostReadVisit HostReadProbe::visit() {
         seconds.push_back(steady_seconds() - t0);
     }
     for (auto& th : team) th.join();
-    std::sort(seconds.begin(), seconds.end());
-    const double median = seconds[seconds.size() / 2];
+    const double median = median_value(std::move(seconds));
     HostReadVisit v{elapsed_s(), median > 0 ? static_cast<double>(buffer_.size()) / median / 1e9 : 0};
     visits_.push_back(v);
     return v;
