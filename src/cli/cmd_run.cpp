@@ -266,6 +266,7 @@ int run_command(const RunArgs& a) {
         set_completed_records(results.meta, results.records.size());
         save_results(path, results);
     };
+    hooks.on_note = [&](const std::string& line) { std::cerr << (tty ? "\r\033[K" : "") << "  " << line << std::endl; };
     run_plan(graph, plan, options, results, hooks);
     note_host_read(false);
     end_run_state(results.meta, every_planned_record_present(plan, results), utc_now_iso8601());

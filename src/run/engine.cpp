@@ -10,6 +10,7 @@
 #include "run/planned_measure.hpp"
 #include "run/progress.hpp"
 #include "run/record_measure.hpp"
+#include "run/representative_recheck.hpp"
 #include "run/size_plan.hpp"
 
 namespace hwcomm {
@@ -48,6 +49,7 @@ public:
             return !done || is_not_measured(*done);
         };
         for (const auto& p : plan) {
+            if (p.round.empty()) planned_by_key_[p.key] = &p;
             if (p.round.empty()) {
                 if (pending(p)) todo_.push_back(&p);
                 continue;
@@ -235,6 +237,41 @@ private:
                 if (j != k) others.push_back(&firsts[j]);
             if (!settle(*group[k].planned, group[k].record, verdicts[k], others, representative, at)) return false;
         }
+        return recheck_representative(representative_key, verdicts, at);
+    }
+
+    // The representative its confirmations put outside the class measured
+    // again at their sizes (run/representative_recheck.hpp); the result kept
+    // in its record's context.recheck, its time added to its elapsed_s.
+    // False: stop the run.
+    bool recheck_representative(const std::string& key, const std::vector<ConfirmationVerdict>& verdicts,
+                                std::size_t at) {
+        const nlohmann::json first = representative_outside(verdicts);
+        const auto planned = planned_by_key_.find(key);
+        if (first.empty() || planned == planned_by_key_.end() || (loss_ && needs_gpu(*planned->second))) return true;
+        if (hooks_.should_stop && hooks_.should_stop()) return false;
+        PlannedRecord again_plan = *planned->second;  // a confirmation of itself: the confirmations' sizes
+        again_plan.measured_as = "confirmed";
+        again_plan.representative_key = key;
+        std::optional<DeviceFailure> failure;
+        const auto started = std::chrono::steady_clock::now();
+        std::optional<Record> again = measure_as_planned(graph_, again_plan, options_, results_, nullptr, &hooks_, failure);
+        if (!again) return false;
+        const double spent = seconds_since(started);
+        note_loss(failure, at, key);
+        std::vector<Record> members;  // copies: the class's kept confirmations
+        for (const Record& r : results_.records)
+            if (r.measured_as == "confirmed" && r.context.contains("confirmation") &&
+                r.context["confirmation"].value("representative", "") == key)
+                members.push_back(r);
+        nlohmann::json recheck = judge_recheck(first, *again, pointers(members));
+        recheck["elapsed_s"] = spent;
+        const auto rep = std::find_if(results_.records.begin(), results_.records.end(),
+                                      [&](const Record& r) { return r.key == key; });
+        if (rep == results_.records.end()) return true;
+        rep->context["recheck"] = recheck;
+        rep->context["elapsed_s"] = rep->context.value("elapsed_s", 0.0) + spent;
+        if (hooks_.on_note) hooks_.on_note(recheck_line(key, recheck));
         return true;
     }
 
@@ -305,6 +342,7 @@ private:
     std::vector<const PlannedRecord*> todo_;
     std::map<std::string, std::size_t> last_of_class_;  // representative key -> its last confirmation in todo_
     std::map<std::string, std::vector<HeldConfirmation>> held_;
+    std::map<std::string, const PlannedRecord*> planned_by_key_;  // records measured alone (representatives among them)
     Progress* progress_ = nullptr;
     std::size_t measured_ = 0;
     std::optional<DeviceLoss> loss_;  // set once: the sticky failure that ended the GPU part

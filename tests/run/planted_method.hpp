@@ -22,6 +22,8 @@ struct PlantedLinks {
     std::map<std::pair<std::string, std::string>, double> first_latency_of;
     // Pairs whose second session only takes this latency.
     std::map<std::pair<std::string, std::string>, double> second_latency_of;
+    // Pairs whose first session only moves at this rate (a host faster while it ran).
+    std::map<std::pair<std::string, std::string>, double> first_gbps_of;
     // Pairs slower only when measured in a confirmation round (their round slows them).
     std::map<std::pair<std::string, std::string>, double> round_gbps_of;
     bool rounds = true;  // the method measures its pairs in rounds (Characterizer::measures_rounds)
@@ -113,8 +115,11 @@ public:
         const int session = prepares_of[pair]++;
         const auto& noisy = session == 0 ? links_.first_latency_of : links_.second_latency_of;
         const auto it = session < 2 ? noisy.find(pair) : noisy.end();
+        const auto first_rate = session == 0 ? links_.first_gbps_of.find(pair) : links_.first_gbps_of.end();
         return std::make_unique<PlantedSession>(it != noisy.end() ? it->second : links_.latency(s.id, d.id),
-                                                links_.rate(s.id, d.id), max);
+                                                first_rate != links_.first_gbps_of.end() ? first_rate->second
+                                                                                         : links_.rate(s.id, d.id),
+                                                max);
     }
     bool measures_rounds(const ParamSet&) const override { return links_.rounds; }
     bool rounds_one_way(const ParamSet&) const override { return links_.one_way; }

@@ -1,0 +1,116 @@
+#include "run/representative_recheck.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <map>
+#include <utility>
+
+#include "measure/byte_size.hpp"
+
+namespace hwcomm {
+
+namespace {
+
+using SizeKey = std::pair<std::uint64_t, std::string>;  // bytes, axes as JSON text
+
+SizeKey size_key(const nlohmann::json& entry) {
+    return {entry.value("bytes", std::uint64_t{0}), entry.value("axes", nlohmann::json::object()).dump()};
+}
+
+// Per size, the class's view of the record judged as its representative: the
+// first compared entry that carries the class's spread.
+std::map<SizeKey, nlohmann::json> class_entries(const std::vector<ConfirmationVerdict>& verdicts) {
+    std::map<SizeKey, nlohmann::json> out;
+    for (const ConfirmationVerdict& v : verdicts)
+        for (const auto& e : v.compared)
+            if (e.contains("class") && e["class"].is_object()) out.emplace(size_key(e), e);
+    return out;
+}
+
+std::string text(double v, const char* format) {
+    char b[48];
+    std::snprintf(b, sizeof b, format, v);
+    return b;
+}
+
+std::string percent(double ratio) { return text((ratio - 1) * 100, "%+.1f%%"); }
+
+}  // namespace
+
+nlohmann::json representative_outside(const std::vector<ConfirmationVerdict>& verdicts) {
+    nlohmann::json out = nlohmann::json::array();
+    for (const auto& [key, e] : class_entries(verdicts)) {
+        const auto& c = e["class"];
+        if (!c.value("representative_outside", false)) continue;
+        const double first = e.value("representative_gbps", 0.0), median = c.value("median_gbps", 0.0);
+        out.push_back({{"bytes", key.first},
+                       {"axes", e.value("axes", nlohmann::json::object())},
+                       {"first_gbps", first},
+                       {"class_median_gbps", median},
+                       {"links", c.value("links", 0)},
+                       {"side", first < median ? "below" : "above"}});
+    }
+    return out;
+}
+
+nlohmann::json judge_recheck(const nlohmann::json& first_outside, const Record& again,
+                             const std::vector<const Record*>& members, double tolerance) {
+    nlohmann::json r = {{"compared", nlohmann::json::array()}};
+    if (!first_outside.empty()) {
+        const auto& f = first_outside.front();
+        r["reason"] = "at " + format_size(f.value("bytes", std::uint64_t{0})) + " " +
+                      text(f.value("first_gbps", 0.0), "%.4g") + " GB/s, " +
+                      percent(f.value("first_gbps", 0.0) / f.value("class_median_gbps", 1.0)) +
+                      " from the median of its class's " + std::to_string(f.value("links", 0)) + " links (" +
+                      text(f.value("class_median_gbps", 0.0), "%.4g") + " GB/s)";
+    }
+    for (const Point& p : again.points)
+        if (p.status != "ok") {
+            r["verdict"] = "failed";
+            r["error"] = format_size(p.bytes) + ": " + (p.error.empty() ? p.status : p.error);
+            return r;
+        }
+    std::map<SizeKey, std::string> first_side;
+    for (const auto& f : first_outside) first_side[size_key(f)] = f.value("side", "");
+    bool again_outside = false;
+    for (const auto& [key, e] : class_entries(judge_class(members, {}, again, tolerance))) {
+        const auto& c = e["class"];
+        const double mine = e.value("representative_gbps", 0.0), median = c.value("median_gbps", 0.0);
+        nlohmann::json entry = {{"bytes", key.first},
+                                {"axes", e.value("axes", nlohmann::json::object())},
+                                {"again_gbps", mine},
+                                {"class_median_gbps", median},
+                                {"links", c.value("links", 0)},
+                                {"outside", c.value("representative_outside", false)}};
+        if (const auto f = std::find_if(first_outside.begin(), first_outside.end(),
+                                        [&](const nlohmann::json& x) { return size_key(x) == key; });
+            f != first_outside.end())
+            entry["first_gbps"] = f->value("first_gbps", 0.0);
+        if (entry["outside"].get<bool>()) {
+            const std::string side = mine < median ? "below" : "above";
+            entry["side"] = side;
+            if (const auto s = first_side.find(key); s != first_side.end() && s->second == side) again_outside = true;
+        }
+        r["compared"].push_back(std::move(entry));
+    }
+    r["verdict"] = r["compared"].empty() ? "not compared" : again_outside ? "outside again" : "within";
+    return r;
+}
+
+std::string recheck_line(const std::string& key, const nlohmann::json& recheck) {
+    std::string line = key + ": its confirmations put it outside its class (" + recheck.value("reason", "") +
+                       "); measured again beside them: ";
+    const std::string verdict = recheck.value("verdict", "");
+    if (verdict == "failed") return line + "failed (" + recheck.value("error", "") + ")";
+    if (verdict == "not compared") return line + "no size to compare";
+    for (const auto& e : recheck["compared"])
+        if (e.contains("first_gbps")) {
+            line += format_size(e.value("bytes", std::uint64_t{0})) + " " + text(e.value("again_gbps", 0.0), "%.4g") +
+                    " GB/s, " + percent(e.value("again_gbps", 0.0) / e.value("class_median_gbps", 1.0)) + "; ";
+            break;
+        }
+    return line + (verdict == "within" ? "within its class: the first sweep's difference was the time it ran, not the link"
+                                       : "outside again: the link differs");
+}
+
+}  // namespace hwcomm
