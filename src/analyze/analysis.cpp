@@ -1,5 +1,6 @@
 // analyze_results: series, cells, efficiency and anomalies of several files.
 #include "analyze/class_outliers.hpp"
+#include "analyze/representative_recheck.hpp"
 #include "analyze/cpu_facts.hpp"
 #include "analyze/gpumem_facts.hpp"
 #include "analyze/record_classes.hpp"
@@ -36,6 +37,8 @@ Analysis analyze_results(const std::vector<NamedResults>& files, const VerdictRu
         const auto topology = topology_of(f.file);
         const ClassMap classes = record_classes(f.file, topology ? &*topology : nullptr, f.name);
         for (const ClassOutlier& o : class_outliers(f.file, classes, rule)) a.anomalies.push_back(outlier_anomaly(o));
+        for (const Record& r : f.file.records)
+            if (auto recheck = recheck_anomaly(r)) a.anomalies.push_back(std::move(*recheck));
     }
     return a;
 }

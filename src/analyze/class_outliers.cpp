@@ -8,6 +8,7 @@
 #include "analyze/curve_metrics.hpp"
 #include "analyze/host_read.hpp"
 #include "analyze/record_classes.hpp"
+#include "analyze/representative_recheck.hpp"
 #include "analyze/summary.hpp"
 #include "measure/byte_size.hpp"
 #include "measure/statistics.hpp"
@@ -110,8 +111,17 @@ std::vector<ClassOutlier> class_outliers(const ResultsFile& file, const ClassMap
         const auto rep_it = members.find(c.members.front());
         if (rep_it == members.end()) continue;  // no representative: nothing says what the class does
         std::map<ClassMember, Curve> curves;
-        for (const auto& [member, record] : members)
+        for (const auto& [member, record] : members) {
             for (const CurvePoint& p : curve_points(*record)) curves[member][p.bytes] = p;
+            // A representative measured again beside its class: that measurement there.
+            for (const auto& [bytes, gbps] : rechecked_gbps(*record)) {
+                CurvePoint& p = curves[member][bytes];
+                p = CurvePoint{};
+                p.bytes = bytes;
+                p.gbps = gbps;
+                p.seconds = static_cast<double>(bytes) / (gbps * 1e9);
+            }
+        }
         const Curve& rep = curves[rep_it->first];
         const ClassCentre centre = class_centre(curves, rule);
         for (const auto& [member, record] : members) {

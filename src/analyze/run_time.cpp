@@ -18,9 +18,12 @@ std::optional<double> number_in(const nlohmann::json& context, const char* key) 
 }
 
 // A confirmation the run measured a second time: kept with its first
-// measurement beside it, or promoted after both (run/engine.cpp).
+// measurement beside it, or promoted after both (run/engine.cpp); or a
+// representative measured again beside its class's confirmations
+// (context.recheck, run/representative_recheck.hpp).
 bool measured_twice(const Record& r) {
     if (!r.context.is_object()) return false;
+    if (const auto recheck = r.context.find("recheck"); recheck != r.context.end() && recheck->is_object()) return true;
     if (r.measured_as == "confirmed") {
         const auto c = r.context.find("confirmation");
         return c != r.context.end() && c->is_object() && c->contains("first_measurement");
@@ -122,8 +125,9 @@ std::string format_run_time(const std::vector<RunTimeRow>& rows, std::optional<d
     }
     out << "  error = estimate / measured - 1, over the records that carry both; a promotion's time includes its\n"
            "  confirmation, its estimate is the confirmation's. twice: confirmations outside their class once and\n"
-           "  measured again (kept when the second lay within, else promoted). set-up: of the measured time, what\n"
-           "  lay outside the records' points (buffers, binding, worker-count probes).\n";
+           "  measured again (kept when the second lay within, else promoted), and representatives their class's\n"
+           "  confirmations put outside, measured again beside them (its time in the representative's). set-up: of\n"
+           "  the measured time, what lay outside the records' points (buffers, binding, worker-count probes).\n";
     if (wall_s) {
         std::snprintf(line, sizeof line,
                       "  the run took %.0f s from start to end (meta.date_utc to meta.run.ended_utc, whole seconds),\n"

@@ -8,6 +8,7 @@
 
 #include "analyze/record_classes.hpp"
 #include "analyze/record_facts.hpp"
+#include "analyze/representative_recheck.hpp"
 #include "analyze/study.hpp"
 #include "catalog/method_params.hpp"
 #include "catalog/row_json.hpp"
@@ -219,6 +220,12 @@ std::vector<Series> build_series(const std::vector<NamedResults>& files, const V
             for (const CurvePoint& p : pts)
                 if (rule.in_window(p.bytes))
                     s.window_points[p.bytes] = p.gbps;
+            s.class_points = s.window_points;
+            for (const auto& [bytes, gbps] : rechecked_gbps(r))
+                if (rule.in_window(bytes)) {
+                    s.class_points[bytes] = gbps;
+                    s.rechecked_sizes.push_back(bytes);
+                }
             out.push_back(std::move(s));
         }
     }

@@ -58,6 +58,11 @@ struct Series {
     std::size_t n_sizes = 0;
     std::optional<double> window_gbps;  // the rule's statistic of the window's bandwidths (shown, not compared)
     std::map<std::uint64_t, double> window_points;  // size -> GB/s inside the rule's window
+    // window_points as its link class sees it: a representative measured again
+    // beside its class's confirmations takes that measurement at those sizes
+    // (analyze/representative_recheck.hpp). The identical-link cells compare these.
+    std::map<std::uint64_t, double> class_points;
+    std::vector<std::uint64_t> rechecked_sizes;  // the window sizes class_points took from the recheck
     CurveMetrics metrics;
 };
 

@@ -127,7 +127,7 @@ void cpu_gpu_cells(const std::vector<Series>& all, const VerdictRule& rule, std:
             json groups = json::object();
             for (const auto& [cls, list] : by_class) {
                 if (list.size() < 2) continue;
-                const auto measured = group_spread(list, rule);
+                const auto measured = group_spread(list, rule, &Series::class_points);
                 if (!measured) continue;
                 const Series &lo = *measured->slowest, &hi = *measured->fastest;
                 const double spread = measured->spread;
@@ -136,12 +136,14 @@ void cpu_gpu_cells(const std::vector<Series>& all, const VerdictRule& rule, std:
                                {"fastest", hi.key}, {"fastest_gbps", measured->fastest_gbps}, {"spread", spread},
                                {"sizes", measured->sizes},
                                {"locality", list.front()->locality}, {"class", list.front()->link_class_description}};
+                if (auto again = measured_again_keys(list); !again.empty()) groups[cls]["measured_again"] = again;
             }
             same.evidence["comparison"] = "transfers of one link class (the same edges at the same stated rates, NUMA "
                                           "relation and switch sharing: docs/classes.md) are identical links; per "
                                           "link the median over the common sizes of its bandwidth / the class's "
                                           "median there, spread = the highest / the lowest - 1; effect = the "
-                                          "largest spread";
+                                          "largest spread; a representative measured again beside its class's "
+                                          "confirmations (measured_again) counts by that measurement there";
             same.evidence["groups"] = groups;
             if (spreads.empty()) no_data(same, "fewer than two identical links measured");
             decide(same, spreads, spreads.empty() ? 0 : *std::max_element(spreads.begin(), spreads.end()), rule);
@@ -199,15 +201,23 @@ std::optional<double> paired_difference(const Series& a, const Series& b, const 
     return rule.reduce(std::move(d));
 }
 
-std::optional<GroupSpread> group_spread(const std::vector<const Series*>& group, const VerdictRule& rule) {
+nlohmann::json measured_again_keys(const std::vector<const Series*>& group) {
+    json keys = json::array();
+    for (const Series* s : group)
+        if (!s->rechecked_sizes.empty()) keys.push_back(s->key);
+    return keys;
+}
+
+std::optional<GroupSpread> group_spread(const std::vector<const Series*>& group, const VerdictRule& rule,
+                                        SeriesPoints points) {
     if (group.size() < 2) return std::nullopt;
     std::vector<std::vector<double>> off(group.size());   // per series: log(its / the group's median) per size
     std::vector<std::vector<double>> gbps(group.size());  // per series: its bandwidth at those sizes
-    for (const auto& [bytes, first] : group.front()->window_points) {
+    for (const auto& [bytes, first] : group.front()->*points) {
         std::vector<double> here, logs;
         for (const Series* s : group) {
-            const auto it = s->window_points.find(bytes);
-            if (it == s->window_points.end() || !(it->second > 0)) break;
+            const auto it = (s->*points).find(bytes);
+            if (it == (s->*points).end() || !(it->second > 0)) break;
             here.push_back(it->second);
             logs.push_back(std::log(it->second));
         }

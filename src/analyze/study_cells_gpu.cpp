@@ -124,7 +124,9 @@ void gpu_gpu_cells(const std::vector<Series>& all, const VerdictRule& rule, std:
                              {"comparison", "pairs of one link class (the same edges at the same stated rates: "
                                             "docs/classes.md) are identical links; per pair the median over the "
                                             "common sizes of its bandwidth / the class's median there, spread = the "
-                                            "highest / the lowest - 1; effect = the largest spread"}};
+                                            "highest / the lowest - 1; effect = the largest spread; a representative "
+                                            "measured again beside its class's confirmations (measured_again) counts "
+                                            "by that measurement there"}};
             if (!settle_early(same, v, std::string(peer) == "on")) {
                 std::map<std::string, std::vector<const Series*>> by_class;
                 for (const auto& entry : v.pairs) {
@@ -135,7 +137,7 @@ void gpu_gpu_cells(const std::vector<Series>& all, const VerdictRule& rule, std:
                 json groups = json::object();
                 for (const auto& [cls, list] : by_class) {
                     if (list.size() < 2) continue;
-                    const auto measured = group_spread(list, rule);
+                    const auto measured = group_spread(list, rule, &Series::class_points);
                     if (!measured) continue;
                     const Series &lo = *measured->slowest, &hi = *measured->fastest;
                     const double spread = measured->spread;
@@ -146,6 +148,7 @@ void gpu_gpu_cells(const std::vector<Series>& all, const VerdictRule& rule, std:
                                    {"binding", std::string(peer) == "off" ? series_binding(lo) : "-"},
                                    {"spread", spread}, {"path_class", list.front()->path_class},
                                    {"class", list.front()->link_class_description}};
+                    if (auto again = measured_again_keys(list); !again.empty()) groups[cls]["measured_again"] = again;
                 }
                 same.evidence["groups"] = groups;
                 if (spreads.empty()) no_data_cell(same, "fewer than two identical links measured");

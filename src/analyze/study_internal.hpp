@@ -29,7 +29,8 @@ std::optional<double> paired_difference(const Series& a, const Series& b, const 
 // found. A series consistently off the others shows; curves that cross from
 // size to size do not add up: per-size fastest / slowest alone read +29%
 // between two pageable D2H links whose window medians were both 10.80 GB/s
-// (nvidia-h200-x2 at e021a7c). nullopt when they share no size.
+// (nvidia-h200-x2 at e021a7c). nullopt when they share no size. `points`: the
+// series' bandwidths to compare (the identical-link cells: class_points).
 struct GroupSpread {
     double spread = 0;
     const Series* fastest = nullptr;
@@ -37,7 +38,11 @@ struct GroupSpread {
     double fastest_gbps = 0, slowest_gbps = 0;  // their medians over the common sizes
     std::size_t sizes = 0;                      // how many sizes every series measured
 };
-std::optional<GroupSpread> group_spread(const std::vector<const Series*>& group, const VerdictRule& rule);
+using SeriesPoints = std::map<std::uint64_t, double> Series::*;
+std::optional<GroupSpread> group_spread(const std::vector<const Series*>& group, const VerdictRule& rule,
+                                        SeriesPoints points = &Series::window_points);
+// The keys of `group`'s series whose class_points took a recheck's sizes.
+nlohmann::json measured_again_keys(const std::vector<const Series*>& group);
 void gpu_gpu_cells(const std::vector<Series>& all, const VerdictRule& rule, std::vector<Cell>& cells);
 
 }  // namespace hwcomm::analyze

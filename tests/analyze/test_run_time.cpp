@@ -91,9 +91,11 @@ TEST(RunTime, ConfirmationsMeasuredTwiceAreCounted) {
     f.records[5].context["promotion"] = {{"reason", "at 1 B ..."}, {"measured_twice", true}};
     // The field decides where it is written, whatever the reason says.
     f.records[6].context["promotion"] = {{"reason", "named gpu7 measured twice"}, {"measured_twice", false}};
+    // A representative measured again beside its class's confirmations.
+    f.records[0].context["recheck"] = {{"verdict", "within"}};
     const auto rows = run_time_rows(f);
     ASSERT_EQ(rows.size(), 2u);
-    EXPECT_EQ(rows[0].measured_twice, 3u);
+    EXPECT_EQ(rows[0].measured_twice, 4u);
     EXPECT_NE(format_run_time(rows).find("twice"), std::string::npos);
 }
 

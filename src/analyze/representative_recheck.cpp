@@ -1,0 +1,85 @@
+#include "analyze/representative_recheck.hpp"
+
+#include <cstdio>
+#include <string>
+
+#include "measure/byte_size.hpp"
+
+namespace hwcomm::analyze {
+
+namespace {
+
+const nlohmann::json* recheck_of(const Record& r) {
+    const auto it = r.context.find("recheck");
+    return it != r.context.end() && it->is_object() ? &*it : nullptr;
+}
+
+std::string text(double v, const char* format) {
+    char b[48];
+    std::snprintf(b, sizeof b, format, v);
+    return b;
+}
+
+// A number the file may lack or hold as another type: 0.
+double number(const nlohmann::json& e, const char* name) {
+    const auto it = e.find(name);
+    return it != e.end() && it->is_number() ? it->get<double>() : 0.0;
+}
+
+std::string string_of(const nlohmann::json& e, const char* name, const std::string& otherwise) {
+    const auto it = e.find(name);
+    return it != e.end() && it->is_string() ? it->get<std::string>() : otherwise;
+}
+
+std::uint64_t bytes_of(const nlohmann::json& e) {
+    const auto it = e.find("bytes");
+    return it != e.end() && it->is_number_unsigned() ? it->get<std::uint64_t>() : 0;
+}
+
+}  // namespace
+
+std::map<std::uint64_t, double> rechecked_gbps(const Record& record) {
+    std::map<std::uint64_t, double> out;
+    const nlohmann::json* r = recheck_of(record);
+    if (!r || string_of(*r, "verdict", "") == "failed" || !r->contains("compared") || !(*r)["compared"].is_array())
+        return out;
+    for (const auto& e : (*r)["compared"]) {
+        if (!e.is_object() || bytes_of(e) == 0) continue;
+        if (e.contains("axes") && !(e["axes"].is_object() && e["axes"].empty())) continue;
+        if (const double g = number(e, "again_gbps"); g > 0) out[bytes_of(e)] = g;
+    }
+    return out;
+}
+
+std::optional<Anomaly> recheck_anomaly(const Record& record) {
+    const nlohmann::json* r = recheck_of(record);
+    if (!r) return std::nullopt;
+    const std::string verdict = string_of(*r, "verdict", "");
+    std::string t = record.key + " lay outside its class in its sweep (" + string_of(*r, "reason", "?") +
+                    "); measured again beside its class's confirmations ";
+    if (verdict == "failed") {
+        t += "it failed (" + string_of(*r, "error", "?") + ")";
+    } else {
+        if (r->contains("compared") && (*r)["compared"].is_array())
+            for (const auto& e : (*r)["compared"])
+                if (e.is_object() && e.contains("first_gbps")) {
+                    const double again = number(e, "again_gbps"), median = number(e, "class_median_gbps");
+                    t += "it read " + text(again, "%.4g") + " GB/s at " +
+                         format_size(bytes_of(e)) +
+                         (median > 0 ? " (" + text((again / median - 1) * 100, "%+.1f%%") + " from the class's median)"
+                                     : std::string()) +
+                         ": ";
+                    break;
+                }
+        if (verdict == "within")
+            t += "within its class, so the sweep's difference was the time it ran (the machine, e.g. the host's memory "
+                 "rate), not the link; the class comparisons use the second measurement there";
+        else if (verdict == "outside again")
+            t += "outside again on the same side: the link differs from its class";
+        else
+            t += "nothing to compare";
+    }
+    return Anomaly{"representative-measured-again", t, {record.key}};
+}
+
+}  // namespace hwcomm::analyze

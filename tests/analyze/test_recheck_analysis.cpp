@@ -1,0 +1,149 @@
+// A representative measured again beside its class's confirmations
+// (context.recheck): the class comparisons of analyze take that measurement
+// at its sizes, so a sweep that ran in a fast spell of the machine is not an
+// unlike link; one outside again still is. Synthetic records over the DGX-1.
+#include <gtest/gtest.h>
+
+#include "analyze/class_outliers.hpp"
+#include "analyze/record_classes.hpp"
+#include "analyze/representative_recheck.hpp"
+#include "core/graph_json.hpp"
+#include "discover/discover.hpp"
+#include "discover/test_support.hpp"
+
+using namespace hwcomm;
+using namespace hwcomm::analyze;
+
+namespace {
+
+constexpr std::uint64_t k64M = 64ull << 20;
+
+// memcpy-peer from 64 MiB to `largest` at `gbps`, CIs +-0.1%.
+Record peer(const std::string& src, const std::string& dst, double gbps, const std::string& as,
+            std::uint64_t largest = k64M) {
+    Record r;
+    r.method = "memcpy-peer";
+    r.src = src;
+    r.dst = dst;
+    r.params = {{"peer", "on"}};
+    r.key = record_key(r.method, r.src, r.dst, r.params);
+    for (std::uint64_t bytes = k64M; bytes <= largest; bytes *= 2) {
+        Point p;
+        p.bytes = bytes;
+        p.verified = true;
+        p.bytes_per_rep = static_cast<double>(bytes);
+        p.stats.median = static_cast<double>(bytes) / gbps / 1e9;
+        p.stats.ci95_low = p.stats.median * 0.999;
+        p.stats.ci95_high = p.stats.median * 1.001;
+        p.stats.n = 5;
+        p.bandwidth_gbps = gbps;
+        r.points.push_back(p);
+    }
+    r.measured_as = as;
+    return r;
+}
+
+// The DGX-1's NVLink class (representative gpu0->gpu1) swept at 24 GB/s, its
+// three confirmations at 17.95-18.4; `again`: the representative measured
+// again beside them at 64 MiB (0: not measured again).
+ResultsFile dgx1(double again, const std::string& verdict = "within") {
+    ResultsFile f;
+    const Graph g = discover_machine({.input_xml = test::fixture("hwloc/dgx1.xml"), .use_nvml = false, .use_cuda = false});
+    f.topology = graph_to_json(g);
+    f.records.push_back(peer("gpu0", "gpu1", 24.0, "full", 1ull << 30));
+    f.records.push_back(peer("gpu0", "gpu2", 18.4, "confirmed"));
+    f.records.push_back(peer("gpu2", "gpu3", 18.3, "confirmed"));
+    f.records.push_back(peer("gpu4", "gpu0", 17.95, "confirmed"));
+    if (again > 0)
+        f.records[0].context["recheck"] = {
+            {"reason", "at 64 MiB 24 GB/s, +31.1% from the median of its class's 4 links (18.3 GB/s)"},
+            {"verdict", verdict},
+            {"compared",
+             {{{"bytes", k64M}, {"axes", nlohmann::json::object()}, {"first_gbps", 24.0}, {"again_gbps", again},
+               {"class_median_gbps", 18.3}, {"links", 4}, {"outside", verdict != "within"}}}}};
+    return f;
+}
+
+std::vector<ClassOutlier> outliers(const ResultsFile& f) {
+    const Graph g = graph_from_json(f.topology);
+    return class_outliers(f, record_classes(f, &g, "dgx1"), VerdictRule{});
+}
+
+const Cell* nvlink_identical_cell(const Analysis& a) {
+    for (const Cell& c : a.cells)
+        if (c.table == "identical_links" && c.link == "gpu-gpu" && c.peer == "on" && c.verdict != "no-data" &&
+            c.verdict != "n/a")
+            return &c;
+    return nullptr;
+}
+
+std::size_t count_kind(const Analysis& a, const std::string& kind) {
+    std::size_t n = 0;
+    for (const Anomaly& x : a.anomalies) n += x.kind == kind;
+    return n;
+}
+
+}  // namespace
+
+TEST(RecheckAnalysis, ASweepInAFastSpellIsAnOutlierUntilMeasuredAgainBesideItsClass) {
+    const auto before = outliers(dgx1(0));
+    ASSERT_EQ(before.size(), 1u);
+    EXPECT_EQ(before[0].key, "memcpy-peer|gpu0|gpu1|peer=on");
+    EXPECT_EQ(before[0].class_links, 4u);
+    EXPECT_TRUE(outliers(dgx1(18.2)).empty());
+    // Outside again: the second measurement still lies off its class.
+    const auto again = outliers(dgx1(23.5, "outside again"));
+    ASSERT_EQ(again.size(), 1u);
+    EXPECT_NEAR(again[0].difference, 23.5 / 18.35 - 1, 1e-3);  // the median of 18.4, 18.3, 17.95 and 23.5
+}
+
+TEST(RecheckAnalysis, TheIdenticalLinkCellComparesTheSecondMeasurementAndSaysSo) {
+    const Analysis before = analyze_results({{"dgx1", dgx1(0)}});
+    const Cell* b = nvlink_identical_cell(before);
+    ASSERT_NE(b, nullptr);
+    EXPECT_EQ(b->verdict, "true");
+    EXPECT_NEAR(*b->effect, 24.0 / 17.95 - 1, 1e-3);
+    const Analysis after = analyze_results({{"dgx1", dgx1(18.2)}});
+    const Cell* a = nvlink_identical_cell(after);
+    ASSERT_NE(a, nullptr);
+    EXPECT_EQ(a->verdict, "false");
+    EXPECT_NEAR(*a->effect, 18.4 / 17.95 - 1, 1e-3);
+    bool named = false;
+    for (const auto& [cls, g] : a->evidence.at("groups").items())
+        if (g.contains("measured_again")) named = g.at("measured_again") == nlohmann::json::array({"memcpy-peer|gpu0|gpu1|peer=on"});
+    EXPECT_TRUE(named) << a->evidence.dump();
+    // The record's own curve stays its sweep: the series' window is the sweep's.
+    for (const Series& s : after.series)
+        if (s.key == "memcpy-peer|gpu0|gpu1|peer=on") EXPECT_DOUBLE_EQ(s.window_points.at(k64M), 24.0);
+    EXPECT_EQ(count_kind(after, "representative-measured-again"), 1u);
+    EXPECT_EQ(count_kind(after, "identical-link-outlier"), 0u);
+    EXPECT_EQ(count_kind(before, "representative-measured-again"), 0u);
+}
+
+TEST(RecheckAnalysis, TheAnomalySaysWhatTheSecondMeasurementRead) {
+    const ResultsFile within = dgx1(18.2);
+    const auto a = recheck_anomaly(within.records[0]);
+    ASSERT_TRUE(a);
+    EXPECT_EQ(a->kind, "representative-measured-again");
+    EXPECT_NE(a->text.find("it read 18.2 GB/s at 64 MiB (-0.5% from the class's median): within its class"),
+              std::string::npos)
+        << a->text;
+    const auto out = recheck_anomaly(dgx1(23.5, "outside again").records[0]);
+    ASSERT_TRUE(out);
+    EXPECT_NE(out->text.find("outside again on the same side: the link differs"), std::string::npos) << out->text;
+    ResultsFile failed = dgx1(18.2, "failed");
+    failed.records[0].context["recheck"]["error"] = "64 MiB: verification failed";
+    EXPECT_TRUE(rechecked_gbps(failed.records[0]).empty());
+    EXPECT_NE(recheck_anomaly(failed.records[0])->text.find("it failed (64 MiB: verification failed)"),
+              std::string::npos);
+    // Whatever a file holds there: no crash, nothing taken.
+    Record odd = within.records[0];
+    for (const nlohmann::json& junk : {nlohmann::json(3), nlohmann::json::array({1, "x"}),
+                                       nlohmann::json{{"compared", {{{"bytes", -1}, {"again_gbps", "fast"}}}}},
+                                       nlohmann::json{{"verdict", 5}, {"reason", nlohmann::json::array()},
+                                                      {"compared", {{{"first_gbps", 1}, {"bytes", "x"}}}}}}) {
+        odd.context["recheck"] = junk;
+        EXPECT_TRUE(rechecked_gbps(odd).empty());
+        (void)recheck_anomaly(odd);
+    }
+}
