@@ -146,7 +146,13 @@ TEST(MpiCluster, TwoRanksGatherOneFileWithEveryNodeAndSixInterNodeRecords) {
     for (const auto& r : doc.at("records"))
         if (r.at("method").get<std::string>() == "cpu-read") {
             EXPECT_EQ(r.at("context").at("node").get<std::string>(), r.at("src").get<std::string>().substr(0, 2));
+            // The host read probe's visits around it, as in `hwcomm run` (run/host_read_probe.hpp).
+            EXPECT_GE(r.at("context").at("host_read_gbps").size(), 1u) << r.at("key");
         }
+    // Each node's series in its own meta, the file's meta rank 0's: a first and a last visit at least.
+    for (const auto& node : doc.at("cluster").at("nodes"))
+        EXPECT_GE(node.at("meta").at("run").at("host_read").at("visits").size(), 2u) << node.at("name");
+    EXPECT_EQ(doc.at("meta").at("run").at("host_read"), doc.at("cluster").at("nodes").at(0).at("meta").at("run").at("host_read"));
 }
 
 TEST(MpiCluster, FourRanksMeasureEveryPair) {
