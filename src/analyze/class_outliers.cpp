@@ -7,6 +7,7 @@
 
 #include "analyze/curve_metrics.hpp"
 #include "analyze/host_read.hpp"
+#include "analyze/record_facts.hpp"
 #include "analyze/record_classes.hpp"
 #include "analyze/representative_recheck.hpp"
 #include "analyze/summary.hpp"
@@ -74,7 +75,7 @@ ClassCentre class_centre(const std::map<ClassMember, Curve>& curves, const Verdi
 // with: its representative, or the median over the class's records.
 std::optional<double> host_read_ratio(const Record& record, const Record& representative,
                                       const std::map<ClassMember, const Record*>& members, bool against_class) {
-    if (!touches_host_memory(record)) return std::nullopt;
+    if (!has_numa_endpoint(record)) return std::nullopt;
     const auto mine = host_read_mean(record);
     if (!mine) return std::nullopt;
     std::optional<double> theirs;

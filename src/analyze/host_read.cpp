@@ -3,8 +3,10 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <map>
 #include <vector>
 
+#include "analyze/record_facts.hpp"
 #include "core/utf8.hpp"
 #include "measure/statistics.hpp"
 
@@ -24,6 +26,54 @@ double finite_number(const nlohmann::json& j, const char* key) {
     const auto it = j.find(key);
     if (it == j.end() || !it->is_number()) return NAN;
     return it->get<double>();
+}
+
+// The nodes of a file of several (--mpi): name -> meta, from cluster.nodes[].
+std::vector<std::pair<std::string, const nlohmann::json*>> node_metas(const ResultsFile& file) {
+    std::vector<std::pair<std::string, const nlohmann::json*>> out;
+    const auto cluster = file.unknown.find("cluster");
+    if (cluster == file.unknown.end() || !cluster->is_object()) return out;
+    const auto nodes = cluster->find("nodes");
+    if (nodes == cluster->end() || !nodes->is_array()) return out;
+    for (const nlohmann::json& n : *nodes) {
+        if (!n.is_object()) continue;
+        const auto name = n.find("name"), meta = n.find("meta");
+        if (name != n.end() && name->is_string() && meta != n.end() && meta->is_object())
+            out.emplace_back(name->get<std::string>(), &*meta);
+    }
+    return out;
+}
+
+// The meta whose probe ran beside `record`: its node's in a file of several, else the file's.
+const nlohmann::json& meta_beside(const ResultsFile& file, const Record& record,
+                                  const std::vector<std::pair<std::string, const nlohmann::json*>>& nodes) {
+    const auto node = record.context.is_object() ? record.context.find("node") : record.context.end();
+    if (node != record.context.end() && node->is_string())
+        for (const auto& [name, meta] : nodes)
+            if (name == node->get<std::string>()) return *meta;
+    return file.meta;
+}
+
+std::string range_text(const HostReadRange& r, const std::string& where) {
+    char head[200];
+    std::snprintf(head, sizeof head, "host memory read between records%s (%zu visit%s over %.1f s", where.c_str(),
+                  r.visits, r.visits == 1 ? "" : "s", r.span_s);
+    std::string out = head;
+    if (r.bytes) out += ", " + std::to_string(r.bytes >> 20) + " MiB";
+    if (r.threads) out += " by " + std::to_string(r.threads) + " thread" + (r.threads == 1 ? "" : "s");
+    char body[400];
+    if (r.visits < 2)
+        std::snprintf(body, sizeof body, "): %.1f GB/s\n", r.median_gbps);
+    else if (r.spread() <= kHostReadSteady)
+        std::snprintf(body, sizeof body, "): %.1f-%.1f GB/s, median %.1f, %.0f%% apart: steady\n", r.low_gbps,
+                      r.high_gbps, r.median_gbps, 100 * r.spread());
+    else
+        std::snprintf(body, sizeof body,
+                      "): %.1f-%.1f GB/s, median %.1f, %.0f%% apart\n  the host's memory rate moved while this "
+                      "run measured: its host-side figures may differ from another run's by as much, more than "
+                      "their intervals say (docs/cpu-methods.md)\n",
+                      r.low_gbps, r.high_gbps, r.median_gbps, 100 * r.spread());
+    return out + body;
 }
 
 }  // namespace
@@ -59,10 +109,6 @@ std::optional<HostReadRange> host_read_range(const nlohmann::json& meta) {
     return r;
 }
 
-bool touches_host_memory(const Record& record) {
-    return record.src.rfind("numa", 0) == 0 || record.dst.rfind("numa", 0) == 0;
-}
-
 std::optional<double> host_read_mean(const Record& record) {
     const auto rates = record.context.find("host_read_gbps");
     if (rates == record.context.end() || !rates->is_array()) return std::nullopt;
@@ -76,12 +122,16 @@ std::optional<double> host_read_mean(const Record& record) {
 
 std::vector<HostReadOffRecord> records_off_host_median(const ResultsFile& file) {
     std::vector<HostReadOffRecord> out;
-    const auto range = host_read_range(file.meta);
-    if (!range || !(range->median_gbps > 0)) return out;
+    const auto nodes = node_metas(file);
+    std::map<const nlohmann::json*, std::optional<HostReadRange>> ranges;
     for (const Record& r : file.records) {
-        if (!touches_host_memory(r)) continue;
+        if (!has_numa_endpoint(r)) continue;
         const auto mean = host_read_mean(r);
         if (!mean) continue;
+        const nlohmann::json* meta = &meta_beside(file, r, nodes);
+        if (!ranges.count(meta)) ranges[meta] = host_read_range(*meta);
+        const auto& range = ranges[meta];
+        if (!range || !(range->median_gbps > 0)) continue;
         const double ratio = *mean / range->median_gbps;
         if (std::abs(ratio - 1) >= kHostReadOffMedian) out.push_back({r.key, ratio});
     }
@@ -95,32 +145,20 @@ std::string format_host_read(const ResultsFile& file) {
     const auto skipped = probe->find("skipped");
     if (skipped != probe->end() && skipped->is_string())
         return "host memory read between records: not probed (" + to_valid_utf8(skipped->get<std::string>()) + ")\n";
-    const auto r = host_read_range(meta);
-    if (!r) return "";
-    char head[200];
-    std::snprintf(head, sizeof head, "host memory read between records (%zu visit%s over %.1f s", r->visits,
-                  r->visits == 1 ? "" : "s", r->span_s);
-    std::string out = head;
-    if (r->bytes) out += ", " + std::to_string(r->bytes >> 20) + " MiB";
-    if (r->threads) out += " by " + std::to_string(r->threads) + " thread" + (r->threads == 1 ? "" : "s");
-    char body[400];
-    if (r->visits < 2)
-        std::snprintf(body, sizeof body, "): %.1f GB/s\n", r->median_gbps);
-    else if (r->spread() <= kHostReadSteady)
-        std::snprintf(body, sizeof body, "): %.1f-%.1f GB/s, median %.1f, %.0f%% apart: steady\n", r->low_gbps,
-                      r->high_gbps, r->median_gbps, 100 * r->spread());
-    else
-        std::snprintf(body, sizeof body,
-                      "): %.1f-%.1f GB/s, median %.1f, %.0f%% apart\n  the host's memory rate moved while this "
-                      "run measured: its host-side figures may differ from another run's by as much, more than "
-                      "their intervals say (docs/cpu-methods.md)\n",
-                      r->low_gbps, r->high_gbps, r->median_gbps, 100 * r->spread());
-    out += body;
+    std::string out;
+    const auto nodes = node_metas(file);
+    for (const auto& [name, node_meta] : nodes)
+        if (const auto r = host_read_range(*node_meta)) out += range_text(*r, " on " + to_valid_utf8(name));
+    if (out.empty()) {
+        const auto r = host_read_range(meta);
+        if (!r) return "";
+        out = range_text(*r, "");
+    }
     const std::vector<HostReadOffRecord> off = records_off_host_median(file);
     if (off.empty()) return out;
     constexpr std::size_t kListed = 8;
     out += "  measured while the host read " + std::to_string(std::lround(100 * kHostReadOffMedian)) +
-           "% or more away from that median (the visits around each):";
+           "% or more away from " + (nodes.empty() ? "that median" : "its node's median") + " (the visits around each):";
     for (std::size_t i = 0; i < off.size() && i < kListed; ++i) {
         char ratio[32];
         std::snprintf(ratio, sizeof ratio, " (%+.0f%%)", 100 * (off[i].ratio - 1));

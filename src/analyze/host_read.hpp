@@ -30,16 +30,15 @@ std::optional<HostReadRange> host_read_range(const nlohmann::json& meta);
 // Above this spread (max - min over median) summary says the host moved.
 inline constexpr double kHostReadSteady = 0.05;
 
-// A record with an end on a NUMA node: its figures move with the host's memory rate.
-bool touches_host_memory(const Record& record);
-
 // The mean of the probe's rates around a record (context.host_read_gbps,
 // positive finite numbers only); nullopt without any.
 std::optional<double> host_read_mean(const Record& record);
 
-// A record of host memory (an end on a NUMA node) measured while the probe
-// read at least kHostReadOffMedian away from the run's median: the mean of
-// the visits around it (context.host_read_gbps) over that median.
+// A record of host memory (an end on a NUMA node, has_numa_endpoint) measured
+// while the probe read at least kHostReadOffMedian away from the run's
+// median: the mean of the visits around it (context.host_read_gbps) over that
+// median. In a file of several nodes (--mpi) each record against its own
+// node's series (cluster.nodes[].meta, by its context.node).
 struct HostReadOffRecord {
     std::string key;
     double ratio = 1;
@@ -50,7 +49,8 @@ std::vector<HostReadOffRecord> records_off_host_median(const ResultsFile& file);
 // summary's lines: the range, and whether host-side figures of this run may
 // differ from another run's by as much, then the records measured while the
 // host read 10% or more away from its median; "skipped: why" for a probe that
-// could not be made; "" when the file says nothing of it.
+// could not be made; "" when the file says nothing of it. A file of several
+// nodes: one range per node whose meta has a series.
 std::string format_host_read(const ResultsFile& file);
 
 }  // namespace hwcomm::analyze

@@ -75,6 +75,17 @@ std::uint64_t attr_bytes(const Vertex* v, const char* key) {
 bool is_gpu_id(const std::string& id) { return has_prefix_number(id, "gpu"); }
 bool is_numa_id(const std::string& id) { return has_prefix_number(id, "numa"); }
 
+std::string local_endpoint_id(const Record& record, const std::string& id) {
+    const auto node = record.context.is_object() ? record.context.find("node") : record.context.end();
+    if (node == record.context.end() || !node->is_string()) return id;
+    const std::string prefix = node->get<std::string>() + ":";
+    return id.rfind(prefix, 0) == 0 ? id.substr(prefix.size()) : id;
+}
+
+bool has_numa_endpoint(const Record& record) {
+    return is_numa_id(local_endpoint_id(record, record.src)) || is_numa_id(local_endpoint_id(record, record.dst));
+}
+
 int id_index(const std::string& id) {
     std::size_t i = id.size();
     while (i > 0 && std::isdigit(static_cast<unsigned char>(id[i - 1]))) --i;

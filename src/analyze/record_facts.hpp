@@ -19,6 +19,12 @@ inline constexpr std::uint64_t kDefaultLlcBytes = 64 * kMiB;
 
 bool is_gpu_id(const std::string& id);   // "gpu3"
 bool is_numa_id(const std::string& id);  // "numa8"
+// `id`, an end of `record`, in its own node's graph: without the "<node>:" a
+// file of several nodes (--mpi, merge) puts before it, the node being the
+// record's context.node.
+std::string local_endpoint_id(const Record& record, const std::string& id);
+// An end on a NUMA node (host memory): its figures move with the host's memory rate.
+bool has_numa_endpoint(const Record& record);
 // The number in "gpu3" / "numa8"; -1 when there is none.
 int id_index(const std::string& id);
 

@@ -37,7 +37,7 @@ SummaryRow summarize(const Record& record, const MethodRow* row_of_method, const
     row.dst = record.dst;
     row.params = params_text(record.params);
     // numa is left out where it names an endpoint; a peer-off copy's binding is not one.
-    if (record.params.count("numa") && record.src.rfind("numa", 0) != 0 && record.dst.rfind("numa", 0) != 0)
+    if (record.params.count("numa") && !has_numa_endpoint(record))
         row.params += (row.params.empty() ? "" : " ") + std::string("numa=") + record.params.at("numa");
     if (record.context.is_object() && record.context.contains("timing_mode") &&
         record.context["timing_mode"].is_string())

@@ -118,3 +118,35 @@ TEST(HostRead, RecordsMeasuredWhileTheHostReadSlowlyAreNamed) {
     f.meta = json::object();
     EXPECT_TRUE(records_off_host_median(f).empty());
 }
+
+// A file of several nodes (--mpi): each record against its own node's
+// series (cluster.nodes[].meta), its ends qualified with the node's name.
+TEST(HostRead, InAFileOfSeveralNodesEachRecordIsJudgedByItsOwnNodesSeries) {
+    ResultsFile f = file_of(probe({100, 100, 100}));  // rank 0's, as the file's meta
+    f.unknown["cluster"] = {{"nodes", json::array({{{"name", "n0"}, {"meta", meta_with(probe({100, 100, 100}))}},
+                                                   {{"name", "n1"}, {"meta", meta_with(probe({50, 50, 50}))}}})}};
+    Record a = host_record("cpu-read", "n0:numa0", "n0:numa0", json::array({80}));  // -20% of n0's 100
+    a.context["node"] = "n0";
+    Record b = host_record("cpu-read", "n1:numa0", "n1:numa0", json::array({50}));  // n1's own median
+    b.context["node"] = "n1";
+    Record c = host_record("cpu-read", "n1:numa0", "n1:numa0", json::array({60}));  // +20% of n1's 50
+    c.context["node"] = "n1";
+    c.key += "x";
+    f.records = {a, b, c};
+    const auto off = records_off_host_median(f);
+    ASSERT_EQ(off.size(), 2u);
+    EXPECT_EQ(off[0].key, a.key);
+    EXPECT_NEAR(off[0].ratio, 0.8, 1e-12);
+    EXPECT_EQ(off[1].key, c.key);
+    EXPECT_NEAR(off[1].ratio, 1.2, 1e-12);
+    const std::string text = format_host_read(f);
+    EXPECT_NE(text.find("host memory read between records on n0 (3 visits"), std::string::npos) << text;
+    EXPECT_NE(text.find("host memory read between records on n1 (3 visits"), std::string::npos) << text;
+    EXPECT_NE(text.find("away from its node's median"), std::string::npos) << text;
+    // Malformed cluster sections fall back to the file's meta, never throw.
+    for (const json& junk : {json(1), json{{"nodes", 3}}, json{{"nodes", json::array({1, json{{"name", 2}}})}}}) {
+        f.unknown["cluster"] = junk;
+        EXPECT_NO_THROW((void)format_host_read(f));
+        EXPECT_EQ(records_off_host_median(f).size(), 3u);  // 80, 50 and 60 against the file's 100
+    }
+}
