@@ -4,6 +4,7 @@
 #include <chrono>
 #include <deque>
 #include <map>
+#include <set>
 
 #include "run/confirmation_rounds.hpp"
 #include "run/device_loss.hpp"
@@ -49,8 +50,8 @@ public:
             return !done || is_not_measured(*done);
         };
         for (const auto& p : plan) {
-            if (p.round.empty()) planned_by_key_[p.key] = &p;
             if (p.round.empty()) {
+                planned_by_key_[p.key] = &p;
                 if (pending(p)) todo_.push_back(&p);
                 continue;
             }
@@ -249,6 +250,7 @@ private:
         const nlohmann::json first = representative_outside(verdicts);
         const auto planned = planned_by_key_.find(key);
         if (first.empty() || planned == planned_by_key_.end() || (loss_ && needs_gpu(*planned->second))) return true;
+        if (!rechecked_.insert(key).second) return true;  // once per run (a class judged again for covered members)
         if (hooks_.should_stop && hooks_.should_stop()) return false;
         PlannedRecord again_plan = *planned->second;  // a confirmation of itself: the confirmations' sizes
         again_plan.measured_as = "confirmed";
@@ -343,6 +345,7 @@ private:
     std::map<std::string, std::size_t> last_of_class_;  // representative key -> its last confirmation in todo_
     std::map<std::string, std::vector<HeldConfirmation>> held_;
     std::map<std::string, const PlannedRecord*> planned_by_key_;  // records measured alone (representatives among them)
+    std::set<std::string> rechecked_;  // representatives measured again in this run
     Progress* progress_ = nullptr;
     std::size_t measured_ = 0;
     std::optional<DeviceLoss> loss_;  // set once: the sticky failure that ended the GPU part
