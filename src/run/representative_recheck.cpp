@@ -73,7 +73,8 @@ nlohmann::json judge_recheck(const nlohmann::json& first_outside, const Record& 
     std::map<SizeKey, std::string> first_side;
     for (const auto& f : first_outside) first_side[size_key(f)] = f.value("side", "");
     bool again_outside = false;
-    for (const auto& [key, e] : class_entries(judge_class(members, {}, again, tolerance))) {
+    for (const auto& [size, e] : class_entries(judge_class(members, {}, again, tolerance))) {
+        const SizeKey key = size;  // clang 14 cannot capture a structured binding
         const auto& c = e["class"];
         const double mine = e.value("representative_gbps", 0.0), median = c.value("median_gbps", 0.0);
         nlohmann::json entry = {{"bytes", key.first},
