@@ -110,11 +110,17 @@ std::optional<HostReadRange> host_read_range(const nlohmann::json& meta) {
 }
 
 std::optional<double> host_read_mean(const Record& record) {
+    if (!record.context.is_object()) return std::nullopt;
     const auto rates = record.context.find("host_read_gbps");
-    if (rates == record.context.end() || !rates->is_array()) return std::nullopt;
+    if (rates == record.context.end()) return std::nullopt;
+    return host_read_mean(*rates);
+}
+
+std::optional<double> host_read_mean(const nlohmann::json& rates) {
+    if (!rates.is_array()) return std::nullopt;
     double sum = 0;
     std::size_t n = 0;
-    for (const nlohmann::json& v : *rates)
+    for (const nlohmann::json& v : rates)
         if (v.is_number() && v.get<double>() > 0 && std::isfinite(v.get<double>())) sum += v.get<double>(), ++n;
     if (n == 0) return std::nullopt;
     return sum / static_cast<double>(n);

@@ -33,6 +33,8 @@ inline constexpr double kHostReadSteady = 0.05;
 // The mean of the probe's rates around a record (context.host_read_gbps,
 // positive finite numbers only); nullopt without any.
 std::optional<double> host_read_mean(const Record& record);
+// The same of any such array (a recheck's host_read_gbps); nullopt without any.
+std::optional<double> host_read_mean(const nlohmann::json& rates);
 
 // A record of host memory (an end on a NUMA node, has_numa_endpoint) measured
 // while the probe read at least kHostReadOffMedian away from the run's

@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <string>
 
+#include "analyze/host_read.hpp"
 #include "measure/byte_size.hpp"
 
 namespace hwcomm::analyze {
@@ -79,6 +80,13 @@ std::optional<Anomaly> recheck_anomaly(const Record& record) {
         else
             t += "nothing to compare";
     }
+    // The host read probe around each measurement (files with the probe, analyze/host_read.hpp).
+    const auto sweep = host_read_mean(record);
+    const auto again = r->contains("host_read_gbps") ? host_read_mean((*r)["host_read_gbps"]) : std::nullopt;
+    if (sweep && again)
+        t += "; the host read probe read " + text(*sweep, "%.1f") + " GB/s around the sweep and " +
+             text(*again, "%.1f") + " around the second measurement (" + text((*again / *sweep - 1) * 100, "%+.1f%%") +
+             ")";
     return Anomaly{"representative-measured-again", t, {record.key}};
 }
 

@@ -37,6 +37,7 @@
 #include "io/run_state.hpp"
 #include "report/text/record_line.hpp"
 #include "run/progress.hpp"
+#include "run/representative_recheck.hpp"
 #include "methods/under_load.hpp"
 #include "methods/transfers/transfer_presets.hpp"
 #include "methods/transfers/transfer_set_method.hpp"
@@ -266,7 +267,12 @@ int run_command(const RunArgs& a) {
         set_completed_records(results.meta, results.records.size());
         save_results(path, results);
     };
-    hooks.on_note = [&](const std::string& line) { std::cerr << (tty ? "\r\033[K" : "") << "  " << line << std::endl; };
+    hooks.on_recheck = [&](Record& representative) {
+        nlohmann::json& recheck = representative.context["recheck"];
+        note_host_read(true);
+        if (host_read) recheck["host_read_gbps"] = host_read->rates_over(recheck.value("elapsed_s", 0.0));
+        std::cerr << (tty ? "\r\033[K" : "") << "  " << recheck_line(representative.key, recheck) << std::endl;
+    };
     run_plan(graph, plan, options, results, hooks);
     note_host_read(false);
     end_run_state(results.meta, every_planned_record_present(plan, results), utc_now_iso8601());

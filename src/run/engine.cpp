@@ -273,7 +273,7 @@ private:
         if (rep == results_.records.end()) return true;
         rep->context["recheck"] = recheck;
         rep->context["elapsed_s"] = rep->context.value("elapsed_s", 0.0) + spent;
-        if (hooks_.on_note) hooks_.on_note(recheck_line(key, recheck));
+        if (hooks_.on_recheck) hooks_.on_recheck(*rep);
         return true;
     }
 

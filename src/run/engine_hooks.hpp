@@ -32,9 +32,10 @@ struct EngineHooks {
     // Once, when a sticky device error lost the context (run_plan has then
     // stored every remaining GPU record as "not measured"): a one-line summary.
     std::function<void(const std::string&)> on_device_lost;
-    // A line worth the log that is not a record's (a representative measured
-    // again beside its class: run/representative_recheck.hpp).
-    std::function<void(const std::string&)> on_note;
+    // After a representative, already kept, was measured again beside its
+    // class (its context.recheck just set, run/representative_recheck.hpp):
+    // the caller may add to it (the host read probe's rates) and log it.
+    std::function<void(Record&)> on_recheck;
     // The seconds a record is expected to take (kept as context.estimate_s);
     // null: none kept.
     std::function<double(const PlannedRecord&)> estimate;

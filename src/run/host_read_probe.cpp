@@ -82,13 +82,17 @@ void HostReadProbe::visit_if_due() {
 void HostReadProbe::annotate(Record& record) const {
     if (visits_.empty()) return;
     const auto took = record.context.find("elapsed_s");
-    const double start = elapsed_s() - (took != record.context.end() && took->is_number() ? took->get<double>() : 0);
+    record.context["host_read_gbps"] = rates_over(took != record.context.end() && took->is_number() ? took->get<double>() : 0);
+}
+
+nlohmann::json HostReadProbe::rates_over(double seconds) const {
+    const double start = elapsed_s() - seconds;
     std::size_t first = 0;
     for (std::size_t i = 0; i < visits_.size(); ++i)
         if (visits_[i].t_s <= start) first = i;
     nlohmann::json rates = nlohmann::json::array();
     for (std::size_t i = first; i < visits_.size(); ++i) rates.push_back(visits_[i].gbps);
-    record.context["host_read_gbps"] = std::move(rates);
+    return rates;
 }
 
 nlohmann::json HostReadProbe::to_json() const {

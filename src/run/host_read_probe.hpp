@@ -53,6 +53,9 @@ public:
     // context.host_read_gbps, so analyze can tell a record measured while the
     // host read slowly. Nothing without visits.
     void annotate(Record& record) const;
+    // The rates of the last visit at or before `seconds` ago and of every
+    // visit since (what annotate keeps for a record that took `seconds`).
+    nlohmann::json rates_over(double seconds) const;
     // {"numa", "bytes", "threads", "reads_per_visit", "visits": [{"t_s", "gbps"}]}
     nlohmann::json to_json() const;
 

@@ -128,6 +128,15 @@ TEST(RecheckAnalysis, TheAnomalySaysWhatTheSecondMeasurementRead) {
     EXPECT_NE(a->text.find("it read 18.2 GB/s at 64 MiB (-0.5% from the class's median): within its class"),
               std::string::npos)
         << a->text;
+    // With the host read probe's rates around the sweep and around the second measurement.
+    Record probed = within.records[0];
+    probed.context["host_read_gbps"] = {146.9, 102.5};
+    probed.context["recheck"]["host_read_gbps"] = {97.2, 103.2};
+    const auto host = recheck_anomaly(probed);
+    EXPECT_NE(host->text.find("; the host read probe read 124.7 GB/s around the sweep and 100.2 around the second "
+                              "measurement (-19.6%)"),
+              std::string::npos)
+        << host->text;
     const auto out = recheck_anomaly(dgx1(23.5, "outside again").records[0]);
     ASSERT_TRUE(out);
     EXPECT_NE(out->text.find("outside again on the same side: the link differs"), std::string::npos) << out->text;

@@ -41,4 +41,12 @@ TEST(HostReadProbe, VisitsReadTheBufferWithOneThreadPerCoreAndAreKeptInOrder) {
     EXPECT_GE(j.at("bytes").get<std::uint64_t>(), std::uint64_t{64} << 20);
     ASSERT_EQ(j.at("visits").size(), 2u);
     EXPECT_DOUBLE_EQ(j.at("visits").at(1).at("gbps").get<double>(), second.gbps);
+    // Around something that just ended: the last visit only; around the whole
+    // probe's life: both; a record's annotation is the rates over its elapsed_s.
+    EXPECT_EQ(probe->rates_over(0), nlohmann::json::array({second.gbps}));
+    EXPECT_EQ(probe->rates_over(probe->elapsed_s() + 1), nlohmann::json::array({first.gbps, second.gbps}));
+    Record r;
+    r.context["elapsed_s"] = probe->elapsed_s() + 1;
+    probe->annotate(r);
+    EXPECT_EQ(r.context.at("host_read_gbps"), probe->rates_over(probe->elapsed_s() + 1));
 }

@@ -140,7 +140,9 @@ ResultsFile run_with_representative(double first_gbps, double gbps, std::string&
     const Planned f = plan_dgx_h100(method);
     ResultsFile results;
     EngineHooks hooks;
-    hooks.on_note = [&](const std::string& line) { notes.push_back(line); };
+    hooks.on_recheck = [&](Record& representative) {
+        notes.push_back(recheck_line(representative.key, representative.context.at("recheck")));
+    };
     EXPECT_EQ(run_plan(f.graph, f.plan, options(), results, hooks), written_record_count(f.plan));
     return results;
 }

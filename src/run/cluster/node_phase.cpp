@@ -12,6 +12,7 @@
 #include "run/engine.hpp"
 #include "run/host_read_probe.hpp"
 #include "run/plan.hpp"
+#include "run/representative_recheck.hpp"
 #include "run/progress.hpp"
 
 namespace hwcomm {
@@ -80,6 +81,12 @@ NodePart characterize_node(const Graph& graph, const Registry& registry, const R
             absorb_record_meta(part.results, record);
             ++done;
             if (args.record_line) std::cerr << args.node << ": " << args.record_line(record, done, plan.size()) << std::endl;
+        };
+        hooks.on_recheck = [&](Record& representative) {
+            nlohmann::json& recheck = representative.context["recheck"];
+            note_host_read(true);
+            if (host_read) recheck["host_read_gbps"] = host_read->rates_over(recheck.value("elapsed_s", 0.0));
+            std::cerr << args.node << ": " << recheck_line(representative.key, recheck) << std::endl;
         };
         run_plan(graph, plan, resolved, part.results, hooks);
         note_host_read(false);
