@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <map>
 
+#include "analyze/host_read.hpp"
 #include "analyze/study.hpp"
 
 namespace hwcomm::analyze {
@@ -26,6 +27,12 @@ std::string pct(double v) {
     char buf[32];
     std::snprintf(buf, sizeof buf, "%+.0f%%", v * 100);
     return buf;
+}
+
+const Series* series_of(const std::vector<Series>& series, const std::string& key) {
+    for (const Series& s : series)
+        if (s.key == key) return &s;
+    return nullptr;
 }
 
 }  // namespace
@@ -83,11 +90,18 @@ std::vector<Anomaly> find_anomalies(const std::vector<Series>& series, const std
         if (c.table != "identical_links" || c.verdict != "true" || !c.evidence.contains("groups")) continue;
         for (const auto& [name, g] : c.evidence["groups"].items()) {
             if (g.value("spread", 0.0) <= rule.threshold) continue;
-            out.push_back({"identical-links-differ",
-                           c.key + ": " + g.value("fastest", "") + " (" + gbps(g.value("fastest_gbps", 0.0)) +
+            std::string text = c.key + ": " + g.value("fastest", "") + " (" + gbps(g.value("fastest_gbps", 0.0)) +
                                ") vs " + g.value("slowest", "") + " (" + gbps(g.value("slowest_gbps", 0.0)) + "), " +
-                               pct(g.value("spread", 0.0)) + sizes_all_measured(g.value("sizes", 0)),
-                           {g.value("fastest", ""), g.value("slowest", "")}});
+                               pct(g.value("spread", 0.0)) + sizes_all_measured(g.value("sizes", 0));
+            // Records of host memory: how fast the host read around each (analyze/host_read.hpp).
+            const Series* fast = series_of(series, g.value("fastest", ""));
+            const Series* slow = series_of(series, g.value("slowest", ""));
+            if (fast && slow && fast->host_read_gbps && slow->host_read_gbps && *slow->host_read_gbps > 0) {
+                const double ratio = *fast->host_read_gbps / *slow->host_read_gbps;
+                text += "; around them the host read probe read " + pct(ratio - 1) + " (the fastest against the slowest)" +
+                        host_read_wording(ratio, g.value("spread", 0.0));
+            }
+            out.push_back({"identical-links-differ", text, {g.value("fastest", ""), g.value("slowest", "")}});
         }
     }
     // Paths below half their bottleneck.

@@ -192,13 +192,9 @@ Anomaly outlier_anomaly(const ClassOutlier& o) {
                        ", beyond " + percent(o.tolerance).substr(1) + "; class " + o.class_id + ": " +
                        o.class_description + "; measured as " + o.measured_as;
     if (o.host_read_ratio) {
-        const double host = *o.host_read_ratio - 1;
-        text += "; around it the host read probe read " + percent(host) + " against " +
-                (o.class_links ? "its class's records" : "its representative");
-        if (std::abs(host) < kHostReadExplains) text += ": the host was as fast, the difference is the link's";
-        else if ((host > 0) != (o.difference > 0)) text += ": the host moved the other way";
-        else if (2 * std::abs(host) >= std::abs(o.difference)) text += ": the difference may be the host's, not the link's";
-        else text += ": the host explains part of the difference at most";
+        text += "; around it the host read probe read " + percent(*o.host_read_ratio - 1) + " against " +
+                (o.class_links ? "its class's records" : "its representative") +
+                host_read_wording(*o.host_read_ratio, o.difference);
     }
     return {"identical-link-outlier", text, {o.key, o.representative}};
 }

@@ -38,9 +38,6 @@ struct ClassOutlier {
     std::optional<double> host_read_ratio;
 };
 
-// Beyond this the probe's ratio in the outlier's direction may explain it.
-inline constexpr double kHostReadExplains = 0.05;
-
 std::vector<ClassOutlier> class_outliers(const ResultsFile& file, const ClassMap& classes, const VerdictRule& rule);
 
 // The anomaly line of an outlier ("identical-link-outlier").

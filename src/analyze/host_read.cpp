@@ -144,6 +144,14 @@ std::vector<HostReadOffRecord> records_off_host_median(const ResultsFile& file) 
     return out;
 }
 
+std::string host_read_wording(double host_ratio, double difference) {
+    const double host = host_ratio - 1;
+    if (std::abs(host) < kHostReadExplains) return ": the host was as fast, the difference is the link's";
+    if ((host > 0) != (difference > 0)) return ": the host moved the other way";
+    if (2 * std::abs(host) >= std::abs(difference)) return ": the difference may be the host's, not the link's";
+    return ": the host explains part of the difference at most";
+}
+
 std::string format_host_read(const ResultsFile& file) {
     const nlohmann::json& meta = file.meta;
     const nlohmann::json* probe = host_read_of(meta);

@@ -48,6 +48,17 @@ struct HostReadOffRecord {
 inline constexpr double kHostReadOffMedian = 0.10;
 std::vector<HostReadOffRecord> records_off_host_median(const ResultsFile& file);
 
+// Beyond this the probe's ratio in a difference's direction may explain it.
+inline constexpr double kHostReadExplains = 0.05;
+
+// What the probe's rate around one record over that around another
+// (`host_ratio`) says of a `difference` (record / other - 1) between them:
+// ": the host was as fast, the difference is the link's" (within 5%), ": the
+// host moved the other way", ": the difference may be the host's, not the
+// link's" (in its direction by at least half of it), else ": the host
+// explains part of the difference at most".
+std::string host_read_wording(double host_ratio, double difference);
+
 // summary's lines: the range, and whether host-side figures of this run may
 // differ from another run's by as much, then the records measured while the
 // host read 10% or more away from its median; "skipped: why" for a probe that

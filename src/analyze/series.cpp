@@ -6,6 +6,7 @@
 #include <set>
 #include <stdexcept>
 
+#include "analyze/host_read.hpp"
 #include "analyze/record_classes.hpp"
 #include "analyze/record_facts.hpp"
 #include "analyze/representative_recheck.hpp"
@@ -220,6 +221,7 @@ std::vector<Series> build_series(const std::vector<NamedResults>& files, const V
             for (const CurvePoint& p : pts)
                 if (rule.in_window(p.bytes))
                     s.window_points[p.bytes] = p.gbps;
+            if (has_numa_endpoint(r)) s.host_read_gbps = host_read_mean(r);
             s.class_points = s.window_points;
             for (const auto& [bytes, gbps] : rechecked_gbps(r))
                 if (rule.in_window(bytes)) {

@@ -63,6 +63,9 @@ struct Series {
     // (analyze/representative_recheck.hpp). The identical-link cells compare these.
     std::map<std::uint64_t, double> class_points;
     std::vector<std::uint64_t> rechecked_sizes;  // the window sizes class_points took from the recheck
+    // A record of host memory: the host read probe's mean rate around it
+    // (context.host_read_gbps, analyze/host_read.hpp); nullopt otherwise.
+    std::optional<double> host_read_gbps;
     CurveMetrics metrics;
 };
 

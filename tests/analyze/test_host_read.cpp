@@ -150,3 +150,13 @@ TEST(HostRead, InAFileOfSeveralNodesEachRecordIsJudgedByItsOwnNodesSeries) {
         EXPECT_EQ(records_off_host_median(f).size(), 3u);  // 80, 50 and 60 against the file's 100
     }
 }
+
+// The words for what the probe's ratio around two records says of the
+// difference between them (class outliers, identical links that differ).
+TEST(HostRead, TheWordingSaysHowMuchOfADifferenceTheHostCouldExplain) {
+    EXPECT_EQ(host_read_wording(1.03, 0.20), ": the host was as fast, the difference is the link's");
+    EXPECT_EQ(host_read_wording(0.90, 0.20), ": the host moved the other way");
+    EXPECT_EQ(host_read_wording(1.16, 0.17), ": the difference may be the host's, not the link's");
+    EXPECT_EQ(host_read_wording(1.11, 0.48), ": the host explains part of the difference at most");
+    EXPECT_EQ(host_read_wording(0.94, -0.221), ": the host explains part of the difference at most");
+}
