@@ -62,9 +62,10 @@ TEST(TmaGpu, LocalCopyIsVerifiedAndMovesAtTheCopyEnginesOrderOfRate) {
     EXPECT_LE(tma, 1.5 * ce);
 }
 
-// The grid is ceil(tiles / kTmaTilesPerBlock): sizes below one tile, a single
-// block with fewer tiles than kTmaTilesPerBlock, blocks with unequal tile
-// counts and a short last tile, each with a tail of bytes % 16 done by one thread.
+// The grid is ceil(tiles / tiles per block): sizes below one tile, a single
+// block with fewer tiles than a block copies, blocks with unequal tile counts
+// and a short last tile, each with a tail of bytes % 16 done by one thread;
+// a local copy in both its L2 variants.
 TEST(TmaGpu, EveryByteIsCopiedWhateverTheGridAndTail) {
     REQUIRE_TMA();
     const Graph g = live_graph();
@@ -76,10 +77,47 @@ TEST(TmaGpu, EveryByteIsCopiedWhateverTheGridAndTail) {
     for (const std::size_t bytes : {std::size_t{1}, std::size_t{17}, 3 * kTmaTileBytes + 5,
                                     (9 * kTmaTilesPerBlock + 1) * kTmaTileBytes + 16 + 3}) {
         auto session = m.prepare(g, gpu, gpu, params, bytes, MethodOptions{});
-        session->reset(bytes, "");
-        (void)session->measure(bytes, "");
-        EXPECT_EQ(session->verify(bytes, ""), "") << bytes << " bytes";
+        ASSERT_EQ(session->variants(), (std::vector<std::string>{kTmaLocalPlainVariant, kTmaLocalHintedVariant}));
+        for (const std::string& variant : session->variants()) {
+            session->reset(bytes, variant);
+            (void)session->measure(bytes, variant);
+            EXPECT_EQ(session->verify(bytes, variant), "") << bytes << " bytes, " << variant;
+        }
     }
+}
+
+// A local copy's record measures both L2 variants at every size and each
+// point keeps the faster, naming it; a peer copy has one shape.
+TEST(TmaGpu, ALocalCopyKeepsTheFasterOfItsTwoL2VariantsAtEachSize) {
+    REQUIRE_TMA();
+    const Graph g = live_graph();
+    Registry r;
+    register_cuda_methods(r);
+    const Characterizer& m = *r.find("tma-copy-d2d");
+    PlannedRecord p{&m, g.find("gpu0"), g.find("gpu0"), {}, "tma-copy-d2d|gpu0|gpu0|"};
+    RunOptions o;
+    o.sizes = {1 << 20, 64 * kMiB};
+    o.stopping.min_samples = 3;
+    o.stopping.time_budget_s = 0.1;
+    const Record rec = *measure_record(g, p, o);
+    ASSERT_EQ(rec.status, "ok") << rec.error;
+    ASSERT_EQ(rec.points.size(), 2u);
+    for (const Point& pt : rec.points) {
+        EXPECT_TRUE(pt.verified);
+        ASSERT_EQ(pt.variants.size(), 2u) << pt.bytes;
+        const VariantResult& faster =
+            pt.variants[0].bandwidth_gbps >= pt.variants[1].bandwidth_gbps ? pt.variants[0] : pt.variants[1];
+        EXPECT_EQ(pt.best_variant, faster.variant) << pt.bytes;
+        EXPECT_DOUBLE_EQ(pt.bandwidth_gbps, faster.bandwidth_gbps) << pt.bytes;
+        std::printf("[ measured ] tma-copy-d2d gpu0 %zu MiB: %s %.1f GB/s, %s %.1f GB/s\n",
+                    static_cast<std::size_t>(pt.bytes / kMiB), pt.variants[0].variant.c_str(),
+                    pt.variants[0].bandwidth_gbps, pt.variants[1].variant.c_str(), pt.variants[1].bandwidth_gbps);
+    }
+    if (g.of_kind(VertexKind::Gpu).size() < 2 || !m.applicable(g, *g.find("gpu0"), *g.find("gpu1")).ok) return;
+    auto peer = m.prepare(g, *g.find("gpu0"), *g.find("gpu1"), m.parameter_sets(g, *g.find("gpu0"), *g.find("gpu1"),
+                                                                                 MethodOptions{}).front(),
+                          1 << 20, MethodOptions{});
+    EXPECT_EQ(peer->variants(), std::vector<std::string>{""});
 }
 
 TEST(TmaGpu, HostAndPeerCopiesAreVerifiedBesideTheCopyKernels) {

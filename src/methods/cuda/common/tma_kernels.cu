@@ -121,7 +121,7 @@ std::string why_no_tma(int ordinal) {
     return why.empty() ? "" : "gpu " + std::to_string(ordinal) + ": " + why;
 }
 
-void launch_tma_copy(cudaStream_t stream, std::byte* dst, const std::byte* src, std::size_t bytes, bool l2_hints) {
+void launch_tma_copy(cudaStream_t stream, std::byte* dst, const std::byte* src, std::size_t bytes, TmaCopyShape shape) {
     int device = 0;
     HWCOMM_CUDA_CHECK(cudaGetDevice(&device));
     if (const std::string why = why_no_tma(device); !why.empty()) throw MeasurementError(why);
@@ -129,13 +129,14 @@ void launch_tma_copy(cudaStream_t stream, std::byte* dst, const std::byte* src, 
     const std::size_t bulk = bytes / 16 * 16;  // bulk copies move multiples of 16 bytes
     const std::size_t tiles = std::max<std::size_t>(1, (bulk + kTmaTileBytes - 1) / kTmaTileBytes);
     // Grid from the tile count (x dimension up to 2^31 - 1 blocks: 64 TiB at 2 x 16 KiB per block).
-    const std::size_t per_block = static_cast<std::size_t>(tma_tiles_per_block(l2_hints));
+    if (shape.tiles_per_block < 1) throw MeasurementError("a TMA copy needs at least one tile per block");
+    const std::size_t per_block = static_cast<std::size_t>(shape.tiles_per_block);
     const std::size_t blocks = (tiles + per_block - 1) / per_block;
     if (blocks > 0x7fffffffu)
         throw MeasurementError("a TMA copy of " + std::to_string(bytes) + " bytes needs more than 2^31 - 1 blocks");
     const int grid = static_cast<int>(blocks);
     constexpr std::size_t shared_bytes = kTmaStages * kTmaTileBytes;
-    const auto kernel = l2_hints ? tma_copy_kernel<true> : tma_copy_kernel<false>;
+    const auto kernel = shape.l2_hints ? tma_copy_kernel<true> : tma_copy_kernel<false>;
     // Over 48 KiB of dynamic shared memory is an opt-in, per function and device.
     if constexpr (shared_bytes > 48 * 1024)
         HWCOMM_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,

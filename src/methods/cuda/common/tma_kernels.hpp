@@ -46,7 +46,15 @@ static_assert(kTmaStages * kTmaTileBytes <= 227 * 1024, "one block's stages must
 // prefetching the next tile into L2 much slower, 0.87x. Measured on local HBM
 // only, where both streams meet in this GPU's L2; over NVLink or PCIe the L2
 // plays another part, unmeasured, so peer, host and lane copies keep the plain
-// instructions. false: no hints anywhere.
+// instructions. The hints are not better at every size: below 512 MiB on
+// H100 they cost 5.5% (64 MiB), 2.7% (128 MiB) and 0.3-0.5% (256 MiB)
+// against the same shape without them, on H200 they gain from 128 MiB (+0.9%,
+// +2.3% at 256 MiB, +4.4% at 512 MiB) and cost 0.9% at 64 MiB
+// (scripts/device-tma-probe.sh's lines, each pair timed back to back:
+// nvidia-h100-x1 and nvidia-h200-x1 at 14c738b, docs/benchmarks.md
+// "Sixteenth session"). So a local copy measures both shapes at every size,
+// as the variants of its record, and each point keeps the faster
+// (kTmaLocalVariants). false: no hints anywhere, one shape.
 inline constexpr bool kTmaLocalL2Hints = true;
 // Tiles per block of a hinted (local) copy: with the hints, blocks of 2 tiles
 // moved 1.001x the copy engines at 512 MiB on both nvidia-h100-x1 (1f5769e,
@@ -57,21 +65,33 @@ inline constexpr bool kTmaLocalL2Hints = true;
 inline constexpr int kTmaLocalTilesPerBlock = 2;
 static_assert(kTmaLocalTilesPerBlock >= 1, "a block copies at least one tile");
 
-// Tiles per block of a copy launched with or without the hints.
-constexpr int tma_tiles_per_block(bool l2_hints) { return l2_hints ? kTmaLocalTilesPerBlock : kTmaTilesPerBlock; }
+
+// How a bulk copy is launched: the L2 hints and the tiles each block copies.
+struct TmaCopyShape {
+    bool l2_hints = false;
+    int tiles_per_block = kTmaTilesPerBlock;
+};
+// A copy within one GPU's memory, without and with the hints, both in blocks
+// of kTmaLocalTilesPerBlock (without the hints, 2 tiles a block moved 0.7-4%
+// more than 4 at 64-512 MiB on H100, the same probe runs).
+inline constexpr TmaCopyShape kTmaLocalPlain{false, kTmaLocalTilesPerBlock};
+inline constexpr TmaCopyShape kTmaLocalHinted{true, kTmaLocalTilesPerBlock};
+// The variant labels of tma-copy-d2d within one GPU, in that order.
+inline constexpr const char* kTmaLocalPlainVariant = "l2_hints=off";
+inline constexpr const char* kTmaLocalHintedVariant = "l2_hints=on";
 
 // dst[0, bytes) = src[0, bytes) by bulk copies of up to kTmaTileBytes, each
 // staged through the block's shared memory; the last bytes % 16 by one thread.
 // Both pointers 16-byte aligned (cudaMalloc'd, host pages, peer pointers);
 // either may be a peer GPU's or a mapped host pointer. Throws
 // MeasurementError when the GPU of the current device has no bulk-copy unit.
-// The grid follows from `bytes` alone (ceil(tiles / kTmaTilesPerBlock) blocks
-// of one warp): the block scheduler spreads them over whatever SMs are free,
-// so a lane sharing the GPU with other kernels needs no SM count.
-// `l2_hints`: the loads evict_last, the stores evict_first (kTmaLocalL2Hints);
-// else the plain cuda::ptx instructions.
+// The grid follows from `bytes` alone (ceil(tiles / shape.tiles_per_block)
+// blocks of one warp): the block scheduler spreads them over whatever SMs are
+// free, so a lane sharing the GPU with other kernels needs no SM count.
+// `shape.l2_hints`: the loads evict_last, the stores evict_first
+// (kTmaLocalL2Hints); else the plain cuda::ptx instructions.
 void launch_tma_copy(cudaStream_t stream, std::byte* dst, const std::byte* src, std::size_t bytes,
-                     bool l2_hints = false);
+                     TmaCopyShape shape = {});
 
 
 
