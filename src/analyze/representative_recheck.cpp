@@ -1,8 +1,8 @@
 #include "analyze/representative_recheck.hpp"
 
-#include <cstdio>
 #include <string>
 
+#include "analyze/curve_metrics.hpp"
 #include "analyze/host_read.hpp"
 #include "measure/byte_size.hpp"
 
@@ -13,12 +13,6 @@ namespace {
 const nlohmann::json* recheck_of(const Record& r) {
     const auto it = r.context.find("recheck");
     return it != r.context.end() && it->is_object() ? &*it : nullptr;
-}
-
-std::string text(double v, const char* format) {
-    char b[48];
-    std::snprintf(b, sizeof b, format, v);
-    return b;
 }
 
 // A number the file may lack or hold as another type: 0.
@@ -65,9 +59,9 @@ std::optional<Anomaly> recheck_anomaly(const Record& record) {
             for (const auto& e : (*r)["compared"])
                 if (e.is_object() && e.contains("first_gbps")) {
                     const double again = number(e, "again_gbps"), median = number(e, "class_median_gbps");
-                    t += "it read " + text(again, "%.4g") + " GB/s at " +
+                    t += "it read " + format_number(again, "%.4g") + " GB/s at " +
                          format_size(bytes_of(e)) +
-                         (median > 0 ? " (" + text((again / median - 1) * 100, "%+.1f%%") + " from the class's median)"
+                         (median > 0 ? " (" + format_number((again / median - 1) * 100, "%+.1f%%") + " from the class's median)"
                                      : std::string()) +
                          ": ";
                     break;
@@ -84,8 +78,8 @@ std::optional<Anomaly> recheck_anomaly(const Record& record) {
     const auto sweep = host_read_mean(record);
     const auto again = r->contains("host_read_gbps") ? host_read_mean((*r)["host_read_gbps"]) : std::nullopt;
     if (sweep && again)
-        t += "; the host read probe read " + text(*sweep, "%.1f") + " GB/s around the sweep and " +
-             text(*again, "%.1f") + " around the second measurement (" + text((*again / *sweep - 1) * 100, "%+.1f%%") +
+        t += "; the host read probe read " + format_number(*sweep, "%.1f") + " GB/s around the sweep and " +
+             format_number(*again, "%.1f") + " around the second measurement (" + format_number((*again / *sweep - 1) * 100, "%+.1f%%") +
              ")";
     return Anomaly{"representative-measured-again", t, {record.key}};
 }

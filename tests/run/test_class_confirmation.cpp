@@ -7,7 +7,7 @@
 #include <cmath>
 #include <set>
 
-#include "discover/discover.hpp"
+#include "class_fixture.hpp"
 #include "planted_method.hpp"
 #include "timed_point.hpp"
 #include "run/class_plan.hpp"
@@ -18,35 +18,11 @@ using namespace hwcomm;
 
 namespace {
 
-struct Fixture {
-    Graph graph;
-    std::vector<PlannedRecord> plan;
-    ClassMap classes;
-};
+using Fixture = test::PlannedFixture;
 
-RunOptions options() {
-    RunOptions o;
-    SweepOptions s;
-    s.min_bytes = 1024;
-    o.sweep = s;
-    o.sizes = sweep_sizes(s);  // 1 KiB .. 1 GiB, the ladder stops at the plateau
-    return o;
-}
+RunOptions options() { return test::ladder_options(); }
 
-Fixture planned(const std::string& xml, const test::PlantedMethod& method) {
-    Fixture f;
-    DiscoverOptions d;
-    d.input_xml = std::string(HWCOMM_FIXTURES) + "/hwloc/" + xml;
-    f.graph = discover_machine(d);
-    std::vector<PlannedRecord> all;
-    for (const auto& pair : method_pairs(f.graph, method))
-        if (pair.applicability.ok)
-            all.push_back({&method, pair.src, pair.dst, {}, record_key("planted", pair.src->id, pair.dst->id, {}),
-                           pair.src->id, pair.dst->id, std::nullopt});
-    f.classes = classify(f.graph, plan_members(all));
-    f.plan = apply_classes(all, f.classes, f.graph, false);
-    return f;
-}
+Fixture planned(const std::string& xml, const test::PlantedMethod& method) { return test::plan_on_fixture(xml, method); }
 
 // The confirmed pairs of the plan, a round's lanes each, in plan order.
 std::vector<std::pair<std::string, std::string>> confirmed_pairs(const std::vector<PlannedRecord>& plan) {

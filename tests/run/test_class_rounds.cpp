@@ -10,6 +10,7 @@
 #include <set>
 
 #include "discover/discover.hpp"
+#include "class_fixture.hpp"
 #include "planted_method.hpp"
 #include "run/budget.hpp"
 #include "run/class_plan.hpp"
@@ -24,14 +25,7 @@ namespace {
 
 using Pair = std::pair<std::string, std::string>;
 
-RunOptions options() {
-    RunOptions o;
-    SweepOptions s;
-    s.min_bytes = 1024;
-    o.sweep = s;
-    o.sizes = sweep_sizes(s);
-    return o;
-}
+RunOptions options() { return test::ladder_options(); }
 
 Graph fixture(const std::string& xml) {
     DiscoverOptions d;

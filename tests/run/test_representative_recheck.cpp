@@ -5,9 +5,8 @@
 // engine on the DGX H100 fixture with a scripted method.
 #include <gtest/gtest.h>
 
-#include "discover/discover.hpp"
+#include "class_fixture.hpp"
 #include "planted_method.hpp"
-#include "run/class_plan.hpp"
 #include "run/engine.hpp"
 #include "run/representative_recheck.hpp"
 #include "timed_point.hpp"
@@ -85,33 +84,11 @@ TEST(RepresentativeRecheck, AFailedSecondMeasurementSaysSo) {
 
 namespace {
 
-struct Planned {
-    Graph graph;
-    std::vector<PlannedRecord> plan;
-};
+using Planned = test::PlannedFixture;
 
-Planned plan_dgx_h100(const test::PlantedMethod& method) {
-    Planned f;
-    DiscoverOptions d;
-    d.input_xml = std::string(HWCOMM_FIXTURES) + "/hwloc/dgxh100-nvswitch.xml";
-    f.graph = discover_machine(d);
-    std::vector<PlannedRecord> all;
-    for (const auto& pair : method_pairs(f.graph, method))
-        if (pair.applicability.ok)
-            all.push_back({&method, pair.src, pair.dst, {}, record_key("planted", pair.src->id, pair.dst->id, {}),
-                           pair.src->id, pair.dst->id, std::nullopt});
-    f.plan = apply_classes(all, classify(f.graph, plan_members(all)), f.graph, false);
-    return f;
-}
+Planned plan_dgx_h100(const test::PlantedMethod& method) { return test::plan_on_fixture("dgxh100-nvswitch.xml", method); }
 
-RunOptions options() {
-    RunOptions o;
-    SweepOptions s;
-    s.min_bytes = 1024;
-    o.sweep = s;
-    o.sizes = sweep_sizes(s);
-    return o;
-}
+RunOptions options() { return test::ladder_options(); }
 
 // The representative of the class with the most confirmations.
 std::string busiest_representative(const std::vector<PlannedRecord>& plan) {
