@@ -84,4 +84,28 @@ std::optional<Anomaly> recheck_anomaly(const Record& record) {
     return Anomaly{"representative-measured-again", t, {record.key}};
 }
 
+std::string recheck_note(const Record& record) {
+    const nlohmann::json* r = recheck_of(record);
+    if (!r) return "";
+    const std::string verdict = string_of(*r, "verdict", "");
+    std::string t = "its class put it outside";
+    const nlohmann::json* at = nullptr;
+    if (r->contains("compared") && (*r)["compared"].is_array())
+        for (const auto& e : (*r)["compared"])
+            if (e.is_object() && e.contains("first_gbps")) {
+                at = &e;
+                break;
+            }
+    const auto off = [](double gbps, double median) {
+        return median > 0 ? format_number((gbps / median - 1) * 100, "%+.1f%%") : std::string("?");
+    };
+    if (r->contains("reason") && (*r)["reason"].is_string()) t += " (" + string_of(*r, "reason", "") + ")";
+    t += "; measured again beside it: ";
+    if (verdict == "failed") return t + "failed (" + string_of(*r, "error", "?") + ")";
+    if (at) t += off(number(*at, "again_gbps"), number(*at, "class_median_gbps")) + ", ";
+    return t + (verdict == "within" ? "within (its sweep ran at another time than its class)"
+                : verdict == "outside again" ? "outside again (the link's)"
+                                             : "nothing to compare");
+}
+
 }  // namespace hwcomm::analyze

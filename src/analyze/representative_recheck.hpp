@@ -21,4 +21,8 @@ std::map<std::uint64_t, double> rechecked_gbps(const Record& record);
 // "representative-measured-again": what the second measurement said.
 std::optional<Anomaly> recheck_anomaly(const Record& record);
 
+// summary's note: "its class put it outside (the run's reason); measured
+// again beside it: +28.5%, outside again (the link's)"; "" without a recheck.
+std::string recheck_note(const Record& record);
+
 }  // namespace hwcomm::analyze

@@ -10,6 +10,7 @@
 
 #include "analyze/cluster.hpp"
 #include "analyze/record_facts.hpp"
+#include "analyze/representative_recheck.hpp"
 #include "catalog/method_catalog.hpp"
 #include "catalog/row_json.hpp"
 #include "core/error.hpp"
@@ -55,6 +56,7 @@ SummaryRow summarize(const Record& record, const MethodRow* row_of_method, const
     row.measured_as = record.measured_as;
     row.in_round = record.context.is_object() && record.context.contains("round");
     row.remeasured_note = remeasured_note(record);
+    row.recheck_note = recheck_note(record);
     row.gate_note = dropped_gate_note(record);
 
     if (row_of_method && is_duplex(*row_of_method, record.params))
@@ -301,6 +303,7 @@ std::string format_summary_table(const std::vector<SummaryRow>& rows) {
         if (r.status.rfind("error:", 0) == 0 || r.status.rfind("skipped:", 0) == 0) notes.push_back(who + ": " + r.status);
         if (!r.headline_note.empty()) notes.push_back(who + ": " + r.headline_note);
         if (!r.remeasured_note.empty()) notes.push_back(who + ": " + r.remeasured_note);
+        if (!r.recheck_note.empty()) notes.push_back(who + ": " + r.recheck_note);
         if (!r.gate_note.empty()) notes.push_back(who + ": " + r.gate_note);
         if (r.max_cv && *r.max_cv >= kNotedCv)
             notes.push_back(who + ": samples spread most at " + short_size(r.max_cv_bytes) + " (cv " +

@@ -156,3 +156,17 @@ TEST(RecheckAnalysis, TheAnomalySaysWhatTheSecondMeasurementRead) {
         (void)recheck_anomaly(odd);
     }
 }
+
+TEST(RecheckAnalysis, SummarysNoteSaysWhereItLayOutsideAndWhatTheSecondMeasurementRead) {
+    EXPECT_EQ(recheck_note(dgx1(0).records[0]), "");
+    EXPECT_EQ(recheck_note(dgx1(18.2).records[0]),
+              "its class put it outside (at 64 MiB 24 GB/s, +31.1% from the median of its class's 4 links (18.3 "
+              "GB/s)); measured again beside it: -0.5%, within (its sweep ran at another time than its class)");
+    EXPECT_EQ(recheck_note(dgx1(23.5, "outside again").records[0]),
+              "its class put it outside (at 64 MiB 24 GB/s, +31.1% from the median of its class's 4 links (18.3 "
+              "GB/s)); measured again beside it: +28.4%, outside again (the link's)");
+    Record odd = dgx1(18.2).records[0];
+    odd.context["recheck"] = {{"verdict", 1}, {"compared", {{{"first_gbps", "x"}, {"bytes", -3}}}}};
+    EXPECT_NO_THROW((void)recheck_note(odd));
+}
+
