@@ -7,7 +7,9 @@
 #include <vector>
 
 #include "analyze/record_facts.hpp"
+#include "core/error.hpp"
 #include "core/utf8.hpp"
+#include "io/cluster_section.hpp"
 #include "measure/statistics.hpp"
 
 namespace hwcomm::analyze {
@@ -28,29 +30,23 @@ double finite_number(const nlohmann::json& j, const char* key) {
     return it->get<double>();
 }
 
-// The nodes of a file of several (--mpi): name -> meta, from cluster.nodes[].
-std::vector<std::pair<std::string, const nlohmann::json*>> node_metas(const ResultsFile& file) {
-    std::vector<std::pair<std::string, const nlohmann::json*>> out;
-    const auto cluster = file.unknown.find("cluster");
-    if (cluster == file.unknown.end() || !cluster->is_object()) return out;
-    const auto nodes = cluster->find("nodes");
-    if (nodes == cluster->end() || !nodes->is_array()) return out;
-    for (const nlohmann::json& n : *nodes) {
-        if (!n.is_object()) continue;
-        const auto name = n.find("name"), meta = n.find("meta");
-        if (name != n.end() && name->is_string() && meta != n.end() && meta->is_object())
-            out.emplace_back(name->get<std::string>(), &*meta);
+// The nodes of a file of several (--mpi), each with its own meta; none for a
+// file of one node or a malformed cluster section (the file's meta serves).
+std::vector<ClusterNodeInfo> cluster_nodes_of(const ResultsFile& file) {
+    try {
+        if (auto cluster = cluster_section_of(file)) return std::move(cluster->nodes);
+    } catch (const UsageError&) {
     }
-    return out;
+    return {};
 }
 
 // The meta whose probe ran beside `record`: its node's in a file of several, else the file's.
 const nlohmann::json& meta_beside(const ResultsFile& file, const Record& record,
-                                  const std::vector<std::pair<std::string, const nlohmann::json*>>& nodes) {
+                                  const std::vector<ClusterNodeInfo>& nodes) {
     const auto node = record.context.is_object() ? record.context.find("node") : record.context.end();
     if (node != record.context.end() && node->is_string())
-        for (const auto& [name, meta] : nodes)
-            if (name == node->get<std::string>()) return *meta;
+        for (const ClusterNodeInfo& n : nodes)
+            if (n.name == node->get<std::string>()) return n.meta;
     return file.meta;
 }
 
@@ -128,7 +124,7 @@ std::optional<double> host_read_mean(const nlohmann::json& rates) {
 
 std::vector<HostReadOffRecord> records_off_host_median(const ResultsFile& file) {
     std::vector<HostReadOffRecord> out;
-    const auto nodes = node_metas(file);
+    const std::vector<ClusterNodeInfo> nodes = cluster_nodes_of(file);
     std::map<const nlohmann::json*, std::optional<HostReadRange>> ranges;
     for (const Record& r : file.records) {
         if (!has_numa_endpoint(r)) continue;
@@ -160,9 +156,9 @@ std::string format_host_read(const ResultsFile& file) {
     if (skipped != probe->end() && skipped->is_string())
         return "host memory read between records: not probed (" + to_valid_utf8(skipped->get<std::string>()) + ")\n";
     std::string out;
-    const auto nodes = node_metas(file);
-    for (const auto& [name, node_meta] : nodes)
-        if (const auto r = host_read_range(*node_meta)) out += range_text(*r, " on " + to_valid_utf8(name));
+    const std::vector<ClusterNodeInfo> nodes = cluster_nodes_of(file);
+    for (const ClusterNodeInfo& n : nodes)
+        if (const auto r = host_read_range(n.meta)) out += range_text(*r, " on " + to_valid_utf8(n.name));
     if (out.empty()) {
         const auto r = host_read_range(meta);
         if (!r) return "";

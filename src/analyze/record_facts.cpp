@@ -7,6 +7,7 @@
 #include <optional>
 
 #include "core/json_parse.hpp"
+#include "io/endpoint_ids.hpp"
 #include "core/paths.hpp"
 #include "measure/byte_size.hpp"
 #include "measure/link_text.hpp"
@@ -78,8 +79,7 @@ bool is_numa_id(const std::string& id) { return has_prefix_number(id, "numa"); }
 std::string local_endpoint_id(const Record& record, const std::string& id) {
     const auto node = record.context.is_object() ? record.context.find("node") : record.context.end();
     if (node == record.context.end() || !node->is_string()) return id;
-    const std::string prefix = node->get<std::string>() + ":";
-    return id.rfind(prefix, 0) == 0 ? id.substr(prefix.size()) : id;
+    return split_endpoint_id(id, {node->get<std::string>()}).local;
 }
 
 bool has_numa_endpoint(const Record& record) {
