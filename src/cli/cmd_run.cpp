@@ -193,16 +193,7 @@ int run_command(const RunArgs& a) {
     keep_method_rows(results, registry.catalog());
     save_results(path, results);  // a valid file from the start
     // The host's memory read rate between records (run/host_read_probe.hpp), this invocation's series.
-    std::string no_probe;
-    const std::unique_ptr<HostReadProbe> host_read = make_host_read_probe(no_probe);
-    const auto note_host_read = [&](bool when_due) {
-        if (!host_read) return;
-        if (when_due) host_read->visit_if_due();
-        else host_read->visit();
-        results.meta["run"]["host_read"] = host_read->to_json();
-    };
-    if (host_read) note_host_read(false);
-    else results.meta["run"]["host_read"] = {{"skipped", no_probe}};
+    HostReadSeries host_read(results.meta);
 
     const bool tty = isatty(STDERR_FILENO) == 1;
     std::size_t measured_now = 0;
@@ -242,8 +233,7 @@ int run_command(const RunArgs& a) {
     double save_cost_s = 0;
     hooks.on_record = [&](const Record& record) {
         ++measured_now;
-        note_host_read(true);
-        if (host_read) host_read->annotate(results.records.back());  // run_plan appended `record` there
+        host_read.after_record(results.records.back());  // run_plan appended `record` there
         stamp_measured_provenance(results.records.back());
         absorb_record_meta(results, record);
         set_completed_records(results.meta, results.records.size());
@@ -268,13 +258,12 @@ int run_command(const RunArgs& a) {
         save_results(path, results);
     };
     hooks.on_recheck = [&](Record& representative) {
-        nlohmann::json& recheck = representative.context["recheck"];
-        note_host_read(true);
-        if (host_read) recheck["host_read_gbps"] = host_read->rates_over(recheck.value("elapsed_s", 0.0));
-        std::cerr << (tty ? "\r\033[K" : "") << "  " << recheck_line(representative.key, recheck) << std::endl;
+        host_read.after_recheck(representative);
+        std::cerr << (tty ? "\r\033[K" : "") << "  " << recheck_line(representative.key, representative.context["recheck"])
+                  << std::endl;
     };
     run_plan(graph, plan, options, results, hooks);
-    note_host_read(false);
+    host_read.finish();
     end_run_state(results.meta, every_planned_record_present(plan, results), utc_now_iso8601());
     save_results(path, results);
 

@@ -261,12 +261,12 @@ private:
         if (!again) return false;
         const double spent = seconds_since(started);
         note_loss(failure, at, key);
-        std::vector<Record> members;  // copies: the class's kept confirmations
+        std::vector<const Record*> members;  // the class's kept confirmations (nothing is stored before the judgement)
         for (const Record& r : results_.records)
             if (r.measured_as == "confirmed" && r.context.contains("confirmation") &&
                 r.context["confirmation"].value("representative", "") == key)
-                members.push_back(r);
-        nlohmann::json recheck = judge_recheck(first, *again, pointers(members));
+                members.push_back(&r);
+        nlohmann::json recheck = judge_recheck(first, *again, members);
         recheck["elapsed_s"] = spent;
         const auto rep = std::find_if(results_.records.begin(), results_.records.end(),
                                       [&](const Record& r) { return r.key == key; });

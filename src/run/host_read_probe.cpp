@@ -126,4 +126,32 @@ std::unique_ptr<HostReadProbe> make_host_read_probe(std::string& why) {
     return nullptr;
 }
 
+HostReadSeries::HostReadSeries(nlohmann::json& meta, const std::string& why_none) : meta_(&meta) {
+    std::string why = why_none;
+    if (why.empty()) probe_ = make_host_read_probe(why);
+    if (probe_) visit(false);
+    else (*meta_)["run"]["host_read"] = {{"skipped", why}};
+}
+
+void HostReadSeries::visit(bool when_due) {
+    if (!probe_) return;
+    if (when_due) probe_->visit_if_due();
+    else probe_->visit();
+    (*meta_)["run"]["host_read"] = probe_->to_json();
+}
+
+void HostReadSeries::after_record(Record& record) {
+    visit(true);
+    if (probe_) probe_->annotate(record);
+}
+
+void HostReadSeries::after_recheck(Record& representative) {
+    visit(true);
+    if (!probe_) return;
+    nlohmann::json& recheck = representative.context["recheck"];
+    recheck["host_read_gbps"] = probe_->rates_over(recheck.value("elapsed_s", 0.0));
+}
+
+void HostReadSeries::finish() { visit(false); }
+
 }  // namespace hwcomm

@@ -73,4 +73,25 @@ private:
 // without).
 std::unique_ptr<HostReadProbe> make_host_read_probe(std::string& why);
 
+// One run's series as `hwcomm run` and each `--mpi` rank keep it: the probe
+// visited after each record and each representative measured again, the
+// series kept in `meta`'s run.host_read (or why there is none). `meta` must
+// outlive this object.
+class HostReadSeries {
+public:
+    // No probe, and `skipped: why_none`, when why_none is not empty.
+    explicit HostReadSeries(nlohmann::json& meta, const std::string& why_none = "");
+    // The record run_plan appended just now: the probe's rates over its time.
+    void after_record(Record& record);
+    // A representative measured again: the rates over its context.recheck's time.
+    void after_recheck(Record& representative);
+    // The last visit, at the run's end.
+    void finish();
+
+private:
+    void visit(bool when_due);
+    nlohmann::json* meta_;
+    std::unique_ptr<HostReadProbe> probe_;
+};
+
 }  // namespace hwcomm

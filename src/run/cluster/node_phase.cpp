@@ -62,34 +62,22 @@ NodePart characterize_node(const Graph& graph, const Registry& registry, const R
                         utc_now_iso8601());
         // The host's memory read rate between records, as `hwcomm run` keeps it
         // (run/host_read_probe.hpp): each node's series in its own meta.
-        std::string no_probe = plan.empty() ? "nothing measured on this node" : "";
-        const std::unique_ptr<HostReadProbe> host_read = plan.empty() ? nullptr : make_host_read_probe(no_probe);
-        const auto note_host_read = [&](bool when_due) {
-            if (!host_read) return;
-            if (when_due) host_read->visit_if_due();
-            else host_read->visit();
-            part.results.meta["run"]["host_read"] = host_read->to_json();
-        };
-        if (host_read) note_host_read(false);
-        else part.results.meta["run"]["host_read"] = {{"skipped", no_probe}};
+        HostReadSeries host_read(part.results.meta, plan.empty() ? "nothing measured on this node" : "");
         EngineHooks hooks;
         std::size_t done = 0;
         hooks.on_record = [&](const Record& record) {
-            note_host_read(true);
-            if (host_read) host_read->annotate(part.results.records.back());
+            host_read.after_record(part.results.records.back());
             stamp_measured_provenance(part.results.records.back());
             absorb_record_meta(part.results, record);
             ++done;
             if (args.record_line) std::cerr << args.node << ": " << args.record_line(record, done, plan.size()) << std::endl;
         };
         hooks.on_recheck = [&](Record& representative) {
-            nlohmann::json& recheck = representative.context["recheck"];
-            note_host_read(true);
-            if (host_read) recheck["host_read_gbps"] = host_read->rates_over(recheck.value("elapsed_s", 0.0));
-            std::cerr << args.node << ": " << recheck_line(representative.key, recheck) << std::endl;
+            host_read.after_recheck(representative);
+            std::cerr << args.node << ": " << recheck_line(representative.key, representative.context["recheck"]) << std::endl;
         };
         run_plan(graph, plan, resolved, part.results, hooks);
-        note_host_read(false);
+        host_read.finish();
         set_completed_records(part.results.meta, part.results.records.size());
         end_run_state(part.results.meta, true, utc_now_iso8601());
     } catch (const std::exception& e) {
