@@ -50,3 +50,38 @@ TEST(HostReadProbe, VisitsReadTheBufferWithOneThreadPerCoreAndAreKeptInOrder) {
     probe->annotate(r);
     EXPECT_EQ(r.context.at("host_read_gbps"), probe->rates_over(probe->elapsed_s() + 1));
 }
+
+TEST(HostReadSeries, KeepsTheSeriesInMetaAndAnnotatesRecordsAndRechecksOrSaysWhyThereIsNone) {
+    nlohmann::json none_meta;
+    HostReadSeries none(none_meta, "nothing measured on this node");
+    Record untouched;
+    untouched.context["recheck"] = {{"elapsed_s", 1.0}};
+    none.after_record(untouched);
+    none.after_recheck(untouched);
+    none.finish();
+    EXPECT_EQ(none_meta.at("run").at("host_read"), nlohmann::json({{"skipped", "nothing measured on this node"}}));
+    EXPECT_FALSE(untouched.context.contains("host_read_gbps"));
+    EXPECT_FALSE(untouched.context.at("recheck").contains("host_read_gbps"));
+
+    nlohmann::json meta;
+    {
+        HostReadSeries series(meta);
+        ASSERT_TRUE(meta.at("run").at("host_read").contains("visits")) << meta.dump();
+        EXPECT_EQ(meta["run"]["host_read"]["visits"].size(), 1u);  // the first visit, at once
+        Record record;
+        record.context["elapsed_s"] = 3600.0;  // longer than the series: every visit's rate
+        series.after_record(record);  // visits only when kHostReadEveryS have passed
+        const nlohmann::json& visits = meta["run"]["host_read"]["visits"];
+        ASSERT_EQ(record.context.at("host_read_gbps").size(), visits.size());
+        for (std::size_t i = 0; i < visits.size(); ++i)
+            EXPECT_DOUBLE_EQ(record.context["host_read_gbps"][i].get<double>(), visits[i]["gbps"].get<double>());
+        record.context["recheck"] = {{"elapsed_s", 3600.0}, {"verdict", "within"}};
+        series.after_recheck(record);
+        EXPECT_EQ(record.context["recheck"].at("host_read_gbps"), record.context["host_read_gbps"]);
+        EXPECT_EQ(record.context["recheck"].at("verdict"), "within");
+        const std::size_t before = meta["run"]["host_read"]["visits"].size();
+        series.finish();  // always visits
+        EXPECT_EQ(meta["run"]["host_read"]["visits"].size(), before + 1);
+    }
+    EXPECT_GE(meta["run"]["host_read"]["visits"].size(), 2u);  // kept after the series is gone
+}
