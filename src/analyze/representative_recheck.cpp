@@ -31,6 +31,22 @@ std::uint64_t bytes_of(const nlohmann::json& e) {
     return it != e.end() && it->is_number_unsigned() ? it->get<std::uint64_t>() : 0;
 }
 
+// Measured again because its class's one other link lay outside its sweep twice (run/representative_recheck.hpp).
+bool is_pair(const nlohmann::json& recheck) { return string_of(recheck, "trigger", "") == "pair"; }
+
+// The first size where the sweep lay outside (it carries first_gbps).
+const nlohmann::json* first_outside(const nlohmann::json& recheck) {
+    if (!recheck.contains("compared") || !recheck["compared"].is_array()) return nullptr;
+    for (const auto& e : recheck["compared"])
+        if (e.is_object() && e.contains("first_gbps")) return &e;
+    return nullptr;
+}
+
+// What the second measurement is compared with: the class's median, or the other link.
+double reference_gbps(const nlohmann::json& recheck, const nlohmann::json& entry) {
+    return number(entry, is_pair(recheck) ? "other_gbps" : "class_median_gbps");
+}
+
 }  // namespace
 
 std::map<std::uint64_t, double> rechecked_gbps(const Record& record) {
@@ -50,27 +66,27 @@ std::optional<Anomaly> recheck_anomaly(const Record& record) {
     const nlohmann::json* r = recheck_of(record);
     if (!r) return std::nullopt;
     const std::string verdict = string_of(*r, "verdict", "");
-    std::string t = record.key + " lay outside its class in its sweep (" + string_of(*r, "reason", "?") +
-                    "); measured again beside its class's confirmations ";
+    const bool pair = is_pair(*r);
+    std::string t = record.key + (pair ? ": " + string_of(*r, "reason", "?") + "; measured again right after it, "
+                                       : " lay outside its class in its sweep (" + string_of(*r, "reason", "?") +
+                                             "); measured again beside its class's confirmations ");
     if (verdict == "failed") {
         t += "it failed (" + string_of(*r, "error", "?") + ")";
     } else {
-        if (r->contains("compared") && (*r)["compared"].is_array())
-            for (const auto& e : (*r)["compared"])
-                if (e.is_object() && e.contains("first_gbps")) {
-                    const double again = number(e, "again_gbps"), median = number(e, "class_median_gbps");
-                    t += "it read " + format_number(again, "%.4g") + " GB/s at " +
-                         format_size(bytes_of(e)) +
-                         (median > 0 ? " (" + format_number((again / median - 1) * 100, "%+.1f%%") + " from the class's median)"
-                                     : std::string()) +
-                         ": ";
-                    break;
-                }
+        if (const nlohmann::json* e = first_outside(*r)) {
+            const double again = number(*e, "again_gbps"), other = reference_gbps(*r, *e);
+            t += "it read " + format_number(again, "%.4g") + " GB/s at " + format_size(bytes_of(*e)) +
+                 (other > 0 ? " (" + format_number((again / other - 1) * 100, "%+.1f%%") +
+                                  (pair ? " from the other link)" : " from the class's median)")
+                            : std::string()) +
+                 ": ";
+        }
         if (verdict == "within")
-            t += "within its class, so the sweep's difference was the time it ran (the machine, e.g. the host's memory "
+            t += std::string(pair ? "the two links agree" : "within its class") +
+                 ", so the sweep's difference was the time it ran (the machine, e.g. the host's memory "
                  "rate), not the link; the class comparisons use the second measurement there";
         else if (verdict == "outside again")
-            t += "outside again on the same side: the link differs from its class";
+            t += pair ? "outside again on the same side: the links differ" : "outside again on the same side: the link differs from its class";
         else
             t += "nothing to compare";
     }
@@ -88,24 +104,16 @@ std::string recheck_note(const Record& record) {
     const nlohmann::json* r = recheck_of(record);
     if (!r) return "";
     const std::string verdict = string_of(*r, "verdict", "");
-    std::string t = "its class put it outside";
-    const nlohmann::json* at = nullptr;
-    if (r->contains("compared") && (*r)["compared"].is_array())
-        for (const auto& e : (*r)["compared"])
-            if (e.is_object() && e.contains("first_gbps")) {
-                at = &e;
-                break;
-            }
-    const auto off = [](double gbps, double median) {
-        return median > 0 ? format_number((gbps / median - 1) * 100, "%+.1f%%") : std::string("?");
-    };
-    if (r->contains("reason") && (*r)["reason"].is_string()) t += " (" + string_of(*r, "reason", "") + ")";
-    t += "; measured again beside it: ";
+    const bool pair = is_pair(*r);
+    std::string t = pair ? "its class's other link lay outside its sweep twice" : "its class put it outside";
+    if (!pair && r->contains("reason") && (*r)["reason"].is_string()) t += " (" + string_of(*r, "reason", "") + ")";
+    t += pair ? "; measured again right after it: " : "; measured again beside it: ";
     if (verdict == "failed") return t + "failed (" + string_of(*r, "error", "?") + ")";
-    if (at) t += off(number(*at, "again_gbps"), number(*at, "class_median_gbps")) + ", ";
-    return t + (verdict == "within" ? "within (its sweep ran at another time than its class)"
-                : verdict == "outside again" ? "outside again (the link's)"
-                                             : "nothing to compare");
+    if (const nlohmann::json* e = first_outside(*r); e && reference_gbps(*r, *e) > 0)
+        t += format_number((number(*e, "again_gbps") / reference_gbps(*r, *e) - 1) * 100, "%+.1f%%") +
+             (pair ? " from it, " : ", ");
+    if (verdict == "within") return t + "within (its sweep ran at another time than " + (pair ? "the other link)" : "its class)");
+    return t + (verdict == "outside again" ? "outside again (the link's)" : "nothing to compare");
 }
 
 }  // namespace hwcomm::analyze

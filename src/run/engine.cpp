@@ -248,33 +248,67 @@ private:
     bool recheck_representative(const std::string& key, const std::vector<ConfirmationVerdict>& verdicts,
                                 std::size_t at) {
         const nlohmann::json first = representative_outside(verdicts);
-        const auto planned = planned_by_key_.find(key);
-        if (first.empty() || planned == planned_by_key_.end() || (loss_ && needs_gpu(*planned->second))) return true;
-        if (!rechecked_.insert(key).second) return true;  // once per run (a class judged again for covered members)
-        if (hooks_.should_stop && hooks_.should_stop()) return false;
-        PlannedRecord again_plan = *planned->second;  // a confirmation of itself: the confirmations' sizes
-        again_plan.measured_as = "confirmed";
-        again_plan.representative_key = key;
-        std::optional<DeviceFailure> failure;
-        const auto started = std::chrono::steady_clock::now();
-        std::optional<Record> again = measure_as_planned(graph_, again_plan, options_, results_, nullptr, &hooks_, failure);
-        if (!again) return false;
-        const double spent = seconds_since(started);
-        note_loss(failure, at, key);
+        if (first.empty()) return true;
+        bool stop = false;
+        double spent = 0;
+        const std::optional<Record> again = measure_representative_again(key, at, spent, stop);
+        if (!again) return !stop;
         std::vector<const Record*> members;  // the class's kept confirmations (nothing is stored before the judgement)
         for (const Record& r : results_.records)
             if (r.measured_as == "confirmed" && r.context.contains("confirmation") &&
                 r.context["confirmation"].value("representative", "") == key)
                 members.push_back(&r);
-        nlohmann::json recheck = judge_recheck(first, *again, members);
+        keep_recheck(key, judge_recheck(first, *again, members), spent);
+        return true;
+    }
+
+    // The representative measured once more as a confirmation of itself (the
+    // confirmations' sizes), once per run (a class judged again for covered
+    // members asks again). Nothing when it was measured again already, is
+    // not a record of this plan or the GPUs are lost; `stop`: stop the run.
+    std::optional<Record> measure_representative_again(const std::string& key, std::size_t at, double& spent,
+                                                       bool& stop) {
+        const auto planned = planned_by_key_.find(key);
+        if (planned == planned_by_key_.end() || (loss_ && needs_gpu(*planned->second))) return std::nullopt;
+        if (!rechecked_.insert(key).second) return std::nullopt;
+        if ((stop = hooks_.should_stop && hooks_.should_stop())) return std::nullopt;
+        PlannedRecord again_plan = *planned->second;
+        again_plan.measured_as = "confirmed";
+        again_plan.representative_key = key;
+        std::optional<DeviceFailure> failure;
+        const auto started = std::chrono::steady_clock::now();
+        std::optional<Record> again = measure_as_planned(graph_, again_plan, options_, results_, nullptr, &hooks_, failure);
+        stop = !again;
+        if (!again) return std::nullopt;
+        spent = seconds_since(started);
+        note_loss(failure, at, key);
+        return again;
+    }
+
+    // context.recheck kept in the representative's record, its time in its elapsed_s.
+    void keep_recheck(const std::string& key, nlohmann::json recheck, double spent) {
         recheck["elapsed_s"] = spent;
         const auto rep = std::find_if(results_.records.begin(), results_.records.end(),
                                       [&](const Record& r) { return r.key == key; });
-        if (rep == results_.records.end()) return true;
-        rep->context["recheck"] = recheck;
+        if (rep == results_.records.end()) return;
+        rep->context["recheck"] = std::move(recheck);
         rep->context["elapsed_s"] = rep->context.value("elapsed_s", 0.0) + spent;
         if (hooks_.on_recheck) hooks_.on_recheck(*rep);
-        return true;
+    }
+
+    // A member outside the representative's sweep twice where the sweep was
+    // its only reference (run/representative_recheck.hpp): the member's
+    // second measurement judged beside the representative measured again now.
+    // Nothing when the representative was not measured again.
+    std::optional<ConfirmationVerdict> beside_representative_again(const Record& member, const ConfirmationVerdict& second,
+                                                                   const Record& representative, std::size_t at,
+                                                                   bool& stop) {
+        double spent = 0;
+        const std::optional<Record> again = measure_representative_again(representative.key, at, spent, stop);
+        if (!again) return std::nullopt;
+        ConfirmationVerdict beside = judge_confirmation(member, *again);
+        keep_recheck(representative.key, judge_pair_recheck(second, *again, beside), spent);
+        return beside;
     }
 
     static std::vector<const Record*> pointers(const std::vector<Record>& records) {
@@ -310,18 +344,31 @@ private:
             }
             const ConfirmationVerdict second = judge_class({&*again}, others, representative).at(0);
             const nlohmann::json first_measurement = {{"reason", verdict.reason}, {"compared", verdict.compared}};
-            if (!second.promote || !outside_again(verdict, second)) {
+            bool keep = !second.promote || !outside_again(verdict, second);
+            std::optional<ConfirmationVerdict> beside;
+            if (!keep && !second.failed && judged_by_representative_alone(second)) {
+                bool stop = false;
+                beside = beside_representative_again(*again, second, representative, at, stop);
+                if (stop) return false;
+                keep = beside && !outside_again(second, *beside);
+            }
+            if (keep) {
                 again->context["elapsed_s"] = spent;
                 if (first.context.contains("estimate_s")) again->context["estimate_s"] = first.context["estimate_s"];
-                keep_confirmed(*again, representative.key, second.compared, progress_, options_);
+                keep_confirmed(*again, representative.key, beside ? beside->compared : second.compared, progress_, options_);
                 again->context["confirmation"]["first_measurement"] = first_measurement;
-                if (second.promote)
+                if (beside)
+                    again->context["confirmation"]["beside_representative_again"] =
+                        "outside the representative's sweep twice (" + second.reason +
+                        "), within it measured again right after: the sweep ran at another time";
+                else if (second.promote)
                     again->context["confirmation"]["outside_again_elsewhere"] =
                         second.reason + " (never at a size where the first was, on the same side: noise)";
                 finish(std::move(*again));
                 return true;
             }
             verdict.reason = second.reason + "; measured twice, the first time " + verdict.reason;
+            if (beside) verdict.reason += "; beside the representative measured again right after, " + beside->reason;
             verdict.compared = second.compared;
             verdict.first_measurement = first_measurement;
             if (hooks_.should_stop && hooks_.should_stop()) return false;

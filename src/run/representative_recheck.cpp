@@ -98,20 +98,60 @@ nlohmann::json judge_recheck(const nlohmann::json& first_outside, const Record& 
     return r;
 }
 
+bool judged_by_representative_alone(const ConfirmationVerdict& verdict) {
+    return !verdict.compared.empty() &&
+           std::none_of(verdict.compared.begin(), verdict.compared.end(),
+                        [](const nlohmann::json& e) { return e.contains("class") && e["class"].is_object(); });
+}
+
+nlohmann::json judge_pair_recheck(const ConfirmationVerdict& second, const Record& again,
+                                  const ConfirmationVerdict& beside) {
+    nlohmann::json r = {{"trigger", "pair"},
+                        {"reason", "its class's other link lay outside its sweep twice, the second time " + second.reason},
+                        {"compared", nlohmann::json::array()}};
+    for (const Point& p : again.points)
+        if (p.status != "ok") {
+            r["verdict"] = "failed";
+            r["error"] = format_size(p.bytes) + ": " + (p.error.empty() ? p.status : p.error);
+            return r;
+        }
+    std::map<SizeKey, double> sweep;
+    for (const auto& e : second.compared)  // where the member lay outside the sweep
+        if (e.value("outside", false)) sweep[size_key(e)] = e.value("representative_gbps", 0.0);
+    for (const auto& e : beside.compared) {
+        const double mine = e.value("representative_gbps", 0.0), other = e.value("bandwidth_gbps", 0.0);
+        nlohmann::json entry = {{"bytes", e.value("bytes", std::uint64_t{0})},
+                                {"axes", e.value("axes", nlohmann::json::object())},
+                                {"again_gbps", mine},
+                                {"other_gbps", other},
+                                {"outside", e.value("outside", false)}};
+        if (const auto f = sweep.find(size_key(e)); f != sweep.end()) entry["first_gbps"] = f->second;
+        if (entry["outside"].get<bool>()) entry["side"] = mine < other ? "below" : "above";
+        r["compared"].push_back(std::move(entry));
+    }
+    r["verdict"] = r["compared"].empty() ? "not compared" : outside_again(second, beside) ? "outside again" : "within";
+    return r;
+}
+
 std::string recheck_line(const std::string& key, const nlohmann::json& recheck) {
-    std::string line = key + ": its confirmations put it outside its class (" + recheck.value("reason", "") +
-                       "); measured again beside them: ";
+    const bool pair = recheck.value("trigger", "") == "pair";
+    std::string line = key + (pair ? ": " : ": its confirmations put it outside its class (") +
+                       recheck.value("reason", "") + (pair ? "; measured again beside it: " : "); measured again beside them: ");
     const std::string verdict = recheck.value("verdict", "");
     if (verdict == "failed") return line + "failed (" + recheck.value("error", "") + ")";
     if (verdict == "not compared") return line + "no size to compare";
     for (const auto& e : recheck["compared"])
         if (e.contains("first_gbps")) {
             line += format_size(e.value("bytes", std::uint64_t{0})) + " " + text(e.value("again_gbps", 0.0), "%.4g") +
-                    " GB/s, " + percent(e.value("again_gbps", 0.0) / e.value("class_median_gbps", 1.0)) + "; ";
+                    " GB/s, " +
+                    percent(e.value("again_gbps", 0.0) / e.value(pair ? "other_gbps" : "class_median_gbps", 1.0)) +
+                    (pair ? " from the other link; " : "; ");
             break;
         }
-    return line + (verdict == "within" ? "within its class: the first sweep's difference was the time it ran, not the link"
-                                       : "outside again: the link differs");
+    if (verdict == "within")
+        return line + (pair ? "within: the sweep's difference was the time it ran, not the link"
+                            : "within its class: the first sweep's difference was the time it ran, not the link");
+    return line + "outside again: the link differs";
 }
 
 }  // namespace hwcomm

@@ -35,7 +35,33 @@ nlohmann::json representative_outside(const std::vector<ConfirmationVerdict>& ve
 nlohmann::json judge_recheck(const nlohmann::json& first_outside, const Record& again,
                              const std::vector<const Record*>& members, double tolerance = kConfirmationTolerance);
 
-// The line a run prints for it.
+// Two links of a class at a size (two GPUs: one host link each way), the
+// class's spread cannot judge: a member is compared with the
+// representative's sweep alone, which ran minutes before it. On
+// nvidia-h200-x2 at 609bce4 the pageable copies into and out of gpu1, 100 s
+// after gpu0's sweep, read 34% and 25% below it and were promoted; run alone
+// in alternating order, in one process, neither GPU was the faster
+// (scripts/bench/pageable_probe.cu, docs/benchmarks.md). So a member outside
+// the sweep twice is judged once more beside the representative measured
+// again right after it.
+
+// True when no size of `verdict` was judged by its class's spread (fewer than
+// kClassSpreadMinLinks links there): the representative was the only reference.
+bool judged_by_representative_alone(const ConfirmationVerdict& verdict);
+
+// context.recheck of a representative measured again (`again`) because its
+// class's other link lay outside its sweep twice (`second`: the member's
+// second measurement against the sweep; `beside`: the same against `again`):
+// {reason, trigger: "pair", verdict: "within" | "outside again" | "failed",
+// compared: per size {bytes, axes, first_gbps (the sweep, where the member
+// lay outside it), again_gbps, other_gbps, outside, side?: the
+// representative's, "above" or "below" the other link},
+// error?}. "outside again": beside the second measurement the member lies
+// outside at a size where it did before, on the same side (outside_again).
+nlohmann::json judge_pair_recheck(const ConfirmationVerdict& second, const Record& again,
+                                  const ConfirmationVerdict& beside);
+
+// The line a run prints for it (either trigger).
 std::string recheck_line(const std::string& key, const nlohmann::json& recheck);
 
 }  // namespace hwcomm

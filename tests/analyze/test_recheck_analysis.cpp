@@ -170,3 +170,42 @@ TEST(RecheckAnalysis, SummarysNoteSaysWhereItLayOutsideAndWhatTheSecondMeasureme
     EXPECT_NO_THROW((void)recheck_note(odd));
 }
 
+
+namespace {
+
+// Two links of the NVLink class in the file: the representative swept at 24
+// GB/s, the other confirmed at 18 twice; measured again right after it, the
+// representative read `again` (run/representative_recheck.hpp, trigger "pair").
+ResultsFile two_links(double again, const std::string& verdict) {
+    ResultsFile f = dgx1(0);
+    f.records.resize(2);
+    if (again > 0)
+        f.records[0].context["recheck"] = {
+            {"trigger", "pair"},
+            {"reason", "its class's other link lay outside its sweep twice, the second time at 64 MiB 18.4 GB/s"},
+            {"verdict", verdict},
+            {"compared",
+             {{{"bytes", k64M}, {"axes", nlohmann::json::object()}, {"first_gbps", 24.0}, {"again_gbps", again},
+               {"other_gbps", 18.4}, {"outside", verdict != "within"}}}}};
+    return f;
+}
+
+}  // namespace
+
+TEST(RecheckAnalysis, TwoLinksMeasuredSideBySideAreNoOutlierAndTheNoteSaysWhy) {
+    EXPECT_EQ(outliers(two_links(0, "")).size(), 1u);
+    EXPECT_TRUE(outliers(two_links(18.6, "within")).empty());
+    EXPECT_EQ(outliers(two_links(23.8, "outside again")).size(), 1u);
+    const ResultsFile within = two_links(18.6, "within");
+    EXPECT_EQ(recheck_note(within.records[0]),
+              "its class's other link lay outside its sweep twice; measured again right after it: +1.1% from it, "
+              "within (its sweep ran at another time than the other link)");
+    const auto a = recheck_anomaly(within.records[0]);
+    ASSERT_TRUE(a);
+    EXPECT_NE(a->text.find("measured again right after it, it read 18.6 GB/s at 64 MiB (+1.1% from the other link): "
+                           "the two links agree, so the sweep's difference was the time it ran"),
+              std::string::npos)
+        << a->text;
+    EXPECT_NE(recheck_anomaly(two_links(23.8, "outside again").records[0])->text.find("the links differ"),
+              std::string::npos);
+}

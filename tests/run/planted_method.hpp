@@ -27,6 +27,7 @@ struct PlantedLinks {
     // Pairs slower only when measured in a confirmation round (their round slows them).
     std::map<std::pair<std::string, std::string>, double> round_gbps_of;
     bool rounds = true;  // the method measures its pairs in rounds (Characterizer::measures_rounds)
+    bool from_host = false;  // NUMA node -> GPU pairs instead of GPU -> GPU
     bool one_way = false;  // Characterizer::rounds_one_way
     bool round_fails = false;  // prepare_round throws MeasurementError
     bool round_data_wrong = false;  // a round's verify() reports one lane's data wrong
@@ -100,7 +101,7 @@ public:
         : links_(std::move(links)), name_(std::move(name)) {}
     std::string name() const override { return name_; }
     std::string description() const override { return "planted times per GPU pair"; }
-    std::vector<VertexKind> src_kinds() const override { return {VertexKind::Gpu}; }
+    std::vector<VertexKind> src_kinds() const override { return {links_.from_host ? VertexKind::NumaNode : VertexKind::Gpu}; }
     std::vector<VertexKind> dst_kinds() const override { return {VertexKind::Gpu}; }
     Applicability applicable(const Graph&, const Vertex& s, const Vertex& d) const override {
         return s.id != d.id ? Applicability::yes() : Applicability::no("same GPU");
