@@ -125,9 +125,10 @@ std::string format_run_time(const std::vector<RunTimeRow>& rows, std::optional<d
     }
     out << "  error = estimate / measured - 1, over the records that carry both; a promotion's time includes its\n"
            "  confirmation, its estimate is the confirmation's. twice: confirmations outside their class once and\n"
-           "  measured again (kept when the second lay within, else promoted), and representatives their class's\n"
-           "  confirmations put outside, measured again beside them (its time in the representative's). set-up: of\n"
-           "  the measured time, what lay outside the records' points (buffers, binding, worker-count probes).\n";
+           "  measured again (kept when the second lay within, else promoted), and representatives measured again\n"
+           "  beside their class (its confirmations put it outside, or its one other link lay outside its sweep\n"
+           "  twice; the time in the representative's). set-up: of the measured time, what lay outside the\n"
+           "  records' points (buffers, binding, worker-count probes).\n";
     if (wall_s) {
         std::snprintf(line, sizeof line,
                       "  the run took %.0f s from start to end (meta.date_utc to meta.run.ended_utc, whole seconds),\n"
