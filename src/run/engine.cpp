@@ -4,6 +4,7 @@
 #include <chrono>
 #include <deque>
 #include <map>
+#include <numeric>
 #include <set>
 
 #include "run/confirmation_rounds.hpp"
@@ -70,13 +71,18 @@ public:
     }
 
     std::size_t run() {
-        Progress progress(hooks_.progress, todo_.size() * options_.sizes.size());
+        std::vector<double> planned(todo_.size(), 0.0);  // the ETA's weights: the plan's estimates
+        for (std::size_t i = 0; hooks_.progress && hooks_.estimate && i < todo_.size(); ++i)
+            planned[i] = hooks_.estimate(*todo_[i]);
+        Progress progress(hooks_.progress, todo_.size() * options_.sizes.size(),
+                          std::accumulate(planned.begin(), planned.end(), 0.0));
         progress_ = &progress;
         for (std::size_t i = 0; i < todo_.size(); ++i) {
             if (!step(i)) break;
             const PlannedRecord* p = todo_[i];
             const bool last = p->measured_as == "confirmed" && last_of_class_.at(p->representative_key) == i;
             if ((last || p->measured_as == "covered") && !judge_class_of(p->representative_key, i)) break;
+            progress.step_done(planned[i]);
         }
         return measured_;  // held confirmations of a run cut short are not kept: --resume measures them
     }
