@@ -14,15 +14,9 @@ using namespace hwcomm;
 
 namespace {
 
-constexpr std::uint64_t kPlateau = std::uint64_t{64} << 20;
+using test::kPlateau;
 
-Record link(const std::string& dst, double gbps) {
-    Record r;
-    r.src = "numa0";
-    r.dst = dst;
-    r.points = {test::timed_point(1, 2e-6), test::timed_point(kPlateau, static_cast<double>(kPlateau) / (gbps * 1e9))};
-    return r;
-}
+Record link(const std::string& dst, double gbps) { return test::two_point_link(dst, gbps); }
 
 }  // namespace
 

@@ -2,6 +2,7 @@
 // A measured point made by hand for the confirmation tests: `bytes` moved in
 // `seconds` per transfer, ok, its 95% CI of the median time +-0.2%.
 #include <cstdint>
+#include <string>
 
 #include "core/results.hpp"
 
@@ -17,6 +18,16 @@ inline Point timed_point(std::uint64_t bytes, double seconds) {
     p.stats.ci95_low = seconds * 0.998;
     p.stats.ci95_high = seconds * 1.002;
     return p;
+}
+
+// A host link's record of two points: 1 B in 2 us and kPlateau bytes at `gbps`.
+inline constexpr std::uint64_t kPlateau = std::uint64_t{64} << 20;
+inline Record two_point_link(const std::string& dst, double gbps) {
+    Record r;
+    r.src = "numa0";
+    r.dst = dst;
+    r.points = {timed_point(1, 2e-6), timed_point(kPlateau, static_cast<double>(kPlateau) / (gbps * 1e9))};
+    return r;
 }
 
 }  // namespace hwcomm::test
