@@ -26,6 +26,11 @@ std::string string_of(const nlohmann::json& e, const char* name, const std::stri
     return it != e.end() && it->is_string() ? it->get<std::string>() : otherwise;
 }
 
+bool flag(const nlohmann::json& e, const char* name) {
+    const auto it = e.find(name);
+    return it != e.end() && it->is_boolean() && it->get<bool>();
+}
+
 std::uint64_t bytes_of(const nlohmann::json& e) {
     const auto it = e.find("bytes");
     return it != e.end() && it->is_number_unsigned() ? it->get<std::uint64_t>() : 0;
@@ -60,6 +65,36 @@ std::map<std::uint64_t, double> rechecked_gbps(const Record& record) {
         if (const double g = number(e, "again_gbps"); g > 0) out[bytes_of(e)] = g;
     }
     return out;
+}
+
+std::map<std::uint64_t, double> measured_twice_gbps(const Record& record) {
+    std::map<std::uint64_t, double> out;
+    const auto c = record.context.find("confirmation");
+    if (c == record.context.end() || !c->is_object() || !c->contains("outside_again_elsewhere")) return out;
+    const auto first = c->find("first_measurement");
+    if (first == c->end() || !first->is_object() || !first->contains("compared") || !c->contains("compared")) return out;
+    const nlohmann::json &before = (*first)["compared"], &kept = (*c)["compared"];
+    if (!before.is_array() || !kept.is_array()) return out;
+    // Per size without axes, the side of an outside entry: {bytes -> (side, GB/s)}.
+    const auto outside = [](const nlohmann::json& list) {
+        std::map<std::uint64_t, std::pair<std::string, double>> m;
+        for (const auto& e : list)
+            if (e.is_object() && bytes_of(e) > 0 && !(e.contains("axes") && !(e["axes"].is_object() && e["axes"].empty())) &&
+                flag(e, "outside") && number(e, "bandwidth_gbps") > 0)
+                m[bytes_of(e)] = {string_of(e, "side", ""), number(e, "bandwidth_gbps")};
+        return m;
+    };
+    const auto a = outside(before), b = outside(kept);
+    for (const auto& [bytes, first_side] : a)
+        if (const auto it = b.find(bytes); it != b.end() && !first_side.first.empty() && !it->second.first.empty() &&
+                                           first_side.first != it->second.first)
+            out[bytes] = 2 / (1 / first_side.second + 1 / it->second.second);  // bytes over the mean time
+    return out;
+}
+
+std::map<std::uint64_t, double> class_comparison_gbps(const Record& record) {
+    std::map<std::uint64_t, double> out = rechecked_gbps(record);
+    return out.empty() ? measured_twice_gbps(record) : out;
 }
 
 std::optional<Anomaly> recheck_anomaly(const Record& record) {

@@ -18,6 +18,19 @@ namespace hwcomm::analyze {
 // or when the second measurement failed.
 std::map<std::uint64_t, double> rechecked_gbps(const Record& record);
 
+// A confirmation the run measured twice and found outside its class both
+// times, on opposite sides, at a size (context.confirmation's
+// first_measurement and outside_again_elsewhere: the run kept it as noise):
+// there, bytes over the mean of the two measurements' times, since neither
+// alone is the link's. On nvidia-h200-x2 at f3424de pageable h2d into gpu1
+// read -6.0% then +7.2% from gpu0's sweep at 64 MiB; analyze took the +7.2%
+// and called the two links unlike. Empty for any other record.
+std::map<std::uint64_t, double> measured_twice_gbps(const Record& record);
+
+// What the class comparisons take instead of a record's curve at some sizes:
+// rechecked_gbps, else measured_twice_gbps.
+std::map<std::uint64_t, double> class_comparison_gbps(const Record& record);
+
 // "representative-measured-again": what the second measurement said.
 std::optional<Anomaly> recheck_anomaly(const Record& record);
 

@@ -223,7 +223,7 @@ std::vector<Series> build_series(const std::vector<NamedResults>& files, const V
                     s.window_points[p.bytes] = p.gbps;
             if (has_numa_endpoint(r)) s.host_read_gbps = host_read_mean(r);
             s.class_points = s.window_points;
-            for (const auto& [bytes, gbps] : rechecked_gbps(r))
+            for (const auto& [bytes, gbps] : class_comparison_gbps(r))
                 if (rule.in_window(bytes)) {
                     s.class_points[bytes] = gbps;
                     s.rechecked_sizes.push_back(bytes);

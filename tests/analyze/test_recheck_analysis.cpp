@@ -209,3 +209,57 @@ TEST(RecheckAnalysis, TwoLinksMeasuredSideBySideAreNoOutlierAndTheNoteSaysWhy) {
     EXPECT_NE(recheck_anomaly(two_links(23.8, "outside again").records[0])->text.find("the links differ"),
               std::string::npos);
 }
+
+namespace {
+
+// Two links of the NVLink class: the representative swept at 24 GB/s, the
+// other confirmed twice at 64 MiB, `first` then `kept` GB/s, both outside the
+// representative's band; `noise`: the run said so (outside_again_elsewhere).
+ResultsFile confirmed_twice(double first, double kept, bool noise = true) {
+    ResultsFile f = dgx1(0);
+    f.records.resize(2);
+    Record& m = f.records[1];
+    m = peer("gpu0", "gpu2", kept, "confirmed");
+    const auto entry = [](double gbps) {
+        return nlohmann::json{{"bytes", k64M},          {"axes", nlohmann::json::object()},
+                              {"bandwidth_gbps", gbps}, {"representative_gbps", 24.0},
+                              {"outside", true},        {"side", gbps < 24.0 ? "below" : "above"}};
+    };
+    m.context["confirmation"] = {{"representative", f.records[0].key},
+                                 {"compared", {entry(kept)}},
+                                 {"first_measurement", {{"reason", "at 64 MiB"}, {"compared", {entry(first)}}}}};
+    if (noise) m.context["confirmation"]["outside_again_elsewhere"] = "at 64 MiB (never on the same side: noise)";
+    return f;
+}
+
+}  // namespace
+
+// nvidia-h200-x2 at f3424de: pageable h2d into gpu1 -6.0% then +7.2% from
+// gpu0's sweep at 64 MiB, kept as noise; analyze took the +7.2%.
+TEST(RecheckAnalysis, AConfirmationMeasuredTwiceOnEitherSideOfItsClassIsComparedByBoth) {
+    const ResultsFile f = confirmed_twice(22.0, 26.0);
+    const auto both = measured_twice_gbps(f.records[1]);
+    ASSERT_EQ(both.size(), 1u);
+    EXPECT_NEAR(both.at(k64M), 2 / (1 / 22.0 + 1 / 26.0), 1e-9);  // bytes over the mean time
+    EXPECT_EQ(class_comparison_gbps(f.records[1]), both);
+    EXPECT_TRUE(outliers(f).empty());
+    const Analysis a = analyze_results({{"dgx1", f}});
+    const Cell* c = nvlink_identical_cell(a);
+    ASSERT_NE(c, nullptr);
+    EXPECT_EQ(c->verdict, "false");
+    // The kept measurement alone (+8.3%) is an outlier; so is one the run did not call noise.
+    EXPECT_EQ(outliers(confirmed_twice(22.0, 26.0, false)).size(), 1u);
+    EXPECT_TRUE(measured_twice_gbps(confirmed_twice(22.0, 26.0, false).records[1]).empty());
+    // On the same side both times: the run promotes such a record; nothing combined here.
+    EXPECT_TRUE(measured_twice_gbps(confirmed_twice(26.5, 26.0).records[1]).empty());
+    // Whatever a file holds there: no crash, nothing taken.
+    Record odd = f.records[1];
+    for (const nlohmann::json& junk :
+         {nlohmann::json(1), nlohmann::json{{"outside_again_elsewhere", 1}, {"compared", 3}, {"first_measurement", "x"}},
+          nlohmann::json{{"outside_again_elsewhere", 1},
+                         {"compared", {{{"bytes", "x"}, {"outside", true}}}},
+                         {"first_measurement", {{"compared", {{{"bytes", k64M}, {"outside", 1}, {"side", 2}}}}}}}}) {
+        odd.context["confirmation"] = junk;
+        EXPECT_TRUE(measured_twice_gbps(odd).empty());
+    }
+}
