@@ -142,7 +142,8 @@ std::vector<HostReadOffRecord> records_off_host_median(const ResultsFile& file) 
 
 std::string host_read_wording(double host_ratio, double difference) {
     const double host = host_ratio - 1;
-    if (std::abs(host) < kHostReadExplains) return ": the host was as fast, the difference is the link's";
+    if (std::abs(host) < kHostReadExplains)
+        return ": the host read as fast around it (the probe visits at most every 2 s: faster changes escape it)";
     if ((host > 0) != (difference > 0)) return ": the host moved the other way";
     if (2 * std::abs(host) >= std::abs(difference)) return ": the difference may be the host's, not the link's";
     return ": the host explains part of the difference at most";

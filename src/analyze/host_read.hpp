@@ -53,8 +53,10 @@ inline constexpr double kHostReadExplains = 0.05;
 
 // What the probe's rate around one record over that around another
 // (`host_ratio`) says of a `difference` (record / other - 1) between them:
-// ": the host was as fast, the difference is the link's" (within 5%), ": the
-// host moved the other way", ": the difference may be the host's, not the
+// ": the host read as fast around it (...)" (within 5%: not the host's drift,
+// though changes within seconds escape the probe: on nvidia-h200-x4 at
+// 1d1dff3 three pageable copies confirmed within 0.6 s of each other shared
+// one visit, and one read 38% above the others), ": the host moved the other way", ": the difference may be the host's, not the
 // link's" (in its direction by at least half of it), else ": the host
 // explains part of the difference at most".
 std::string host_read_wording(double host_ratio, double difference);

@@ -154,7 +154,8 @@ TEST(HostRead, InAFileOfSeveralNodesEachRecordIsJudgedByItsOwnNodesSeries) {
 // The words for what the probe's ratio around two records says of the
 // difference between them (class outliers, identical links that differ).
 TEST(HostRead, TheWordingSaysHowMuchOfADifferenceTheHostCouldExplain) {
-    EXPECT_EQ(host_read_wording(1.03, 0.20), ": the host was as fast, the difference is the link's");
+    EXPECT_EQ(host_read_wording(1.03, 0.20),
+              ": the host read as fast around it (the probe visits at most every 2 s: faster changes escape it)");
     EXPECT_EQ(host_read_wording(0.90, 0.20), ": the host moved the other way");
     EXPECT_EQ(host_read_wording(1.16, 0.17), ": the difference may be the host's, not the link's");
     EXPECT_EQ(host_read_wording(1.11, 0.48), ": the host explains part of the difference at most");
