@@ -6,6 +6,7 @@
 
 #include "analyze/host_read.hpp"
 #include "analyze/study.hpp"
+#include "measure/byte_size.hpp"
 
 namespace hwcomm::analyze {
 
@@ -100,6 +101,16 @@ std::vector<Anomaly> find_anomalies(const std::vector<Series>& series, const std
                 const double ratio = *fast->host_read_gbps / *slow->host_read_gbps;
                 text += "; around them the host read probe read " + pct(ratio - 1) + " (the fastest against the slowest)" +
                         host_read_wording(ratio, g.value("spread", 0.0));
+            }
+            // One of these links measured twice (analyze/representative_recheck.hpp): how far it moved.
+            if (g.contains("repeat") && g["repeat"].is_object()) {
+                const auto& r = g["repeat"];
+                const double moved = r.value("difference", 0.0);
+                text += "; " + r.value("key", std::string("one of them")) + ", measured twice, read " +
+                        gbps(r.value("first_gbps", 0.0)) + " then " + gbps(r.value("again_gbps", 0.0)) + " at " +
+                        format_size(r.value("bytes", std::uint64_t{0})) + " (" + pct(moved) + ")" +
+                        (g.value("spread", 0.0) <= std::abs(moved) ? ": the links differ by no more than one of them moved"
+                                                                   : "");
             }
             out.push_back({"identical-links-differ", text, {g.value("fastest", ""), g.value("slowest", "")}});
         }

@@ -92,6 +92,42 @@ std::map<std::uint64_t, double> measured_twice_gbps(const Record& record) {
     return out;
 }
 
+std::vector<SameLinkRepeat> same_link_repeats(const Record& record) {
+    std::vector<SameLinkRepeat> out;
+    const auto no_axes = [](const nlohmann::json& e) {
+        return !e.contains("axes") || (e["axes"].is_object() && e["axes"].empty());
+    };
+    if (const nlohmann::json* r = recheck_of(record); r && string_of(*r, "verdict", "") != "failed" &&
+                                                       r->contains("compared") && (*r)["compared"].is_array()) {
+        std::map<std::uint64_t, double> sweep;
+        for (const CurvePoint& p : curve_points(record)) sweep[p.bytes] = p.gbps;
+        for (const auto& e : (*r)["compared"]) {
+            if (!e.is_object() || bytes_of(e) == 0 || !no_axes(e)) continue;
+            const double again = number(e, "again_gbps");
+            double first = number(e, "first_gbps");
+            if (first <= 0)
+                if (const auto it = sweep.find(bytes_of(e)); it != sweep.end()) first = it->second;
+            if (first > 0 && again > 0) out.push_back({bytes_of(e), first, again});
+        }
+        return out;
+    }
+    const auto c = record.context.find("confirmation");
+    if (c == record.context.end() || !c->is_object() || !c->contains("compared") || !(*c)["compared"].is_array())
+        return out;
+    const auto first = c->find("first_measurement");
+    if (first == c->end() || !first->is_object() || !first->contains("compared") || !(*first)["compared"].is_array())
+        return out;
+    std::map<std::uint64_t, double> before;
+    for (const auto& e : (*first)["compared"])
+        if (e.is_object() && bytes_of(e) > 0 && no_axes(e) && number(e, "bandwidth_gbps") > 0)
+            before[bytes_of(e)] = number(e, "bandwidth_gbps");
+    for (const auto& e : (*c)["compared"])
+        if (e.is_object() && bytes_of(e) > 0 && no_axes(e) && number(e, "bandwidth_gbps") > 0)
+            if (const auto it = before.find(bytes_of(e)); it != before.end())
+                out.push_back({bytes_of(e), it->second, number(e, "bandwidth_gbps")});
+    return out;
+}
+
 std::map<std::uint64_t, double> class_comparison_gbps(const Record& record) {
     std::map<std::uint64_t, double> out = rechecked_gbps(record);
     return out.empty() ? measured_twice_gbps(record) : out;

@@ -31,6 +31,17 @@ std::map<std::uint64_t, double> measured_twice_gbps(const Record& record);
 // rechecked_gbps, else measured_twice_gbps.
 std::map<std::uint64_t, double> class_comparison_gbps(const Record& record);
 
+// One link measured twice at a size: first (a representative's sweep, a
+// confirmation's first measurement) and again (measured beside its class, a
+// confirmation's kept measurement). How far one link moves between two
+// measurements is the yardstick for how far identical links may differ.
+struct SameLinkRepeat {
+    std::uint64_t bytes = 0;
+    double first_gbps = 0, again_gbps = 0;
+};
+// Every size (points without axes) where the record holds two measurements of its link.
+std::vector<SameLinkRepeat> same_link_repeats(const Record& record);
+
 // "representative-measured-again": what the second measurement said.
 std::optional<Anomaly> recheck_anomaly(const Record& record);
 

@@ -228,6 +228,8 @@ std::vector<Series> build_series(const std::vector<NamedResults>& files, const V
                     s.class_points[bytes] = gbps;
                     s.rechecked_sizes.push_back(bytes);
                 }
+            for (const SameLinkRepeat& x : same_link_repeats(r))
+                if (rule.in_window(x.bytes)) s.repeats.push_back({static_cast<double>(x.bytes), x.first_gbps, x.again_gbps});
             out.push_back(std::move(s));
         }
     }

@@ -4,6 +4,7 @@
 // against its bottleneck and a list of anomalies. Works on measured and
 // imported results files alike; reads only results files.
 #include <cstdint>
+#include <array>
 #include <map>
 #include <optional>
 #include <string>
@@ -63,6 +64,9 @@ struct Series {
     // (analyze/representative_recheck.hpp). The identical-link cells compare these.
     std::map<std::uint64_t, double> class_points;
     std::vector<std::uint64_t> rechecked_sizes;  // the window sizes class_points took from the recheck
+    // In the window, the sizes where the record measured its link twice
+    // (analyze/representative_recheck.hpp: same_link_repeats): {bytes, first, again}.
+    std::vector<std::array<double, 3>> repeats;
     // A record of host memory: the host read probe's mean rate around it
     // (context.host_read_gbps, analyze/host_read.hpp); nullopt otherwise.
     std::optional<double> host_read_gbps;

@@ -137,13 +137,17 @@ void cpu_gpu_cells(const std::vector<Series>& all, const VerdictRule& rule, std:
                                {"sizes", measured->sizes},
                                {"locality", list.front()->locality}, {"class", list.front()->link_class_description}};
                 if (auto again = measured_again_keys(list); !again.empty()) groups[cls]["measured_again"] = again;
+                if (auto repeat = largest_repeat(list); !repeat.is_null()) groups[cls]["repeat"] = repeat;
             }
             same.evidence["comparison"] = "transfers of one link class (the same edges at the same stated rates, NUMA "
                                           "relation and switch sharing: docs/classes.md) are identical links; per "
                                           "link the median over the common sizes of its bandwidth / the class's "
                                           "median there, spread = the highest / the lowest - 1; effect = the "
                                           "largest spread; a representative measured again beside its class's "
-                                          "confirmations (measured_again) counts by that measurement there";
+                                          "confirmations (measured_again) counts by that measurement there; repeat: the "
+                                          "largest difference between two measurements of one of these links "
+                                          "(a representative's sweep and its second measurement, a "
+                                          "confirmation's two), the yardstick for how far they may differ";
             same.evidence["groups"] = groups;
             if (spreads.empty()) no_data(same, "fewer than two identical links measured");
             decide(same, spreads, spreads.empty() ? 0 : *std::max_element(spreads.begin(), spreads.end()), rule);
@@ -199,6 +203,19 @@ std::optional<double> paired_difference(const Series& a, const Series& b, const 
     }
     if (d.empty()) return std::nullopt;
     return rule.reduce(std::move(d));
+}
+
+nlohmann::json largest_repeat(const std::vector<const Series*>& group) {
+    json best;
+    double largest = -1;
+    for (const Series* s : group)
+        for (const auto& [bytes, first, again] : s->repeats)
+            if (first > 0 && std::abs(again / first - 1) > largest) {
+                largest = std::abs(again / first - 1);
+                best = {{"key", s->key}, {"bytes", static_cast<std::uint64_t>(bytes)}, {"first_gbps", first},
+                        {"again_gbps", again}, {"difference", again / first - 1}};
+            }
+    return best;
 }
 
 nlohmann::json measured_again_keys(const std::vector<const Series*>& group) {

@@ -149,6 +149,7 @@ void gpu_gpu_cells(const std::vector<Series>& all, const VerdictRule& rule, std:
                                    {"spread", spread}, {"path_class", list.front()->path_class},
                                    {"class", list.front()->link_class_description}};
                     if (auto again = measured_again_keys(list); !again.empty()) groups[cls]["measured_again"] = again;
+                    if (auto repeat = largest_repeat(list); !repeat.is_null()) groups[cls]["repeat"] = repeat;
                 }
                 same.evidence["groups"] = groups;
                 if (spreads.empty()) no_data_cell(same, "fewer than two identical links measured");

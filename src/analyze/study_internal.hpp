@@ -43,6 +43,9 @@ std::optional<GroupSpread> group_spread(const std::vector<const Series*>& group,
                                         SeriesPoints points = &Series::window_points);
 // The keys of `group`'s series whose class_points took a recheck's sizes.
 nlohmann::json measured_again_keys(const std::vector<const Series*>& group);
+// The largest difference between two measurements of one link of `group`
+// (Series::repeats): {key, bytes, first_gbps, again_gbps, difference}; null without.
+nlohmann::json largest_repeat(const std::vector<const Series*>& group);
 void gpu_gpu_cells(const std::vector<Series>& all, const VerdictRule& rule, std::vector<Cell>& cells);
 
 }  // namespace hwcomm::analyze

@@ -263,3 +263,31 @@ TEST(RecheckAnalysis, AConfirmationMeasuredTwiceOnEitherSideOfItsClassIsCompared
         EXPECT_TRUE(measured_twice_gbps(odd).empty());
     }
 }
+
+TEST(RecheckAnalysis, IdenticalLinksThatDifferSayHowFarOneOfThemMovedWhenMeasuredTwice) {
+    // The representative's sweep and its second measurement; a confirmation's two.
+    const auto rep = same_link_repeats(dgx1(23.5, "outside again").records[0]);
+    ASSERT_EQ(rep.size(), 1u);
+    EXPECT_EQ(rep[0].bytes, k64M);
+    EXPECT_DOUBLE_EQ(rep[0].first_gbps, 24.0);
+    EXPECT_DOUBLE_EQ(rep[0].again_gbps, 23.5);
+    const auto twice = same_link_repeats(confirmed_twice(22.0, 26.0, false).records[1]);
+    ASSERT_EQ(twice.size(), 1u);
+    EXPECT_DOUBLE_EQ(twice[0].first_gbps, 22.0);
+    EXPECT_DOUBLE_EQ(twice[0].again_gbps, 26.0);
+    EXPECT_TRUE(same_link_repeats(dgx1(0).records[0]).empty());
+    const auto differ = [](const Analysis& a) {
+        for (const Anomaly& x : a.anomalies)
+            if (x.kind == "identical-links-differ") return x.text;
+        return std::string();
+    };
+    // Outside again by +31%, the representative itself moved -2.1%: the links differ.
+    const std::string far = differ(analyze_results({{"dgx1", dgx1(23.5, "outside again")}}));
+    EXPECT_NE(far.find("memcpy-peer|gpu0|gpu1|peer=on, measured twice, read 24.00 GB/s then 23.50 GB/s at 64 MiB (-2%)"),
+              std::string::npos)
+        << far;
+    EXPECT_EQ(far.find("no more than one of them moved"), std::string::npos) << far;
+    // +8.3% between the two links, one of which moved +18.2% between its own two measurements.
+    const std::string near = differ(analyze_results({{"dgx1", confirmed_twice(22.0, 26.0, false)}}));
+    EXPECT_NE(near.find("(+18%): the links differ by no more than one of them moved"), std::string::npos) << near;
+}
