@@ -155,6 +155,15 @@ ConfirmationVerdict judge_confirmation(const Record& member, const Record& repre
     return judge_points(member, representative, {}, tolerance);
 }
 
+std::vector<const Record*> kept_confirmations(const ResultsFile& results, const std::string& representative_key) {
+    std::vector<const Record*> out;
+    for (const Record& r : results.records)
+        if (r.measured_as == "confirmed" && r.context.contains("confirmation") &&
+            r.context["confirmation"].value("representative", "") == representative_key)
+            out.push_back(&r);
+    return out;
+}
+
 bool outside_again(const ConfirmationVerdict& first, const ConfirmationVerdict& second) {
     if (first.failed || second.failed) return true;  // a failed size needs no second opinion
     for (const auto& a : second.compared) {

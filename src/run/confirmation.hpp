@@ -64,6 +64,9 @@ std::vector<ConfirmationVerdict> judge_class(const std::vector<const Record*>& m
                                              const std::vector<const Record*>& siblings, const Record& representative,
                                              double tolerance = kConfirmationTolerance);
 
+// The confirmations `results` keeps for the representative `representative_key`.
+std::vector<const Record*> kept_confirmations(const ResultsFile& results, const std::string& representative_key);
+
 // A member measured twice is unlike its class only when the second
 // measurement is outside at a size where the first was, on the same side (or
 // a size failed). Outside both times but never so (nvidia-h200-x2 at 730d24c:

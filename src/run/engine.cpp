@@ -220,10 +220,7 @@ private:
         // Copies: storing records below moves those of results_.
         const Record representative = *results_.find(representative_key);  // held: it has ok points
         std::vector<Record> earlier, firsts;
-        for (const Record& r : results_.records)
-            if (r.measured_as == "confirmed" && r.context.contains("confirmation") &&
-                r.context["confirmation"].value("representative", "") == representative_key)
-                earlier.push_back(r);
+        for (const Record* r : kept_confirmations(results_, representative_key)) earlier.push_back(*r);
         for (const HeldConfirmation& h : group) firsts.push_back(h.record);
         const std::vector<ConfirmationVerdict> verdicts =
             judge_class(pointers(firsts), pointers(earlier), representative);
@@ -259,12 +256,8 @@ private:
         double spent = 0;
         const std::optional<Record> again = measure_representative_again(key, at, spent, stop);
         if (!again) return !stop;
-        std::vector<const Record*> members;  // the class's kept confirmations (nothing is stored before the judgement)
-        for (const Record& r : results_.records)
-            if (r.measured_as == "confirmed" && r.context.contains("confirmation") &&
-                r.context["confirmation"].value("representative", "") == key)
-                members.push_back(&r);
-        keep_recheck(key, judge_recheck(first, *again, members), spent);
+        // Pointers: nothing is stored before the judgement.
+        keep_recheck(key, judge_recheck(first, *again, kept_confirmations(results_, key)), spent);
         return true;
     }
 
@@ -305,7 +298,8 @@ private:
     // A member outside the representative's sweep twice where the sweep was
     // its only reference (run/representative_recheck.hpp): the member's
     // second measurement judged beside the representative measured again now.
-    // Nothing when the representative was not measured again.
+    // Nothing when the representative was not measured again, or its second
+    // measurement failed or had no size in common: the member is then promoted as before.
     std::optional<ConfirmationVerdict> beside_representative_again(const Record& member, const ConfirmationVerdict& second,
                                                                    const Record& representative, std::size_t at,
                                                                    bool& stop) {
@@ -313,7 +307,10 @@ private:
         const std::optional<Record> again = measure_representative_again(representative.key, at, spent, stop);
         if (!again) return std::nullopt;
         ConfirmationVerdict beside = judge_confirmation(member, *again);
-        keep_recheck(representative.key, judge_pair_recheck(second, *again, beside), spent);
+        nlohmann::json recheck = judge_pair_recheck(second, *again, beside);
+        const std::string verdict = recheck.value("verdict", "");
+        keep_recheck(representative.key, std::move(recheck), spent);
+        if (verdict != "within" && verdict != "outside again") return std::nullopt;
         return beside;
     }
 

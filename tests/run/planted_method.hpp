@@ -28,6 +28,8 @@ struct PlantedLinks {
     std::map<std::pair<std::string, std::string>, double> round_gbps_of;
     bool rounds = true;  // the method measures its pairs in rounds (Characterizer::measures_rounds)
     bool from_host = false;  // NUMA node -> GPU pairs instead of GPU -> GPU
+    // Pairs whose session of this index (0: the first) verifies wrong data at every size.
+    std::map<std::pair<std::string, std::string>, int> wrong_session_of;
     bool one_way = false;  // Characterizer::rounds_one_way
     bool round_fails = false;  // prepare_round throws MeasurementError
     bool round_data_wrong = false;  // a round's verify() reports one lane's data wrong
@@ -43,7 +45,8 @@ struct PlantedLinks {
 
 class PlantedSession : public TransferSession {
 public:
-    PlantedSession(double latency_s, double gbps, std::size_t max) : latency_s_(latency_s), gbps_(gbps), max_(max) {}
+    PlantedSession(double latency_s, double gbps, std::size_t max, bool wrong = false)
+        : latency_s_(latency_s), gbps_(gbps), max_(max), wrong_(wrong) {}
     void warmup(std::size_t, const std::string&) override {}
     Sample measure(std::size_t bytes, const std::string&) override {
         Sample s;
@@ -51,12 +54,13 @@ public:
         s.seconds = latency_s_ + static_cast<double>(bytes) / (gbps_ * 1e9);
         return s;
     }
-    std::string verify(std::size_t, const std::string&) override { return ""; }
+    std::string verify(std::size_t, const std::string&) override { return wrong_ ? "planted: 8 of 1024 words wrong" : ""; }
     std::size_t max_bytes() const override { return max_; }
 
 private:
     double latency_s_, gbps_;
     std::size_t max_;
+    bool wrong_;
 };
 
 // A round: every lane its pair's planted time, the sample as long as the slowest.
@@ -117,10 +121,11 @@ public:
         const auto& noisy = session == 0 ? links_.first_latency_of : links_.second_latency_of;
         const auto it = session < 2 ? noisy.find(pair) : noisy.end();
         const auto first_rate = session == 0 ? links_.first_gbps_of.find(pair) : links_.first_gbps_of.end();
+        const auto wrong = links_.wrong_session_of.find(pair);
         return std::make_unique<PlantedSession>(it != noisy.end() ? it->second : links_.latency(s.id, d.id),
                                                 first_rate != links_.first_gbps_of.end() ? first_rate->second
                                                                                          : links_.rate(s.id, d.id),
-                                                max);
+                                                max, wrong != links_.wrong_session_of.end() && wrong->second == session);
     }
     bool measures_rounds(const ParamSet&) const override { return links_.rounds; }
     bool rounds_one_way(const ParamSet&) const override { return links_.one_way; }

@@ -81,8 +81,9 @@ struct PairRun {
     std::vector<std::string> lines;
 };
 
-PairRun run_pair(double rep_first_gbps, double rep_gbps, double member_gbps) {
+PairRun run_pair(double rep_first_gbps, double rep_gbps, double member_gbps, bool rep_again_wrong = false) {
     test::PlantedLinks links;
+    if (rep_again_wrong) links.wrong_session_of[{"numa0", "gpu0"}] = 1;  // its second session: measured again
     links.from_host = true;
     links.rounds = false;
     links.first_gbps_of[{"numa0", "gpu0"}] = rep_first_gbps;
@@ -139,4 +140,12 @@ TEST(PairRecheck, AlikeLinksMeasureNothingAgain) {
     EXPECT_EQ(run.results.find(run.member_key)->measured_as, "confirmed");
     EXPECT_FALSE(run.results.find(run.rep_key)->context.contains("recheck"));
     EXPECT_TRUE(run.lines.empty());
+}
+
+TEST(PairRecheck, ARepresentativeWhoseSecondMeasurementFailsLeavesTheMemberPromoted) {
+    const PairRun run = run_pair(560, 400, 400, true);
+    EXPECT_EQ(run.results.find(run.member_key)->measured_as, "promoted");
+    const nlohmann::json& recheck = run.results.find(run.rep_key)->context.at("recheck");
+    EXPECT_EQ(recheck.at("verdict"), "failed") << recheck.dump();
+    EXPECT_NE(recheck.at("error").get<std::string>().find("planted: 8 of 1024 words wrong"), std::string::npos);
 }
