@@ -72,15 +72,17 @@ std::map<std::uint64_t, double> measured_twice_gbps(const Record& record) {
     const auto c = record.context.find("confirmation");
     if (c == record.context.end() || !c->is_object() || !c->contains("outside_again_elsewhere")) return out;
     const auto first = c->find("first_measurement");
-    if (first == c->end() || !first->is_object() || !first->contains("compared") || !c->contains("compared")) return out;
+    if (first == c->end() || !first->is_object() || !first->contains("compared") || !c->contains("compared"))
+        return out;
     const nlohmann::json &before = (*first)["compared"], &kept = (*c)["compared"];
     if (!before.is_array() || !kept.is_array()) return out;
     // Per size without axes, the side of an outside entry: {bytes -> (side, GB/s)}.
     const auto outside = [](const nlohmann::json& list) {
         std::map<std::uint64_t, std::pair<std::string, double>> m;
         for (const auto& e : list)
-            if (e.is_object() && bytes_of(e) > 0 && !(e.contains("axes") && !(e["axes"].is_object() && e["axes"].empty())) &&
-                flag(e, "outside") && number(e, "bandwidth_gbps") > 0)
+            if (e.is_object() && bytes_of(e) > 0 &&
+                !(e.contains("axes") && !(e["axes"].is_object() && e["axes"].empty())) && flag(e, "outside") &&
+                number(e, "bandwidth_gbps") > 0)
                 m[bytes_of(e)] = {string_of(e, "side", ""), number(e, "bandwidth_gbps")};
         return m;
     };
@@ -133,6 +135,46 @@ std::map<std::uint64_t, double> class_comparison_gbps(const Record& record) {
     return out.empty() ? measured_twice_gbps(record) : out;
 }
 
+std::string measured_twice_note(const Record& record) {
+    const auto c = record.context.find("confirmation");
+    if (c == record.context.end() || !c->is_object() || !c->contains("compared") || !(*c)["compared"].is_array())
+        return "";
+    const auto first = c->find("first_measurement");
+    if (first == c->end() || !first->is_object() || !first->contains("compared") || !(*first)["compared"].is_array())
+        return "";
+    // Off its reference (the class's median where the class judged, else the representative) at a size.
+    const auto off = [](const nlohmann::json& e) -> std::optional<double> {
+        const double mine = number(e, "bandwidth_gbps");
+        double centre = number(e, "representative_gbps");
+        if (const auto k = e.find("class"); k != e.end() && k->is_object()) centre = number(*k, "median_gbps");
+        if (mine <= 0 || centre <= 0) return std::nullopt;
+        return mine / centre - 1;
+    };
+    for (const auto& a : (*first)["compared"]) {
+        if (!a.is_object() || !flag(a, "outside") || bytes_of(a) == 0) continue;
+        for (const auto& b : (*c)["compared"]) {
+            if (!b.is_object() || bytes_of(b) != bytes_of(a) ||
+                a.value("axes", nlohmann::json()) != b.value("axes", nlohmann::json()))
+                continue;
+            const auto x = off(a), y = off(b);
+            if (!x || !y) continue;
+            // The pair recheck: the kept measurement against the representative measured again.
+            if (c->contains("beside_representative_again"))
+                return "confirmed twice, outside the representative's sweep both times (at " +
+                       format_size(bytes_of(a)) + " " + format_number(*x * 100, "%+.1f%%") + " the first); " +
+                       format_number(*y * 100, "%+.1f%%") + " from the representative measured again right after: kept";
+            const bool by_class = a.contains("class") && a["class"].is_object();
+            const bool either_side = flag(b, "outside") && (*x > 0) != (*y > 0);
+            return "confirmed twice: at " + format_size(bytes_of(a)) + " " + format_number(*x * 100, "%+.1f%%") +
+                   " then " + format_number(*y * 100, "%+.1f%%") + " from " +
+                   (by_class ? "its class's median" : "the representative") +
+                   (either_side ? ", on either side: kept as noise, its class compares it by both"
+                                : ": the second kept");
+        }
+    }
+    return "";
+}
+
 std::optional<Anomaly> recheck_anomaly(const Record& record) {
     const nlohmann::json* r = recheck_of(record);
     if (!r) return std::nullopt;
@@ -157,7 +199,8 @@ std::optional<Anomaly> recheck_anomaly(const Record& record) {
                  ", so the sweep's difference was the time it ran (the machine, e.g. the host's memory "
                  "rate), not the link; the class comparisons use the second measurement there";
         else if (verdict == "outside again")
-            t += pair ? "outside again on the same side: the links differ" : "outside again on the same side: the link differs from its class";
+            t += pair ? "outside again on the same side: the links differ"
+                      : "outside again on the same side: the link differs from its class";
         else
             t += "nothing to compare";
     }
@@ -166,8 +209,8 @@ std::optional<Anomaly> recheck_anomaly(const Record& record) {
     const auto again = r->contains("host_read_gbps") ? host_read_mean((*r)["host_read_gbps"]) : std::nullopt;
     if (sweep && again)
         t += "; the host read probe read " + format_number(*sweep, "%.1f") + " GB/s around the sweep and " +
-             format_number(*again, "%.1f") + " around the second measurement (" + format_number((*again / *sweep - 1) * 100, "%+.1f%%") +
-             ")";
+             format_number(*again, "%.1f") + " around the second measurement (" +
+             format_number((*again / *sweep - 1) * 100, "%+.1f%%") + ")";
     return Anomaly{"representative-measured-again", t, {record.key}};
 }
 
@@ -183,7 +226,8 @@ std::string recheck_note(const Record& record) {
     if (const nlohmann::json* e = first_outside(*r); e && reference_gbps(*r, *e) > 0)
         t += format_number((number(*e, "again_gbps") / reference_gbps(*r, *e) - 1) * 100, "%+.1f%%") +
              (pair ? " from it, " : ", ");
-    if (verdict == "within") return t + "within (its sweep ran at another time than " + (pair ? "the other link)" : "its class)");
+    if (verdict == "within")
+        return t + "within (its sweep ran at another time than " + (pair ? "the other link)" : "its class)");
     return t + (verdict == "outside again" ? "outside again (the link's)" : "nothing to compare");
 }
 

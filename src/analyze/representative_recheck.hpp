@@ -42,6 +42,12 @@ struct SameLinkRepeat {
 // Every size (points without axes) where the record holds two measurements of its link.
 std::vector<SameLinkRepeat> same_link_repeats(const Record& record);
 
+// summary's note on a confirmation measured twice: "confirmed twice: at 64
+// MiB -6.0% then +7.2% from the representative, on either side: kept as
+// noise, its class compares it by both"; "... -20.0% then -1.0% ...: the
+// second kept"; "" for any other record.
+std::string measured_twice_note(const Record& record);
+
 // "representative-measured-again": what the second measurement said.
 std::optional<Anomaly> recheck_anomaly(const Record& record);
 

@@ -45,6 +45,7 @@ struct SummaryRow {
     // Ladder points measured once more after a transient (context.remeasured): where, and what the first read.
     std::string remeasured_note;
     std::string recheck_note;  // a representative measured again beside its class (analyze/representative_recheck.hpp)
+    std::string twice_note;    // a confirmation measured twice (analyze/representative_recheck.hpp)
     // The blocking kernel timed out and was dropped (context.gate): small sizes hold the enqueue cost.
     std::string gate_note;
 };

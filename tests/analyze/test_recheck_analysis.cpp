@@ -291,3 +291,26 @@ TEST(RecheckAnalysis, IdenticalLinksThatDifferSayHowFarOneOfThemMovedWhenMeasure
     const std::string near = differ(analyze_results({{"dgx1", confirmed_twice(22.0, 26.0, false)}}));
     EXPECT_NE(near.find("(+18%): the links differ by no more than one of them moved"), std::string::npos) << near;
 }
+
+TEST(RecheckAnalysis, SummarysNoteSaysWhatAConfirmationMeasuredTwiceRead) {
+    EXPECT_EQ(measured_twice_note(confirmed_twice(22.0, 26.0).records[1]),
+              "confirmed twice: at 64 MiB -8.3% then +8.3% from the representative, on either side: kept as noise, its "
+              "class compares it by both");
+    // The first outside, the second within: the second kept.
+    ResultsFile within = confirmed_twice(20.0, 24.2, false);
+    within.records[1].context["confirmation"]["compared"][0]["outside"] = false;
+    EXPECT_EQ(measured_twice_note(within.records[1]),
+              "confirmed twice: at 64 MiB -16.7% then +0.8% from the representative: the second kept");
+    // The pair recheck: the kept measurement against the representative measured again.
+    ResultsFile pair = within;
+    pair.records[1].context["confirmation"]["beside_representative_again"] = "within it measured again";
+    pair.records[1].context["confirmation"]["compared"][0]["representative_gbps"] = 24.0 / 1.01;
+    EXPECT_EQ(measured_twice_note(pair.records[1]),
+              "confirmed twice, outside the representative's sweep both times (at 64 MiB -16.7% the first); +1.8% from "
+              "the representative measured again right after: kept");
+    EXPECT_EQ(measured_twice_note(dgx1(0).records[1]), "");  // confirmed once
+    Record odd = within.records[1];
+    odd.context["confirmation"]["first_measurement"]["compared"][0]["class"] = 3;
+    odd.context["confirmation"]["compared"][0]["axes"] = "x";
+    EXPECT_NO_THROW((void)measured_twice_note(odd));
+}
