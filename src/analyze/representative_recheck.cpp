@@ -36,6 +36,35 @@ std::uint64_t bytes_of(const nlohmann::json& e) {
     return it != e.end() && it->is_number_unsigned() ? it->get<std::uint64_t>() : 0;
 }
 
+// An entry of a point without axes (the records' plain size points).
+bool without_axes(const nlohmann::json& e) {
+    return !e.contains("axes") || (e["axes"].is_object() && e["axes"].empty());
+}
+
+// The entries of a recheck that did not fail; null otherwise.
+const nlohmann::json* recheck_entries(const Record& record) {
+    const nlohmann::json* r = recheck_of(record);
+    if (!r || string_of(*r, "verdict", "") == "failed" || !r->contains("compared") || !(*r)["compared"].is_array())
+        return nullptr;
+    return &(*r)["compared"];
+}
+
+// A confirmation measured twice: its context.confirmation, the first measurement's entries and the kept one's.
+struct TwoMeasurements {
+    const nlohmann::json* confirmation = nullptr;
+    const nlohmann::json* first = nullptr;
+    const nlohmann::json* kept = nullptr;
+};
+std::optional<TwoMeasurements> measured_twice(const Record& record) {
+    const auto c = record.context.find("confirmation");
+    if (c == record.context.end() || !c->is_object() || !c->contains("compared") || !(*c)["compared"].is_array())
+        return std::nullopt;
+    const auto first = c->find("first_measurement");
+    if (first == c->end() || !first->is_object() || !first->contains("compared") || !(*first)["compared"].is_array())
+        return std::nullopt;
+    return TwoMeasurements{&*c, &(*first)["compared"], &(*c)["compared"]};
+}
+
 // Measured again because its class's one other link lay outside its sweep twice (run/representative_recheck.hpp).
 bool is_pair(const nlohmann::json& recheck) { return string_of(recheck, "trigger", "") == "pair"; }
 
@@ -56,12 +85,10 @@ double reference_gbps(const nlohmann::json& recheck, const nlohmann::json& entry
 
 std::map<std::uint64_t, double> rechecked_gbps(const Record& record) {
     std::map<std::uint64_t, double> out;
-    const nlohmann::json* r = recheck_of(record);
-    if (!r || string_of(*r, "verdict", "") == "failed" || !r->contains("compared") || !(*r)["compared"].is_array())
-        return out;
-    for (const auto& e : (*r)["compared"]) {
-        if (!e.is_object() || bytes_of(e) == 0) continue;
-        if (e.contains("axes") && !(e["axes"].is_object() && e["axes"].empty())) continue;
+    const nlohmann::json* entries = recheck_entries(record);
+    if (!entries) return out;
+    for (const auto& e : *entries) {
+        if (!e.is_object() || bytes_of(e) == 0 || !without_axes(e)) continue;
         if (const double g = number(e, "again_gbps"); g > 0) out[bytes_of(e)] = g;
     }
     return out;
@@ -69,24 +96,18 @@ std::map<std::uint64_t, double> rechecked_gbps(const Record& record) {
 
 std::map<std::uint64_t, double> measured_twice_gbps(const Record& record) {
     std::map<std::uint64_t, double> out;
-    const auto c = record.context.find("confirmation");
-    if (c == record.context.end() || !c->is_object() || !c->contains("outside_again_elsewhere")) return out;
-    const auto first = c->find("first_measurement");
-    if (first == c->end() || !first->is_object() || !first->contains("compared") || !c->contains("compared"))
-        return out;
-    const nlohmann::json &before = (*first)["compared"], &kept = (*c)["compared"];
-    if (!before.is_array() || !kept.is_array()) return out;
+    const auto twice = measured_twice(record);
+    if (!twice || !twice->confirmation->contains("outside_again_elsewhere")) return out;
     // Per size without axes, the side of an outside entry: {bytes -> (side, GB/s)}.
     const auto outside = [](const nlohmann::json& list) {
         std::map<std::uint64_t, std::pair<std::string, double>> m;
         for (const auto& e : list)
-            if (e.is_object() && bytes_of(e) > 0 &&
-                !(e.contains("axes") && !(e["axes"].is_object() && e["axes"].empty())) && flag(e, "outside") &&
+            if (e.is_object() && bytes_of(e) > 0 && without_axes(e) && flag(e, "outside") &&
                 number(e, "bandwidth_gbps") > 0)
                 m[bytes_of(e)] = {string_of(e, "side", ""), number(e, "bandwidth_gbps")};
         return m;
     };
-    const auto a = outside(before), b = outside(kept);
+    const auto a = outside(*twice->first), b = outside(*twice->kept);
     for (const auto& [bytes, first_side] : a)
         if (const auto it = b.find(bytes); it != b.end() && !first_side.first.empty() && !it->second.first.empty() &&
                                            first_side.first != it->second.first)
@@ -96,15 +117,11 @@ std::map<std::uint64_t, double> measured_twice_gbps(const Record& record) {
 
 std::vector<SameLinkRepeat> same_link_repeats(const Record& record) {
     std::vector<SameLinkRepeat> out;
-    const auto no_axes = [](const nlohmann::json& e) {
-        return !e.contains("axes") || (e["axes"].is_object() && e["axes"].empty());
-    };
-    if (const nlohmann::json* r = recheck_of(record); r && string_of(*r, "verdict", "") != "failed" &&
-                                                       r->contains("compared") && (*r)["compared"].is_array()) {
+    if (const nlohmann::json* entries = recheck_entries(record)) {
         std::map<std::uint64_t, double> sweep;
         for (const CurvePoint& p : curve_points(record)) sweep[p.bytes] = p.gbps;
-        for (const auto& e : (*r)["compared"]) {
-            if (!e.is_object() || bytes_of(e) == 0 || !no_axes(e)) continue;
+        for (const auto& e : *entries) {
+            if (!e.is_object() || bytes_of(e) == 0 || !without_axes(e)) continue;
             const double again = number(e, "again_gbps");
             double first = number(e, "first_gbps");
             if (first <= 0)
@@ -113,18 +130,14 @@ std::vector<SameLinkRepeat> same_link_repeats(const Record& record) {
         }
         return out;
     }
-    const auto c = record.context.find("confirmation");
-    if (c == record.context.end() || !c->is_object() || !c->contains("compared") || !(*c)["compared"].is_array())
-        return out;
-    const auto first = c->find("first_measurement");
-    if (first == c->end() || !first->is_object() || !first->contains("compared") || !(*first)["compared"].is_array())
-        return out;
+    const auto twice = measured_twice(record);
+    if (!twice) return out;
     std::map<std::uint64_t, double> before;
-    for (const auto& e : (*first)["compared"])
-        if (e.is_object() && bytes_of(e) > 0 && no_axes(e) && number(e, "bandwidth_gbps") > 0)
+    for (const auto& e : *twice->first)
+        if (e.is_object() && bytes_of(e) > 0 && without_axes(e) && number(e, "bandwidth_gbps") > 0)
             before[bytes_of(e)] = number(e, "bandwidth_gbps");
-    for (const auto& e : (*c)["compared"])
-        if (e.is_object() && bytes_of(e) > 0 && no_axes(e) && number(e, "bandwidth_gbps") > 0)
+    for (const auto& e : *twice->kept)
+        if (e.is_object() && bytes_of(e) > 0 && without_axes(e) && number(e, "bandwidth_gbps") > 0)
             if (const auto it = before.find(bytes_of(e)); it != before.end())
                 out.push_back({bytes_of(e), it->second, number(e, "bandwidth_gbps")});
     return out;
@@ -136,12 +149,8 @@ std::map<std::uint64_t, double> class_comparison_gbps(const Record& record) {
 }
 
 std::string measured_twice_note(const Record& record) {
-    const auto c = record.context.find("confirmation");
-    if (c == record.context.end() || !c->is_object() || !c->contains("compared") || !(*c)["compared"].is_array())
-        return "";
-    const auto first = c->find("first_measurement");
-    if (first == c->end() || !first->is_object() || !first->contains("compared") || !(*first)["compared"].is_array())
-        return "";
+    const auto twice = measured_twice(record);
+    if (!twice) return "";
     // Off its reference (the class's median where the class judged, else the representative) at a size.
     const auto off = [](const nlohmann::json& e) -> std::optional<double> {
         const double mine = number(e, "bandwidth_gbps");
@@ -150,16 +159,16 @@ std::string measured_twice_note(const Record& record) {
         if (mine <= 0 || centre <= 0) return std::nullopt;
         return mine / centre - 1;
     };
-    for (const auto& a : (*first)["compared"]) {
+    for (const auto& a : *twice->first) {
         if (!a.is_object() || !flag(a, "outside") || bytes_of(a) == 0) continue;
-        for (const auto& b : (*c)["compared"]) {
+        for (const auto& b : *twice->kept) {
             if (!b.is_object() || bytes_of(b) != bytes_of(a) ||
                 a.value("axes", nlohmann::json()) != b.value("axes", nlohmann::json()))
                 continue;
             const auto x = off(a), y = off(b);
             if (!x || !y) continue;
             // The pair recheck: the kept measurement against the representative measured again.
-            if (c->contains("beside_representative_again"))
+            if (twice->confirmation->contains("beside_representative_again"))
                 return "confirmed twice, outside the representative's sweep both times (at " +
                        format_size(bytes_of(a)) + " " + format_number(*x * 100, "%+.1f%%") + " the first); " +
                        format_number(*y * 100, "%+.1f%%") + " from the representative measured again right after: kept";

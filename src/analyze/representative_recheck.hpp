@@ -31,15 +31,8 @@ std::map<std::uint64_t, double> measured_twice_gbps(const Record& record);
 // rechecked_gbps, else measured_twice_gbps.
 std::map<std::uint64_t, double> class_comparison_gbps(const Record& record);
 
-// One link measured twice at a size: first (a representative's sweep, a
-// confirmation's first measurement) and again (measured beside its class, a
-// confirmation's kept measurement). How far one link moves between two
-// measurements is the yardstick for how far identical links may differ.
-struct SameLinkRepeat {
-    std::uint64_t bytes = 0;
-    double first_gbps = 0, again_gbps = 0;
-};
-// Every size (points without axes) where the record holds two measurements of its link.
+// Every size (points without axes) where the record holds two measurements of
+// its link (SameLinkRepeat, analyze/study.hpp).
 std::vector<SameLinkRepeat> same_link_repeats(const Record& record);
 
 // summary's note on a confirmation measured twice: "confirmed twice: at 64

@@ -229,7 +229,7 @@ std::vector<Series> build_series(const std::vector<NamedResults>& files, const V
                     s.rechecked_sizes.push_back(bytes);
                 }
             for (const SameLinkRepeat& x : same_link_repeats(r))
-                if (rule.in_window(x.bytes)) s.repeats.push_back({static_cast<double>(x.bytes), x.first_gbps, x.again_gbps});
+                if (rule.in_window(x.bytes)) s.repeats.push_back(x);
             out.push_back(std::move(s));
         }
     }

@@ -4,7 +4,6 @@
 // against its bottleneck and a list of anomalies. Works on measured and
 // imported results files alike; reads only results files.
 #include <cstdint>
-#include <array>
 #include <map>
 #include <optional>
 #include <string>
@@ -37,6 +36,15 @@ struct VerdictRule {
 };
 
 // One curve: a record seen as the study's series.
+// One link measured twice at a size: first (a representative's sweep, a
+// confirmation's first measurement) and again (measured beside its class, a
+// confirmation's kept measurement). How far one link moves between two
+// measurements is the yardstick for how far identical links may differ.
+struct SameLinkRepeat {
+    std::uint64_t bytes = 0;
+    double first_gbps = 0, again_gbps = 0;
+};
+
 struct Series {
     std::string key;                  // the record's key
     std::string source;               // file it came from
@@ -65,8 +73,8 @@ struct Series {
     std::map<std::uint64_t, double> class_points;
     std::vector<std::uint64_t> rechecked_sizes;  // the window sizes class_points took from the recheck
     // In the window, the sizes where the record measured its link twice
-    // (analyze/representative_recheck.hpp: same_link_repeats): {bytes, first, again}.
-    std::vector<std::array<double, 3>> repeats;
+    // (analyze/representative_recheck.hpp: same_link_repeats).
+    std::vector<SameLinkRepeat> repeats;
     // A record of host memory: the host read probe's mean rate around it
     // (context.host_read_gbps, analyze/host_read.hpp); nullopt otherwise.
     std::optional<double> host_read_gbps;

@@ -209,11 +209,11 @@ nlohmann::json largest_repeat(const std::vector<const Series*>& group) {
     json best;
     double largest = -1;
     for (const Series* s : group)
-        for (const auto& [bytes, first, again] : s->repeats)
-            if (first > 0 && std::abs(again / first - 1) > largest) {
-                largest = std::abs(again / first - 1);
-                best = {{"key", s->key}, {"bytes", static_cast<std::uint64_t>(bytes)}, {"first_gbps", first},
-                        {"again_gbps", again}, {"difference", again / first - 1}};
+        for (const SameLinkRepeat& x : s->repeats)
+            if (x.first_gbps > 0 && std::abs(x.again_gbps / x.first_gbps - 1) > largest) {
+                largest = std::abs(x.again_gbps / x.first_gbps - 1);
+                best = {{"key", s->key}, {"bytes", x.bytes}, {"first_gbps", x.first_gbps},
+                        {"again_gbps", x.again_gbps}, {"difference", x.again_gbps / x.first_gbps - 1}};
             }
     return best;
 }

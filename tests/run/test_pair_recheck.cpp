@@ -79,6 +79,8 @@ struct PairRun {
     ResultsFile results;
     std::string rep_key, member_key;
     std::vector<std::string> lines;
+    const Record* member() const { return results.find(member_key); }
+    const Record* rep() const { return results.find(rep_key); }
 };
 
 PairRun run_pair(double rep_first_gbps, double rep_gbps, double member_gbps, bool rep_again_wrong = false) {
@@ -107,8 +109,7 @@ PairRun run_pair(double rep_first_gbps, double rep_gbps, double member_gbps, boo
 
 TEST(PairRecheck, AMemberUnlikeASweepMeasuredInAFastSpellStaysConfirmed) {
     const PairRun run = run_pair(560, 400, 400);
-    const Record* member = run.results.find(run.member_key);
-    const Record* rep = run.results.find(run.rep_key);
+    const Record *member = run.member(), *rep = run.rep();
     ASSERT_TRUE(member && rep);
     EXPECT_EQ(member->measured_as, "confirmed");
     const nlohmann::json& confirmation = member->context.at("confirmation");
@@ -126,8 +127,7 @@ TEST(PairRecheck, AMemberUnlikeASweepMeasuredInAFastSpellStaysConfirmed) {
 
 TEST(PairRecheck, AMemberUnlikeItsRepresentativeBesideItIsPromoted) {
     const PairRun run = run_pair(400, 400, 280);
-    const Record* member = run.results.find(run.member_key);
-    const Record* rep = run.results.find(run.rep_key);
+    const Record *member = run.member(), *rep = run.rep();
     ASSERT_TRUE(member && rep);
     EXPECT_EQ(member->measured_as, "promoted");
     EXPECT_NE(member->context.dump().find("beside the representative measured again right after"), std::string::npos)
@@ -137,15 +137,15 @@ TEST(PairRecheck, AMemberUnlikeItsRepresentativeBesideItIsPromoted) {
 
 TEST(PairRecheck, AlikeLinksMeasureNothingAgain) {
     const PairRun run = run_pair(400, 400, 400);
-    EXPECT_EQ(run.results.find(run.member_key)->measured_as, "confirmed");
-    EXPECT_FALSE(run.results.find(run.rep_key)->context.contains("recheck"));
+    EXPECT_EQ(run.member()->measured_as, "confirmed");
+    EXPECT_FALSE(run.rep()->context.contains("recheck"));
     EXPECT_TRUE(run.lines.empty());
 }
 
 TEST(PairRecheck, ARepresentativeWhoseSecondMeasurementFailsLeavesTheMemberPromoted) {
     const PairRun run = run_pair(560, 400, 400, true);
-    EXPECT_EQ(run.results.find(run.member_key)->measured_as, "promoted");
-    const nlohmann::json& recheck = run.results.find(run.rep_key)->context.at("recheck");
+    EXPECT_EQ(run.member()->measured_as, "promoted");
+    const nlohmann::json& recheck = run.rep()->context.at("recheck");
     EXPECT_EQ(recheck.at("verdict"), "failed") << recheck.dump();
     EXPECT_NE(recheck.at("error").get<std::string>().find("planted: 8 of 1024 words wrong"), std::string::npos);
 }
