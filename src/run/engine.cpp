@@ -194,10 +194,7 @@ private:
     // One lane of a round measured alone as a confirmation, saying why.
     bool confirm_lane_alone(std::size_t i, const PlannedRecord& round, std::size_t k, const std::string& why) {
         const PlannedRecord& lane = round.round[k];
-        if (loss_ && needs_gpu(lane)) {
-            finish(not_measured_record(lane, *loss_));
-            return true;
-        }
+        if (finished_as_lost(lane)) return true;
         std::optional<DeviceFailure> failure;
         std::optional<Record> r = measure_as_planned(graph_, lane, options_, results_, nullptr, &hooks_, failure);
         if (!r) return false;
@@ -320,6 +317,13 @@ private:
         return out;
     }
 
+    // After the GPUs were lost a GPU record is kept "not measured" (true).
+    bool finished_as_lost(const PlannedRecord& p) {
+        if (!loss_ || !needs_gpu(p)) return false;
+        finish(not_measured_record(p, *loss_));
+        return true;
+    }
+
     // A confirmation outside its class: a failed size promotes at once; a
     // difference is measured again (per-session noise seldom repeats: the
     // staged peer copies of nvidia-h200-x4 moved 13-19 us at 1 B between
@@ -329,10 +333,7 @@ private:
     bool settle(const PlannedRecord& p, const Record& first, ConfirmationVerdict verdict,
                 const std::vector<const Record*>& others, const Record& representative, std::size_t at) {
         double spent = first.context.value("elapsed_s", 0.0);
-        if (loss_ && needs_gpu(p)) {
-            finish(not_measured_record(p, *loss_));
-            return true;
-        }
+        if (finished_as_lost(p)) return true;
         if (hooks_.should_stop && hooks_.should_stop()) return false;
         std::optional<DeviceFailure> failure;
         if (!verdict.failed) {
@@ -341,10 +342,7 @@ private:
             if (!again) return false;
             spent += seconds_since(started);
             note_loss(failure, at, p.key);
-            if (loss_ && needs_gpu(p)) {
-                finish(not_measured_record(p, *loss_));
-                return true;
-            }
+            if (finished_as_lost(p)) return true;
             const ConfirmationVerdict second = judge_class({&*again}, others, representative).at(0);
             const nlohmann::json first_measurement = {{"reason", verdict.reason}, {"compared", verdict.compared}};
             bool keep = !second.promote || !outside_again(verdict, second);
@@ -353,20 +351,13 @@ private:
                 bool stop = false;
                 beside = beside_representative_again(*again, second, representative, at, stop);
                 if (stop) return false;
+                if (finished_as_lost(p)) return true;  // lost while the representative was measured again
                 keep = beside && !outside_again(second, *beside);
             }
             if (keep) {
                 again->context["elapsed_s"] = spent;
                 if (first.context.contains("estimate_s")) again->context["estimate_s"] = first.context["estimate_s"];
-                keep_confirmed(*again, representative.key, beside ? beside->compared : second.compared, progress_, options_);
-                again->context["confirmation"]["first_measurement"] = first_measurement;
-                if (beside)
-                    again->context["confirmation"]["beside_representative_again"] =
-                        "outside the representative's sweep twice (" + second.reason +
-                        "), within it measured again right after: the sweep ran at another time";
-                else if (second.promote)
-                    again->context["confirmation"]["outside_again_elsewhere"] =
-                        second.reason + " (never at a size where the first was, on the same side: noise)";
+                keep_measured_twice(*again, representative.key, first_measurement, second, beside, progress_, options_);
                 finish(std::move(*again));
                 return true;
             }

@@ -101,6 +101,21 @@ void keep_confirmed(Record& confirmation, const std::string& representative, con
     if (progress) progress->skip_units(options.sizes.size() - options.sizes.size() / 2);  // the promotion's share
 }
 
+void keep_measured_twice(Record& again, const std::string& representative, const nlohmann::json& first_measurement,
+                         const ConfirmationVerdict& second, const std::optional<ConfirmationVerdict>& beside,
+                         Progress* progress, const RunOptions& options) {
+    keep_confirmed(again, representative, beside ? beside->compared : second.compared, progress, options);
+    nlohmann::json& confirmation = again.context["confirmation"];
+    confirmation["first_measurement"] = first_measurement;
+    if (beside)
+        confirmation["beside_representative_again"] = "outside the representative's sweep twice (" + second.reason +
+                                                      "), within it measured again right after: the sweep ran at "
+                                                      "another time";
+    else if (second.promote)
+        confirmation["outside_again_elsewhere"] =
+            second.reason + " (never at a size where the first was, on the same side: noise)";
+}
+
 std::optional<Record> measure_promoted(const Graph& graph, const PlannedRecord& planned, const RunOptions& options,
                                        const ResultsFile& results, Progress* progress, const EngineHooks* hooks,
                                        std::optional<DeviceFailure>& failure, const ConfirmationVerdict& verdict) {

@@ -38,6 +38,14 @@ bool awaits_judgement(const PlannedRecord& planned, const Record& record);
 void keep_confirmed(Record& confirmation, const std::string& representative, const nlohmann::json& compared,
                     Progress* progress, const RunOptions& options);
 
+// A confirmation outside its class's spread measured again and kept: within
+// the second time (`second`), outside it again only where the first was not
+// (noise), or within `beside` the representative measured again right after
+// it. context.confirmation says which, with the first measurement.
+void keep_measured_twice(Record& again, const std::string& representative, const nlohmann::json& first_measurement,
+                         const ConfirmationVerdict& second, const std::optional<ConfirmationVerdict>& beside,
+                         Progress* progress, const RunOptions& options);
+
 // A confirmation outside its class's spread, measured in full: measured_as
 // "promoted", the verdict in context.promotion.
 std::optional<Record> measure_promoted(const Graph& graph, const PlannedRecord& planned, const RunOptions& options,

@@ -35,6 +35,23 @@ std::string text(double v, const char* format) {
 
 std::string percent(double ratio) { return text((ratio - 1) * 100, "%+.1f%%"); }
 
+// A second measurement with a point that did not measure, or none at all (its
+// set-up failed), cannot be judged: `r` says "failed" and why.
+bool failed_point(const Record& again, nlohmann::json& r) {
+    std::string error;
+    for (const Point& p : again.points)
+        if (p.status != "ok") {
+            error = format_size(p.bytes) + ": " + (p.error.empty() ? p.status : p.error);
+            break;
+        }
+    if (error.empty() && again.points.empty() && again.status != "ok")
+        error = again.error.empty() ? again.status : again.error;
+    if (error.empty()) return false;
+    r["verdict"] = "failed";
+    r["error"] = error;
+    return true;
+}
+
 }  // namespace
 
 nlohmann::json representative_outside(const std::vector<ConfirmationVerdict>& verdicts) {
@@ -64,12 +81,7 @@ nlohmann::json judge_recheck(const nlohmann::json& first_outside, const Record& 
                       " from the median of its class's " + std::to_string(f.value("links", 0)) + " links (" +
                       text(f.value("class_median_gbps", 0.0), "%.4g") + " GB/s)";
     }
-    for (const Point& p : again.points)
-        if (p.status != "ok") {
-            r["verdict"] = "failed";
-            r["error"] = format_size(p.bytes) + ": " + (p.error.empty() ? p.status : p.error);
-            return r;
-        }
+    if (failed_point(again, r)) return r;
     std::map<SizeKey, std::string> first_side;
     for (const auto& f : first_outside) first_side[size_key(f)] = f.value("side", "");
     bool again_outside = false;
@@ -109,12 +121,7 @@ nlohmann::json judge_pair_recheck(const ConfirmationVerdict& second, const Recor
     nlohmann::json r = {{"trigger", "pair"},
                         {"reason", "its class's other link lay outside its sweep twice, the second time " + second.reason},
                         {"compared", nlohmann::json::array()}};
-    for (const Point& p : again.points)
-        if (p.status != "ok") {
-            r["verdict"] = "failed";
-            r["error"] = format_size(p.bytes) + ": " + (p.error.empty() ? p.status : p.error);
-            return r;
-        }
+    if (failed_point(again, r)) return r;
     std::map<SizeKey, double> sweep;
     for (const auto& e : second.compared)  // where the member lay outside the sweep
         if (e.value("outside", false)) sweep[size_key(e)] = e.value("representative_gbps", 0.0);

@@ -8,6 +8,7 @@
 #include <memory>
 #include <utility>
 
+#include "core/device_error.hpp"
 #include "core/error.hpp"
 #include "methods/characterizer.hpp"
 
@@ -30,6 +31,8 @@ struct PlantedLinks {
     bool from_host = false;  // NUMA node -> GPU pairs instead of GPU -> GPU
     // Pairs whose session of this index (0: the first) verifies wrong data at every size.
     std::map<std::pair<std::string, std::string>, int> wrong_session_of;
+    // Pairs whose session of this index loses the CUDA context (a sticky DeviceError) at its first sample.
+    std::map<std::pair<std::string, std::string>, int> lost_session_of;
     bool one_way = false;  // Characterizer::rounds_one_way
     bool round_fails = false;  // prepare_round throws MeasurementError
     bool round_data_wrong = false;  // a round's verify() reports one lane's data wrong
@@ -45,10 +48,13 @@ struct PlantedLinks {
 
 class PlantedSession : public TransferSession {
 public:
-    PlantedSession(double latency_s, double gbps, std::size_t max, bool wrong = false)
-        : latency_s_(latency_s), gbps_(gbps), max_(max), wrong_(wrong) {}
+    PlantedSession(double latency_s, double gbps, std::size_t max, bool wrong = false, bool lost = false)
+        : latency_s_(latency_s), gbps_(gbps), max_(max), wrong_(wrong), lost_(lost) {}
     void warmup(std::size_t, const std::string&) override {}
     Sample measure(std::size_t bytes, const std::string&) override {
+        if (lost_)
+            throw DeviceError("cudaMemcpyAsync failed: cudaErrorIllegalAddress", "cuda", "cudaErrorIllegalAddress", 700,
+                              true);
         Sample s;
         s.bytes_per_rep = static_cast<double>(bytes);
         s.seconds = latency_s_ + static_cast<double>(bytes) / (gbps_ * 1e9);
@@ -60,7 +66,7 @@ public:
 private:
     double latency_s_, gbps_;
     std::size_t max_;
-    bool wrong_;
+    bool wrong_, lost_;
 };
 
 // A round: every lane its pair's planted time, the sample as long as the slowest.
@@ -122,10 +128,12 @@ public:
         const auto it = session < 2 ? noisy.find(pair) : noisy.end();
         const auto first_rate = session == 0 ? links_.first_gbps_of.find(pair) : links_.first_gbps_of.end();
         const auto wrong = links_.wrong_session_of.find(pair);
+        const auto lost = links_.lost_session_of.find(pair);
         return std::make_unique<PlantedSession>(it != noisy.end() ? it->second : links_.latency(s.id, d.id),
                                                 first_rate != links_.first_gbps_of.end() ? first_rate->second
                                                                                          : links_.rate(s.id, d.id),
-                                                max, wrong != links_.wrong_session_of.end() && wrong->second == session);
+                                                max, wrong != links_.wrong_session_of.end() && wrong->second == session,
+                                                lost != links_.lost_session_of.end() && lost->second == session);
     }
     bool measures_rounds(const ParamSet&) const override { return links_.rounds; }
     bool rounds_one_way(const ParamSet&) const override { return links_.one_way; }

@@ -6,6 +6,7 @@
 
 #include "class_fixture.hpp"
 #include "planted_method.hpp"
+#include "run/device_loss.hpp"
 #include "run/engine.hpp"
 #include "run/representative_recheck.hpp"
 #include "timed_point.hpp"
@@ -83,9 +84,13 @@ struct PairRun {
     const Record* rep() const { return results.find(rep_key); }
 };
 
-PairRun run_pair(double rep_first_gbps, double rep_gbps, double member_gbps, bool rep_again_wrong = false) {
+enum class RepresentativeAgain { Fine, DataWrong, DeviceLost };  // its second session: measured again
+
+PairRun run_pair(double rep_first_gbps, double rep_gbps, double member_gbps,
+                 RepresentativeAgain again = RepresentativeAgain::Fine) {
     test::PlantedLinks links;
-    if (rep_again_wrong) links.wrong_session_of[{"numa0", "gpu0"}] = 1;  // its second session: measured again
+    if (again == RepresentativeAgain::DataWrong) links.wrong_session_of[{"numa0", "gpu0"}] = 1;
+    if (again == RepresentativeAgain::DeviceLost) links.lost_session_of[{"numa0", "gpu0"}] = 1;
     links.from_host = true;
     links.rounds = false;
     links.first_gbps_of[{"numa0", "gpu0"}] = rep_first_gbps;
@@ -143,9 +148,23 @@ TEST(PairRecheck, AlikeLinksMeasureNothingAgain) {
 }
 
 TEST(PairRecheck, ARepresentativeWhoseSecondMeasurementFailsLeavesTheMemberPromoted) {
-    const PairRun run = run_pair(560, 400, 400, true);
+    const PairRun run = run_pair(560, 400, 400, RepresentativeAgain::DataWrong);
     EXPECT_EQ(run.member()->measured_as, "promoted");
     const nlohmann::json& recheck = run.rep()->context.at("recheck");
     EXPECT_EQ(recheck.at("verdict"), "failed") << recheck.dump();
     EXPECT_NE(recheck.at("error").get<std::string>().find("planted: 8 of 1024 words wrong"), std::string::npos);
+}
+
+TEST(PairRecheck, ADeviceLostWhileTheRepresentativeIsMeasuredAgainLeavesTheMemberNotMeasured) {
+    const PairRun run = run_pair(560, 400, 400, RepresentativeAgain::DeviceLost);
+    const Record *member = run.member(), *rep = run.rep();
+    ASSERT_TRUE(member && rep);
+    EXPECT_EQ(member->status, "error");
+    EXPECT_EQ(member->error_type, kNotMeasuredDeviceLost);  // not promoted: nothing was measured on the lost GPUs
+    EXPECT_TRUE(member->points.empty());
+    EXPECT_EQ(member->context.at("device_lost").at("record").get<std::string>(), run.rep_key);
+    const nlohmann::json& recheck = rep->context.at("recheck");
+    EXPECT_EQ(recheck.at("verdict"), "failed") << recheck.dump();
+    EXPECT_NE(recheck.at("error").get<std::string>().find("cudaErrorIllegalAddress"), std::string::npos);
+    EXPECT_EQ(rep->status, "ok");  // its sweep stays
 }
