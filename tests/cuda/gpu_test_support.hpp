@@ -5,11 +5,14 @@
 
 #include <cuda_runtime_api.h>
 
+#include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "core/graph.hpp"
+#include "methods/characterizer.hpp"
 #include "methods/cuda/common/cuda_handles.hpp"
+#include "methods/cuda/register.hpp"
 #include "platform/hwloc_topology.hpp"
 
 namespace hwcomm::cuda {
@@ -66,5 +69,39 @@ inline Graph live_graph() {
     return g;
 }
 
+inline const Vertex& first_numa(const Graph& g) { return *g.of_kind(VertexKind::NumaNode).front(); }
+
+// This machine and the CUDA methods, as most GPU tests start.
+struct LiveCuda {
+    Graph graph = live_graph();
+    Registry registry;
+    LiveCuda() { register_cuda_methods(registry); }
+    const Characterizer& method(const std::string& name) const {
+        const Characterizer* m = registry.find(name);
+        if (!m) throw std::runtime_error("no method " + name);
+        return *m;
+    }
+    const Vertex& vertex(const std::string& id) const {
+        const Vertex* v = graph.find(id);
+        if (!v) throw std::runtime_error("no vertex " + id);
+        return *v;
+    }
+    const Vertex& first_numa() const { return cuda::first_numa(graph); }
+};
+
+// As the engine does a point: warm-up, reset, one sample, and the data of that
+// sample verified (`what` names it in a failure).
+inline Sample verified_sample(TransferSession& s, std::size_t bytes, const std::string& what) {
+    s.warmup(bytes, "");
+    s.reset(bytes, "");
+    const Sample x = s.measure(bytes, "");
+    EXPECT_EQ(s.verify(bytes, ""), "") << what;
+    return x;
+}
+
+// Bytes over time of one sample.
+inline double gbps_of(const Sample& s) {
+    return s.bytes_per_rep * static_cast<double>(s.repetitions) / s.seconds / 1e9;
+}
 
 }  // namespace hwcomm::cuda

@@ -24,21 +24,18 @@ namespace {
 
 constexpr std::size_t kMiB = 1u << 20;
 
-// As the engine does it: warm-up, reset, one sample, verify; GB/s of that sample.
-double gbps_of(const Characterizer& m, const Graph& g, const Vertex& src, const Vertex& dst, std::size_t bytes) {
-    const ParamSet params = m.parameter_sets(g, src, dst, MethodOptions{}).front();
-    auto session = m.prepare(g, src, dst, params, bytes, MethodOptions{});
-    session->warmup(bytes, "");
-    session->reset(bytes, "");
-    const Sample s = session->measure(bytes, "");
-    EXPECT_EQ(session->verify(bytes, ""), "") << m.name() << " " << src.id << "->" << dst.id;
-    const double gbps = s.bytes_per_rep * static_cast<double>(s.repetitions) / s.seconds / 1e9;
-    std::printf("[ measured ] %s %s->%s %zu MiB: %.1f GB/s\n", m.name().c_str(), src.id.c_str(), dst.id.c_str(),
+// One verified sample of `m` from `src` to `dst`, as the engine takes it; GB/s.
+double measured_gbps(const LiveCuda& live, const std::string& method, const std::string& src, const std::string& dst,
+                     std::size_t bytes) {
+    const Characterizer& m = live.method(method);
+    const Vertex &s = live.vertex(src), &d = live.vertex(dst);
+    auto session = m.prepare(live.graph, s, d, m.parameter_sets(live.graph, s, d, MethodOptions{}).front(), bytes,
+                             MethodOptions{});
+    const double gbps = gbps_of(verified_sample(*session, bytes, method + " " + src + "->" + dst));
+    std::printf("[ measured ] %s %s->%s %zu MiB: %.1f GB/s\n", method.c_str(), src.c_str(), dst.c_str(),
                 bytes / kMiB, gbps);
     return gbps;
 }
-
-const Vertex& first_numa(const Graph& g) { return *g.of_kind(VertexKind::NumaNode).front(); }
 
 #define REQUIRE_TMA()                                                         \
     do {                                                                      \
@@ -50,12 +47,9 @@ const Vertex& first_numa(const Graph& g) { return *g.of_kind(VertexKind::NumaNod
 
 TEST(TmaGpu, LocalCopyIsVerifiedAndMovesAtTheCopyEnginesOrderOfRate) {
     REQUIRE_TMA();
-    const Graph g = live_graph();
-    Registry r;
-    register_cuda_methods(r);
-    const Vertex& gpu = *g.find("gpu0");
-    const double ce = gbps_of(*r.find("memcpy-d2d"), g, gpu, gpu, 256 * kMiB);
-    const double tma = gbps_of(*r.find("tma-copy-d2d"), g, gpu, gpu, 256 * kMiB);
+    const LiveCuda live;
+    const double ce = measured_gbps(live, "memcpy-d2d", "gpu0", "gpu0", 256 * kMiB);
+    const double tma = measured_gbps(live, "tma-copy-d2d", "gpu0", "gpu0", 256 * kMiB);
     std::printf("[ measured ] TMA local / CE local = %.3f (issue 22 target on H100/H200: >= 1)\n", tma / ce);
     // Both read and write the same HBM: the same order of rate (the target, >= 1, is a benchmark's).
     EXPECT_GE(tma, 0.5 * ce);
@@ -68,11 +62,10 @@ TEST(TmaGpu, LocalCopyIsVerifiedAndMovesAtTheCopyEnginesOrderOfRate) {
 // a local copy in both its L2 variants.
 TEST(TmaGpu, EveryByteIsCopiedWhateverTheGridAndTail) {
     REQUIRE_TMA();
-    const Graph g = live_graph();
-    Registry r;
-    register_cuda_methods(r);
-    const Vertex& gpu = *g.find("gpu0");
-    const Characterizer& m = *r.find("tma-copy-d2d");
+    const LiveCuda live;
+    const Graph& g = live.graph;
+    const Vertex& gpu = live.vertex("gpu0");
+    const Characterizer& m = live.method("tma-copy-d2d");
     const ParamSet params = m.parameter_sets(g, gpu, gpu, MethodOptions{}).front();
     for (const std::size_t bytes : {std::size_t{1}, std::size_t{17}, 3 * kTmaTileBytes + 5,
                                     (9 * kTmaTilesPerBlock + 1) * kTmaTileBytes + 16 + 3}) {
@@ -90,10 +83,9 @@ TEST(TmaGpu, EveryByteIsCopiedWhateverTheGridAndTail) {
 // point keeps the faster, naming it; a peer copy has one shape.
 TEST(TmaGpu, ALocalCopyKeepsTheFasterOfItsTwoL2VariantsAtEachSize) {
     REQUIRE_TMA();
-    const Graph g = live_graph();
-    Registry r;
-    register_cuda_methods(r);
-    const Characterizer& m = *r.find("tma-copy-d2d");
+    const LiveCuda live;
+    const Graph& g = live.graph;
+    const Characterizer& m = live.method("tma-copy-d2d");
     PlannedRecord p{&m, g.find("gpu0"), g.find("gpu0"), {}, "tma-copy-d2d|gpu0|gpu0|"};
     RunOptions o;
     o.sizes = {1 << 20, 64 * kMiB};
@@ -122,23 +114,20 @@ TEST(TmaGpu, ALocalCopyKeepsTheFasterOfItsTwoL2VariantsAtEachSize) {
 
 TEST(TmaGpu, HostAndPeerCopiesAreVerifiedBesideTheCopyKernels) {
     REQUIRE_TMA();
-    const Graph g = live_graph();
-    Registry r;
-    register_cuda_methods(r);
-    const Vertex& numa = first_numa(g);
-    const Vertex& gpu = *g.find("gpu0");
-    const double h2d = gbps_of(*r.find("tma-copy-h2d"), g, numa, gpu, 256 * kMiB);
-    const double sm_h2d = gbps_of(*r.find("sm-copy-h2d"), g, numa, gpu, 256 * kMiB);
-    const double d2h = gbps_of(*r.find("tma-copy-d2h"), g, gpu, numa, 256 * kMiB);
-    const double sm_d2h = gbps_of(*r.find("sm-copy-d2h"), g, gpu, numa, 256 * kMiB);
+    const LiveCuda live;
+    const std::string numa = live.first_numa().id;
+    const double h2d = measured_gbps(live, "tma-copy-h2d", numa, "gpu0", 256 * kMiB);
+    const double sm_h2d = measured_gbps(live, "sm-copy-h2d", numa, "gpu0", 256 * kMiB);
+    const double d2h = measured_gbps(live, "tma-copy-d2h", "gpu0", numa, 256 * kMiB);
+    const double sm_d2h = measured_gbps(live, "sm-copy-d2h", "gpu0", numa, 256 * kMiB);
     // The same PCIe link and mapped memory: within a factor 2 of the copy kernel either way.
     EXPECT_GE(h2d, 0.5 * sm_h2d);
     EXPECT_LE(h2d, 2.0 * sm_h2d);
     EXPECT_GE(d2h, 0.5 * sm_d2h);
     EXPECT_LE(d2h, 2.0 * sm_d2h);
     if (gpu_count() >= 2 && can_access_peer(1, 0)) {
-        const double peer = gbps_of(*r.find("tma-copy-d2d"), g, gpu, *g.find("gpu1"), 256 * kMiB);
-        const double sm_peer = gbps_of(*r.find("sm-copy-d2d"), g, gpu, *g.find("gpu1"), 256 * kMiB);
+        const double peer = measured_gbps(live, "tma-copy-d2d", "gpu0", "gpu1", 256 * kMiB);
+        const double sm_peer = measured_gbps(live, "sm-copy-d2d", "gpu0", "gpu1", 256 * kMiB);
         EXPECT_GE(peer, 0.5 * sm_peer);
         EXPECT_LE(peer, 2.0 * sm_peer);
     }
@@ -149,13 +138,8 @@ TEST(TmaGpu, BulkCopyLatencyIsNoShorterThanAnSmLoadFromTheSameMemory) {
     const Graph g = live_graph();
     const Vertex& gpu = *g.find("gpu0");
     auto latency_ns = [&](const Characterizer& m, const Vertex& dst) {
-        const ParamSet params = m.parameter_sets(g, gpu, dst, {}).front();
-        auto s = m.prepare(g, gpu, dst, params, 256 * kMiB, MethodOptions{});
-        s->warmup(256 * kMiB, "");
-        s->reset(256 * kMiB, "");
-        const Sample x = s->measure(256 * kMiB, "");
-        EXPECT_EQ(s->verify(256 * kMiB, ""), "") << m.name();
-        return x.metrics.at("latency_ns").value;
+        auto s = m.prepare(g, gpu, dst, m.parameter_sets(g, gpu, dst, {}).front(), 256 * kMiB, MethodOptions{});
+        return verified_sample(*s, 256 * kMiB, m.name()).metrics.at("latency_ns").value;
     };
     const auto sm = gpumem::make_gpumem_latency();
     const auto tma = gpumem::make_tma_latency();
@@ -172,10 +156,9 @@ TEST(TmaGpu, AGpuWithoutTheBulkCopyUnitIsSkippedWithTheReason) {
     REQUIRE_GPUS(1);
     const std::string why = why_no_tma(0);
     if (why.empty()) GTEST_SKIP() << "gpu 0 has the bulk-copy unit";
-    const Graph g = live_graph();
-    Registry r;
-    register_cuda_methods(r);
-    const Characterizer& m = *r.find("tma-copy-d2d");
+    const LiveCuda live;
+    const Graph& g = live.graph;
+    const Characterizer& m = live.method("tma-copy-d2d");
     PlannedRecord p{&m, g.find("gpu0"), g.find("gpu0"), {}, "tma-copy-d2d|gpu0|gpu0|"};
     RunOptions o;
     o.sizes = {1 << 20};
@@ -221,11 +204,10 @@ TEST(LoadedLatencyGpu, ALoadOnTheChasedPathIsRecordedAndDoesNotShortenTheChase) 
 // move them as they move other page-locked memory; a node without huge pages is skipped with the reason.
 TEST(HugePagesGpu, HugePageHostMemoryRecordsWhatItGotOrIsSkippedWithTheReason) {
     REQUIRE_GPUS(1);
-    const Graph g = live_graph();
-    Registry r;
-    register_cuda_methods(r);
-    const Characterizer& h2d = *r.find("memcpy-h2d");
-    const Vertex& numa = first_numa(g);
+    const LiveCuda live;
+    const Graph& g = live.graph;
+    const Characterizer& h2d = live.method("memcpy-h2d");
+    const Vertex& numa = live.first_numa();
     const std::string node = std::to_string(numa.os_index);
     std::unique_ptr<TransferSession> huge;
     try {
@@ -238,13 +220,7 @@ TEST(HugePagesGpu, HugePageHostMemoryRecordsWhatItGotOrIsSkippedWithTheReason) {
     std::printf("[ measured ] huge pages: %s\n", facts.dump().c_str());
     EXPECT_GT(facts.at("backed_bytes").get<std::size_t>(), 0u);
     EXPECT_GE(facts.at("page_bytes").get<std::size_t>(), 2 * kMiB);
-    auto gbps = [&](TransferSession& s) {
-        s.warmup(256 * kMiB, "");
-        s.reset(256 * kMiB, "");
-        const Sample x = s.measure(256 * kMiB, "");
-        EXPECT_EQ(s.verify(256 * kMiB, ""), "");
-        return x.bytes_per_rep * static_cast<double>(x.repetitions) / x.seconds / 1e9;
-    };
+    auto gbps = [](TransferSession& s) { return gbps_of(verified_sample(s, 256 * kMiB, "memcpy-h2d")); };
     auto pinned = h2d.prepare(g, numa, *g.find("gpu0"), {{"host_mem", "pinned"}, {"numa", node}}, 256 * kMiB, {});
     // The best of 5 rounds each, alternating: one sample the host slowed down
     // (pinned 25.5 of 55 GB/s once on an H100 host) says nothing about the pages.

@@ -56,8 +56,6 @@ Measured measure_once(const char* name, const Graph& g, const Vertex& src, const
     return out;
 }
 
-const Vertex& first_numa(const Graph& g) { return *g.of_kind(VertexKind::NumaNode).front(); }
-
 const nlohmann::json& residency(const Measured& m, std::size_t bytes) {
     return m.context.at("residency").at(std::to_string(bytes));
 }
