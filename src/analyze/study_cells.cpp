@@ -129,15 +129,9 @@ void cpu_gpu_cells(const std::vector<Series>& all, const VerdictRule& rule, std:
                 if (list.size() < 2) continue;
                 const auto measured = group_spread(list, rule, &Series::class_points);
                 if (!measured) continue;
-                const Series &lo = *measured->slowest, &hi = *measured->fastest;
-                const double spread = measured->spread;
-                spreads.push_back(spread);
-                groups[cls] = {{"n", list.size()}, {"slowest", lo.key}, {"slowest_gbps", measured->slowest_gbps},
-                               {"fastest", hi.key}, {"fastest_gbps", measured->fastest_gbps}, {"spread", spread},
-                               {"sizes", measured->sizes},
-                               {"locality", list.front()->locality}, {"class", list.front()->link_class_description}};
-                if (auto again = measured_again_keys(list); !again.empty()) groups[cls]["measured_again"] = again;
-                if (auto repeat = largest_repeat(list); !repeat.is_null()) groups[cls]["repeat"] = repeat;
+                spreads.push_back(measured->spread);
+                groups[cls] = identical_links_group(list, *measured);
+                groups[cls]["locality"] = list.front()->locality;
             }
             same.evidence["comparison"] = "transfers of one link class (the same edges at the same stated rates, NUMA "
                                           "relation and switch sharing: docs/classes.md) are identical links; per "
@@ -205,7 +199,11 @@ std::optional<double> paired_difference(const Series& a, const Series& b, const 
     return rule.reduce(std::move(d));
 }
 
-nlohmann::json largest_repeat(const std::vector<const Series*>& group) {
+namespace {
+
+// The largest difference between two measurements of one link of `group`
+// (Series::repeats): {key, bytes, first_gbps, again_gbps, difference}; null without.
+json largest_repeat(const std::vector<const Series*>& group) {
     json best;
     double largest = -1;
     for (const Series* s : group)
@@ -218,11 +216,23 @@ nlohmann::json largest_repeat(const std::vector<const Series*>& group) {
     return best;
 }
 
-nlohmann::json measured_again_keys(const std::vector<const Series*>& group) {
-    json keys = json::array();
+}  // namespace
+
+json identical_links_group(const std::vector<const Series*>& group, const GroupSpread& measured) {
+    json out = {{"n", group.size()},
+                {"slowest", measured.slowest->key},
+                {"slowest_gbps", measured.slowest_gbps},
+                {"fastest", measured.fastest->key},
+                {"fastest_gbps", measured.fastest_gbps},
+                {"spread", measured.spread},
+                {"sizes", measured.sizes},
+                {"class", group.front()->link_class_description}};
+    json again = json::array();  // the series whose class_points took a recheck's sizes
     for (const Series* s : group)
-        if (!s->rechecked_sizes.empty()) keys.push_back(s->key);
-    return keys;
+        if (!s->rechecked_sizes.empty()) again.push_back(s->key);
+    if (!again.empty()) out["measured_again"] = again;
+    if (json repeat = largest_repeat(group); !repeat.is_null()) out["repeat"] = repeat;
+    return out;
 }
 
 std::optional<GroupSpread> group_spread(const std::vector<const Series*>& group, const VerdictRule& rule,

@@ -139,17 +139,10 @@ void gpu_gpu_cells(const std::vector<Series>& all, const VerdictRule& rule, std:
                     if (list.size() < 2) continue;
                     const auto measured = group_spread(list, rule, &Series::class_points);
                     if (!measured) continue;
-                    const Series &lo = *measured->slowest, &hi = *measured->fastest;
-                    const double spread = measured->spread;
-                    spreads.push_back(spread);
-                    groups[cls] = {{"n", list.size()}, {"slowest", lo.key}, {"slowest_gbps", measured->slowest_gbps},
-                                   {"fastest", hi.key}, {"fastest_gbps", measured->fastest_gbps},
-                                   {"sizes", measured->sizes},
-                                   {"binding", std::string(peer) == "off" ? series_binding(lo) : "-"},
-                                   {"spread", spread}, {"path_class", list.front()->path_class},
-                                   {"class", list.front()->link_class_description}};
-                    if (auto again = measured_again_keys(list); !again.empty()) groups[cls]["measured_again"] = again;
-                    if (auto repeat = largest_repeat(list); !repeat.is_null()) groups[cls]["repeat"] = repeat;
+                    spreads.push_back(measured->spread);
+                    groups[cls] = identical_links_group(list, *measured);
+                    groups[cls]["binding"] = std::string(peer) == "off" ? series_binding(*measured->slowest) : "-";
+                    groups[cls]["path_class"] = list.front()->path_class;
                 }
                 same.evidence["groups"] = groups;
                 if (spreads.empty()) no_data_cell(same, "fewer than two identical links measured");

@@ -41,11 +41,13 @@ struct GroupSpread {
 using SeriesPoints = std::map<std::uint64_t, double> Series::*;
 std::optional<GroupSpread> group_spread(const std::vector<const Series*>& group, const VerdictRule& rule,
                                         SeriesPoints points = &Series::window_points);
-// The keys of `group`'s series whose class_points took a recheck's sizes.
-nlohmann::json measured_again_keys(const std::vector<const Series*>& group);
-// The largest difference between two measurements of one link of `group`
-// (Series::repeats): {key, bytes, first_gbps, again_gbps, difference}; null without.
-nlohmann::json largest_repeat(const std::vector<const Series*>& group);
+// An identical-links cell's entry for one class of links (`measured`: their
+// group_spread): {n, slowest, slowest_gbps, fastest, fastest_gbps, spread,
+// sizes, class}, measured_again (the keys of the series whose class_points
+// took a recheck's sizes) and repeat (the largest difference between two
+// measurements of one of the links, Series::repeats: {key, bytes, first_gbps,
+// again_gbps, difference}) where there are any.
+nlohmann::json identical_links_group(const std::vector<const Series*>& group, const GroupSpread& measured);
 void gpu_gpu_cells(const std::vector<Series>& all, const VerdictRule& rule, std::vector<Cell>& cells);
 
 }  // namespace hwcomm::analyze
