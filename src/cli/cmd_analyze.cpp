@@ -4,7 +4,6 @@
 // anomalies (docs/analysis.md); for a cluster file, the nodes and node pairs
 // that differ from their peers (docs/cluster-view.md).
 #include <filesystem>
-#include <iostream>
 #include <memory>
 #include <stdexcept>
 
@@ -15,11 +14,11 @@
 #include "analyze/study.hpp"
 #include "io/results_file.hpp"
 #include "cli/commands.hpp"
+#include "cli/output_text.hpp"
 #include "core/error.hpp"
 #include "measure/byte_size.hpp"
 #include "core/results.hpp"
 #include "core/utf8.hpp"
-#include "platform/atomic_file.hpp"
 #include "catalog/row_json.hpp"
 
 namespace hwcomm::cli {
@@ -131,15 +130,7 @@ int run_analyze(const AnalyzeArgs& a) {
                              : a.markdown ? analyze::format_analysis_markdown(result) + cpu_text + cluster_text
                                           : analyze::format_analysis_text(result) +
                                                 analyze::format_load_tables(load, priority) + cpu_text + cluster_text;
-    if (a.output.empty()) {
-        std::cout << text;
-        return 0;
-    }
-    try {
-        write_file_atomically(a.output, text);
-    } catch (const std::exception& e) {
-        throw UsageError(std::string("analyze: ") + e.what());
-    }
+    print_or_write(a.output, text, "analyze: ");
     return 0;
 }
 

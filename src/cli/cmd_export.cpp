@@ -5,13 +5,14 @@
 #include <memory>
 
 #include "cli/commands.hpp"
+#include "cli/output_text.hpp"
+#include "platform/atomic_file.hpp"
 #include "core/error.hpp"
 #include "core/json_parse.hpp"
 #include "io/csv_export.hpp"
 #include "io/results_file.hpp"
 #include "io/results_json.hpp"
 #include "io/tidy_export.hpp"
-#include "platform/atomic_file.hpp"
 
 namespace hwcomm::cli {
 
@@ -60,15 +61,7 @@ int export_command(const ExportArgs& a) {
         for (std::size_t i = 0; i < files.size(); ++i) sources.push_back({a.inputs[i], &files[i]});
         text = export_tidy(sources, a.format == "jsonl" ? ExportFormat::Jsonl : ExportFormat::Csv);
     }
-    if (a.output.empty()) {
-        std::cout << text;
-        return 0;
-    }
-    try {
-        write_file_atomically(a.output, text);
-    } catch (const std::exception& e) {
-        throw UsageError(e.what());
-    }
+    print_or_write(a.output, text);
     return 0;
 }
 

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "cli/commands.hpp"
+#include "cli/output_text.hpp"
 #include "io/results_file.hpp"
 #include "io/results_json.hpp"
 #include "core/error.hpp"
@@ -86,11 +87,7 @@ int run_import(const ImportArgs& a) {
         std::cout << "no --topology: which GPUs are local to which NUMA node, which pairs are NVLink-connected "
                      "and the links' limits are unknown; analyze will say no-data for local/remote cells\n";
     }
-    try {
-        write_file_atomically(a.output, results_to_json(results).dump(1) + "\n");
-    } catch (const std::exception& e) {
-        throw UsageError(std::string("import: ") + e.what());
-    }
+    print_or_write(a.output, results_to_json(results).dump(1) + "\n", "import: ");
     std::cout << "wrote " << a.output << "\n";
     return 0;
 }

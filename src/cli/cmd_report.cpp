@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "cli/commands.hpp"
+#include "cli/output_text.hpp"
 #include "core/error.hpp"
 #include "core/graph_json.hpp"
 #include "core/utf8.hpp"
@@ -65,11 +66,7 @@ int run_report(const ReportCommandOptions& options) {
         inputs.push_back(std::move(input));
     }
     const std::string page = report_html::render_report_html(inputs, {options.raw});
-    try {
-        write_file_atomically(options.output, page);
-    } catch (const std::runtime_error& e) {
-        throw UsageError(e.what());
-    }
+    print_or_write(options.output, page);
     std::cerr << "hwcomm: report of " << inputs.size() << " file(s) written to " << options.output << " ("
               << page.size() / 1024 << " KiB)\n";
     return 0;

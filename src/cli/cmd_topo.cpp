@@ -11,6 +11,7 @@
 #include <string>
 
 #include "cli/commands.hpp"
+#include "cli/output_text.hpp"
 #include "core/error.hpp"
 #include "core/graph_json.hpp"
 #include "discover/discover.hpp"
@@ -62,20 +63,12 @@ Graph stored_graph(const ResultsFile& file, const std::optional<ClusterSection>&
     }
 }
 
-void write_output(const std::string& path, const std::string& text) {
-    try {
-        write_file_atomically(path, text);
-    } catch (const std::runtime_error& e) {
-        throw UsageError(e.what());
-    }
-}
-
 void record_live_nvml(const std::string& path) {
     std::string why_not;
     auto source = nvml::open_live_nvml(&why_not);
     if (!source) throw UsageError("cannot record NVML: " + why_not);
     const unsigned count = source->device_count();
-    write_output(path, nvml::record_nvml(*source).dump(1) + "\n");
+    print_or_write(path, nvml::record_nvml(*source).dump(1) + "\n");
     std::cerr << "hwcomm: NVML answers for " << count << " GPU(s) recorded in " << path << "\n";
 }
 
@@ -107,8 +100,7 @@ int run_topo(TopoOptions options) {
                                    options.view.format == TopoFormat::Matrix || !options.svg.empty();
         if (cluster && options.node.empty() && !one_node_view) {
             const std::string text = render_cluster_topology(stored, *cluster, options.view.format);
-            if (options.output.empty()) std::cout << text << std::flush;
-            else write_output(options.output, text);
+            print_or_write(options.output, text);
             return 0;
         }
     } else if (!options.node.empty()) {
@@ -116,10 +108,9 @@ int run_topo(TopoOptions options) {
     }
     const Graph graph = options.results.empty() ? discover_machine(options.discover)
                                                 : stored_graph(stored, cluster, options);
-    if (!options.svg.empty()) write_output(options.svg, report_html::topology_svg(graph, {}) + "\n");
+    if (!options.svg.empty()) print_or_write(options.svg, report_html::topology_svg(graph, {}) + "\n");
     const std::string text = render_topology(graph, options.view);
-    if (options.output.empty()) std::cout << text << std::flush;
-    else write_output(options.output, text);
+    print_or_write(options.output, text);
     return 0;
 }
 
