@@ -151,6 +151,13 @@ std::optional<Record> measure_sized_record(const Graph& graph, const PlannedReco
     r.params = planned.params;
     if (planned.set && !planned.set->note.empty()) r.context["endpoint_set"] = planned.set->note;
     UnitCounter units(progress, progress_units);
+    if (plan.sizes.empty()) {
+        if (std::string why = no_size_applies(*planned.method, options); !why.empty()) {
+            r.status = "skipped";  // nothing to measure here, and nothing failed
+            r.error = std::move(why);
+            return r;
+        }
+    }
     const std::size_t max_size = plan.prepare_bytes ? plan.prepare_bytes : (plan.sizes.empty() ? 0 : plan.sizes.back());
     const std::function<bool()> no_stop;
     const std::function<bool()>& should_stop = hooks ? hooks->should_stop : no_stop;

@@ -4,12 +4,25 @@
 
 #include "catalog/method_catalog.hpp"
 #include "core/results.hpp"
+#include "measure/byte_size.hpp"
 #include "measure/sweep.hpp"
 
 namespace hwcomm {
 
 std::vector<std::uint64_t> fixed_sizes(const Characterizer& method, const RunOptions& options) {
     return method.size_policy().apply(options.sizes);
+}
+
+std::string no_size_applies(const Characterizer& method, const RunOptions& options) {
+    if (options.sizes.empty() || !fixed_sizes(method, options).empty()) return "";
+    const SizePolicy policy = method.size_policy();
+    std::string measures = policy.max_bytes && policy.max_bytes == policy.min_bytes
+                               ? format_size(policy.min_bytes) + " only"
+                           : policy.max_bytes ? format_size(policy.min_bytes) + "-" + format_size(policy.max_bytes)
+                                              : "from " + format_size(policy.min_bytes);
+    const auto [lo, hi] = std::minmax_element(options.sizes.begin(), options.sizes.end());
+    return "no size of this run applies: " + method.name() + " measures " + measures + ", this run " +
+           format_size(*lo) + "-" + format_size(*hi) + " (--min-size/--max-size to include it)";
 }
 
 const PlanTraits& plan_traits(const std::string& method) {

@@ -36,6 +36,13 @@ const PlanTraits& plan_traits(const std::string& method);
 // The run's sizes under the method's size policy: what --exhaustive measures.
 std::vector<std::uint64_t> fixed_sizes(const Characterizer& method, const RunOptions& options);
 
+// Why no size of this run is one the method measures, or "" when some is:
+// the gpumem methods that measure one footprint (1 GiB) have nothing to
+// measure in a run that stops below it (--quick: 64 MiB), and their record
+// says so as skipped rather than "ok" with no point (which summary read as
+// failed).
+std::string no_size_applies(const Characterizer& method, const RunOptions& options);
+
 // Whether a full sweep of this method climbs a ladder: its row says so (the
 // gpumem methods measure footprints, whose cache steps a plateau rule would
 // cut off; both ranks of an mpi pair must measure the same sizes) and it has

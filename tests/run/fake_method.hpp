@@ -15,6 +15,7 @@ struct FakeBehaviour {
     std::size_t fail_verify_at = 0;   // bytes whose verification fails (0: none)
     std::size_t throw_measure_at = 0; // bytes whose measure throws (0: none)
     std::size_t session_max = 0;      // 0: what the engine asks
+    SizePolicy sizes;                 // the method's size policy
 };
 
 class FakeSession : public TransferSession {
@@ -59,12 +60,16 @@ public:
     std::vector<ParamSet> parameter_sets(const Graph&, const Vertex&, const Vertex&, const MethodOptions&) const override {
         return {ParamSet{{"mode", "a"}}, ParamSet{{"mode", "b"}}};
     }
+    SizePolicy size_policy() const override { return b_.sizes; }
     std::unique_ptr<TransferSession> prepare(const Graph&, const Vertex&, const Vertex&, const ParamSet&, std::size_t max,
                                              const MethodOptions&) const override {
+        ++prepared;
         if (b_.fail_prepare) throw MeasurementError("cannot allocate pinned memory");
         if (b_.prepare_throws_std) throw std::runtime_error("hwloc: no such node");
         return std::make_unique<FakeSession>(b_, max);
     }
+
+    mutable int prepared = 0;
 
 private:
     std::string name_;

@@ -110,6 +110,26 @@ TEST(Engine, SizesAboveTheSessionMaximumAreSkippedAndNoted) {
     EXPECT_EQ(r.context.at("sizes_skipped_above_session_max"), nlohmann::json::array({1 << 20}));
 }
 
+// gpumem-occupancy and -stride measure 1 GiB only; a --quick run stops at 64 MiB.
+TEST(Engine, ARecordWithNoSizeOfTheRunIsSkippedWithTheReasonAndPreparesNothing) {
+    test::FakeMethod m("fake", test::FakeBehaviour{.sizes = {.min_bytes = 1u << 30, .max_bytes = 1u << 30}});
+    const Graph g = test::three_nodes();
+    PlannedRecord p{&m, g.find("numa0"), g.find("numa0"), {}, "fake|numa0|numa0|"};
+    const Record r = *measure_record(g, p, fast_options());
+    EXPECT_EQ(r.status, "skipped");
+    EXPECT_TRUE(r.points.empty());
+    EXPECT_EQ(r.error, "no size of this run applies: fake measures 1 GiB only, this run 1 KiB-1 MiB "
+                       "(--min-size/--max-size to include it)");
+    EXPECT_EQ(m.prepared, 0);
+    // One size of the run in its range: measured as before.
+    RunOptions wider = fast_options();
+    wider.sizes.push_back(1u << 30);
+    const Record measured = *measure_record(g, p, wider);
+    EXPECT_EQ(measured.status, "ok");
+    ASSERT_EQ(measured.points.size(), 1u);
+    EXPECT_EQ(measured.points[0].bytes, 1u << 30);
+}
+
 TEST(Engine, ResumeAfterInterruptionGivesTheSameRecords) {
     Registry reg(test::catalog_with({"fake"}));
     reg.add(std::make_unique<test::FakeMethod>("fake"));
