@@ -78,6 +78,7 @@ double round_seconds(double one, double setup, std::size_t lanes) {
 
 double estimate_record(const PlannedRecord& record, const RunOptions& options, const CostModel& costs) {
     if (record.measured_as == "covered") return 0;  // measured only when its pair is promoted
+    if (record.sizes.empty() && !no_size_applies(*record.method, options).empty()) return 0;  // kept skipped
     if (!record.round.empty()) {
         const PlannedRecord& lane = record.round.front();
         const double setup = costs.of(cost_key(lane.method->name(), lane.params)).confirm_setup_s;

@@ -4,7 +4,9 @@
 
 #include "fake_method.hpp"
 #include "run/device_state.hpp"
+#include "run/cost_model.hpp"
 #include "run/engine.hpp"
+#include "run/plan_estimate.hpp"
 #include "io/results_json.hpp"
 #include "io/results_meta.hpp"
 #include "support/test_catalog.hpp"
@@ -121,6 +123,7 @@ TEST(Engine, ARecordWithNoSizeOfTheRunIsSkippedWithTheReasonAndPreparesNothing) 
     EXPECT_EQ(r.error, "no size of this run applies: fake measures 1 GiB only, this run 1 KiB-1 MiB "
                        "(--min-size/--max-size to include it)");
     EXPECT_EQ(m.prepared, 0);
+    EXPECT_EQ(estimate_record(p, fast_options(), builtin_cost_model()), 0.0);  // the plan expects no time for it
     // One size of the run in its range: measured as before.
     RunOptions wider = fast_options();
     wider.sizes.push_back(1u << 30);
@@ -128,6 +131,7 @@ TEST(Engine, ARecordWithNoSizeOfTheRunIsSkippedWithTheReasonAndPreparesNothing) 
     EXPECT_EQ(measured.status, "ok");
     ASSERT_EQ(measured.points.size(), 1u);
     EXPECT_EQ(measured.points[0].bytes, 1u << 30);
+    EXPECT_GT(estimate_record(p, wider, builtin_cost_model()), 0.0);
 }
 
 TEST(Engine, ResumeAfterInterruptionGivesTheSameRecords) {
