@@ -147,14 +147,18 @@ std::string recheck_line(const std::string& key, const nlohmann::json& recheck) 
     const std::string verdict = recheck.value("verdict", "");
     if (verdict == "failed") return line + "failed (" + recheck.value("error", "") + ")";
     if (verdict == "not compared") return line + "no size to compare";
+    bool other_way = false;  // outside again, but on the other side: not "within" the class either
     for (const auto& e : recheck["compared"])
         if (e.contains("first_gbps")) {
+            other_way = e.value("outside", false);
             line += format_size(e.value("bytes", std::uint64_t{0})) + " " + text(e.value("again_gbps", 0.0), "%.4g") +
                     " GB/s, " +
                     percent(e.value("again_gbps", 0.0) / e.value(pair ? "other_gbps" : "class_median_gbps", 1.0)) +
                     (pair ? " from the other link; " : "; ");
             break;
         }
+    if (verdict == "within" && other_way)
+        return line + "outside the other way this time: the time each ran moved it, not the link";
     if (verdict == "within")
         return line + (pair ? "within: the sweep's difference was the time it ran, not the link"
                             : "within its class: the first sweep's difference was the time it ran, not the link");

@@ -46,7 +46,7 @@ Record peer(const std::string& src, const std::string& dst, double gbps, const s
 // The DGX-1's NVLink class (representative gpu0->gpu1) swept at 24 GB/s, its
 // three confirmations at 17.95-18.4; `again`: the representative measured
 // again beside them at 64 MiB (0: not measured again).
-ResultsFile dgx1(double again, const std::string& verdict = "within") {
+ResultsFile dgx1(double again, const std::string& verdict = "within", bool outside = false) {
     ResultsFile f;
     const Graph g = discover_machine({.input_xml = test::fixture("hwloc/dgx1.xml"), .use_nvml = false, .use_cuda = false});
     f.topology = graph_to_json(g);
@@ -60,7 +60,7 @@ ResultsFile dgx1(double again, const std::string& verdict = "within") {
             {"verdict", verdict},
             {"compared",
              {{{"bytes", k64M}, {"axes", nlohmann::json::object()}, {"first_gbps", 24.0}, {"again_gbps", again},
-               {"class_median_gbps", 18.3}, {"links", 4}, {"outside", verdict != "within"}}}}};
+               {"class_median_gbps", 18.3}, {"links", 4}, {"outside", outside || verdict != "within"}}}}};
     return f;
 }
 
@@ -155,6 +155,24 @@ TEST(RecheckAnalysis, TheAnomalySaysWhatTheSecondMeasurementRead) {
         EXPECT_TRUE(rechecked_gbps(odd).empty());
         (void)recheck_anomaly(odd);
     }
+}
+
+// Outside the other way: not outside again on the same side (verdict
+// "within"), but not within its class either (4x H200 at 49947bf: um-prefetch
+// gpu0->numa0 +18.5% in its sweep, -31.8% measured again).
+TEST(RecheckAnalysis, ASecondMeasurementOutsideTheOtherWayIsNotCalledWithin) {
+    const ResultsFile other_way = dgx1(14.0, "within", true);
+    const auto a = recheck_anomaly(other_way.records[0]);
+    ASSERT_TRUE(a);
+    EXPECT_NE(a->text.find("it read 14 GB/s at 64 MiB (-23.5% from the class's median): outside the other way this "
+                           "time, so the link lay on both sides of its class in two measurements"),
+              std::string::npos)
+        << a->text;
+    EXPECT_EQ(a->text.find("within its class"), std::string::npos) << a->text;
+    EXPECT_EQ(recheck_note(other_way.records[0]),
+              "its class put it outside (at 64 MiB 24 GB/s, +31.1% from the median of its class's 4 links (18.3 "
+              "GB/s)); measured again beside it: -23.5%, outside the other way (moved by the time each ran, not "
+              "the link's)");
 }
 
 TEST(RecheckAnalysis, SummarysNoteSaysWhereItLayOutsideAndWhatTheSecondMeasurementRead) {

@@ -64,6 +64,8 @@ TEST(RepresentativeRecheck, OutsideAgainOnTheSameSideIsTheLinks) {
     const nlohmann::json below = judge_recheck(first, link("gpu0", 5.0), pointers(kSiblings));
     EXPECT_EQ(below.at("verdict"), "within");
     EXPECT_EQ(below.at("compared").at(1).at("side"), "below");
+    const std::string line = recheck_line("memcpy-h2d|numa0|gpu0", below);  // not "within its class"
+    EXPECT_NE(line.find("64 MiB 5 GB/s, -26.5%; outside the other way this time"), std::string::npos) << line;
 }
 
 TEST(RepresentativeRecheck, AFailedSecondMeasurementSaysSo) {
