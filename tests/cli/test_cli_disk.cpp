@@ -7,8 +7,10 @@
 
 #include <algorithm>
 #include <chrono>
+#include <fstream>
 #include <map>
 #include <set>
+#include <string>
 #include <thread>
 
 #include "cli_helpers.hpp"
@@ -28,6 +30,21 @@ struct DiskScratch {
     ~DiskScratch() { fs::remove_all(dir); }
     bool empty() const { return fs::directory_iterator(dir) == fs::directory_iterator{}; }
 };
+
+// Whether process `pid` runs hwcomm (the shell has exec'd it) and has a
+// handler for SIGINT (SigCgt of /proc/PID/status).
+bool catches_sigint(pid_t pid) {
+    std::string comm;
+    std::getline(std::ifstream("/proc/" + std::to_string(pid) + "/comm"), comm);
+    if (comm != "hwcomm") return false;
+    std::ifstream status("/proc/" + std::to_string(pid) + "/status");
+    for (std::string line; std::getline(status, line);)
+        if (line.rfind("SigCgt:", 0) == 0) {
+            const unsigned long long mask = std::stoull(line.substr(7), nullptr, 16);
+            return (mask >> (SIGINT - 1)) & 1u;
+        }
+    return false;
+}
 
 // A directory nobody can create a file in: a read-only mount if this machine
 // has one, else a 0555 directory (not root), else /proc/self.
@@ -134,10 +151,22 @@ TEST(CliDisk, AnInterruptedRunLeavesNoTestFile) {
         ::execl("/bin/sh", "sh", "-c", cmd.c_str(), static_cast<char*>(nullptr));
         ::_exit(127);
     }
-    std::this_thread::sleep_for(std::chrono::milliseconds(1500));  // inside the first record
-    ::kill(pid, SIGINT);
+    // Once the run catches SIGINT it is about to measure (cmd_run installs its
+    // handlers after discovery and the plan); half a second later it is inside
+    // the first record. (A fixed 1.5 s from the start sent the signal before
+    // the handler was installed under AddressSanitizer on a loaded 2-core
+    // machine: the run died of the signal.)
     int status = 0;
-    ::waitpid(pid, &status, 0);
+    bool exited = false;
+    for (int i = 0; i < 3000 && !catches_sigint(pid) && !exited; ++i) {
+        exited = ::waitpid(pid, &status, WNOHANG) == pid;
+        if (!exited) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    if (!exited) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(500));
+        ::kill(pid, SIGINT);
+        ::waitpid(pid, &status, 0);
+    }
     const std::string err = slurp(s / "err");
     if (WIFEXITED(status) && WEXITSTATUS(status) == 2 && err.find("nothing to measure") != std::string::npos)
         GTEST_SKIP() << "no disk vertex for " << d.dir;
