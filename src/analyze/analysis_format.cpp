@@ -160,6 +160,19 @@ std::string sizes_compared(int sizes) {
     return sizes == 1 ? " at 1 size" : " at " + std::to_string(sizes) + " sizes";
 }
 
+// A group's links measured twice, and a spread within how far one of them moved.
+std::string twice_text(const nlohmann::json& group) {
+    std::string t;
+    if (const int n = group.value("measured_twice", 0); n > 0) t += ", " + std::to_string(n) + " measured twice";
+    if (group.value("within_repeat", false) && group.contains("repeat") && group["repeat"].is_object()) {
+        char b[64];
+        std::snprintf(b, sizeof b, ", within one link's repeat (%+.1f%%)",
+                      group["repeat"].value("difference", 0.0) * 100);
+        t += b;
+    }
+    return t;
+}
+
 }  // namespace
 
 std::string format_analysis_text(const Analysis& a) {
@@ -178,7 +191,7 @@ std::string format_analysis_text(const Analysis& a) {
         if (what.empty() && c.evidence.contains("groups")) {
             for (const auto& [name, g] : c.evidence["groups"].items())
                 what += (what.empty() ? "" : "; ") + name + ": " + std::to_string(g.value("n", 0)) + " links" +
-                        sizes_compared(g.value("sizes", 0));
+                        sizes_compared(g.value("sizes", 0)) + twice_text(g);
         }
         std::snprintf(line, sizeof line, "%-44s %-8s %8s  %s\n", c.key.c_str(), verdict_mark(c.verdict).c_str(),
                       effect_text(c).c_str(), what.c_str());

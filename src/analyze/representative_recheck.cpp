@@ -151,6 +151,13 @@ std::vector<SameLinkRepeat> same_link_repeats(const Record& record) {
     return out;
 }
 
+std::optional<std::pair<std::uint64_t, double>> second_pass_gbps(const Record& record) {
+    const auto it = record.context.find("second_pass");
+    if (it == record.context.end() || !it->is_object() || bytes_of(*it) == 0 || !(number(*it, "again_gbps") > 0))
+        return std::nullopt;
+    return std::make_pair(bytes_of(*it), number(*it, "again_gbps"));
+}
+
 std::map<std::uint64_t, double> class_comparison_gbps(const Record& record) {
     std::map<std::uint64_t, double> out = rechecked_gbps(record);
     return out.empty() ? measured_twice_gbps(record) : out;

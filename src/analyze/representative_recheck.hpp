@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <map>
 #include <optional>
+#include <utility>
 #include <vector>
 
 #include "analyze/study.hpp"
@@ -34,6 +35,10 @@ std::map<std::uint64_t, double> class_comparison_gbps(const Record& record);
 // Every size (points without axes) where the record holds two measurements of
 // its link (SameLinkRepeat, analyze/study.hpp).
 std::vector<SameLinkRepeat> same_link_repeats(const Record& record);
+
+// The link's measurement of its class's second pass (context.second_pass,
+// run/second_pass.hpp): {bytes, GB/s}; nullopt without one or when it failed.
+std::optional<std::pair<std::uint64_t, double>> second_pass_gbps(const Record& record);
 
 // summary's note on a confirmation measured twice: "confirmed twice: at 64
 // MiB -6.0% then +7.2% from the representative, on either side: kept as

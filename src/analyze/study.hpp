@@ -75,6 +75,9 @@ struct Series {
     // In the window, the sizes where the record measured its link twice
     // (analyze/representative_recheck.hpp: same_link_repeats).
     std::vector<SameLinkRepeat> repeats;
+    // The size where class_points is bytes over the mean time of the link's
+    // two measurements of its class's second pass (run/second_pass.hpp); 0: none.
+    std::uint64_t second_pass_bytes = 0;
     // A record of host memory: the host read probe's mean rate around it
     // (context.host_read_gbps, analyze/host_read.hpp); nullopt otherwise.
     std::optional<double> host_read_gbps;

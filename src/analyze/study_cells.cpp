@@ -144,7 +144,7 @@ void cpu_gpu_cells(const std::vector<Series>& all, const VerdictRule& rule, std:
                                           "confirmation's two), the yardstick for how far they may differ";
             same.evidence["groups"] = groups;
             if (spreads.empty()) no_data(same, "fewer than two identical links measured");
-            decide(same, spreads, spreads.empty() ? 0 : *std::max_element(spreads.begin(), spreads.end()), rule);
+            decide_identical_links(same, spreads, rule);
             cells.push_back(same);
         }
         // Anisotropy, per locality: h2d vs d2h of one (NUMA node, GPU) pair.
@@ -231,8 +231,30 @@ json identical_links_group(const std::vector<const Series*>& group, const GroupS
     for (const Series* s : group)
         if (!s->rechecked_sizes.empty()) again.push_back(s->key);
     if (!again.empty()) out["measured_again"] = again;
-    if (json repeat = largest_repeat(group); !repeat.is_null()) out["repeat"] = repeat;
+    const auto twice = std::count_if(group.begin(), group.end(), [](const Series* s) { return s->second_pass_bytes > 0; });
+    if (twice > 0) out["measured_twice"] = twice;
+    if (json repeat = largest_repeat(group); !repeat.is_null()) {
+        if (measured.spread <= std::abs(repeat.value("difference", 0.0))) out["within_repeat"] = true;
+        out["repeat"] = std::move(repeat);
+    }
     return out;
+}
+
+void decide_identical_links(Cell& c, const std::vector<double>& spreads, const VerdictRule& rule) {
+    decide(c, spreads, spreads.empty() ? 0 : *std::max_element(spreads.begin(), spreads.end()), rule);
+    if (c.verdict != "true" || !c.evidence.contains("groups")) return;
+    const json* moved = nullptr;  // the repeat of the widest group within its repeat
+    double widest = 0;
+    for (const auto& [name, g] : c.evidence["groups"].items()) {
+        if (g.value("spread", 0.0) <= rule.threshold) continue;
+        if (!g.value("within_repeat", false)) return;  // told apart
+        if (g.value("spread", 0.0) > widest) widest = g.value("spread", 0.0), moved = &g["repeat"];
+    }
+    if (!moved) return;
+    c.verdict = "false";
+    c.evidence["within_repeat"] = {{"spread", widest},
+                                   {"key", moved->value("key", "")},
+                                   {"difference", moved->value("difference", 0.0)}};
 }
 
 std::optional<GroupSpread> group_spread(const std::vector<const Series*>& group, const VerdictRule& rule,

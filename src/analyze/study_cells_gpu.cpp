@@ -146,8 +146,7 @@ void gpu_gpu_cells(const std::vector<Series>& all, const VerdictRule& rule, std:
                 }
                 same.evidence["groups"] = groups;
                 if (spreads.empty()) no_data_cell(same, "fewer than two identical links measured");
-                decide_cell(same, spreads, spreads.empty() ? 0 : *std::max_element(spreads.begin(), spreads.end()),
-                            rule);
+                decide_identical_links(same, spreads, rule);
             }
             cells.push_back(same);
         }

@@ -46,8 +46,16 @@ std::optional<GroupSpread> group_spread(const std::vector<const Series*>& group,
 // sizes, class}, measured_again (the keys of the series whose class_points
 // took a recheck's sizes) and repeat (the largest difference between two
 // measurements of one of the links, Series::repeats: {key, bytes, first_gbps,
-// again_gbps, difference}) where there are any.
+// again_gbps, difference}) where there are any; measured_twice (how many of
+// the links count by the mean of their class's second pass) and within_repeat
+// (true: the spread is no more than that one link moved) where so.
 nlohmann::json identical_links_group(const std::vector<const Series*>& group, const GroupSpread& measured);
+// An identical-links cell's verdict from its groups (evidence.groups, the
+// spreads in `spreads`): effect = the largest spread; "true" when a group
+// spreads beyond the threshold and beyond how far one of its links moved
+// between two measurements (within_repeat); a spread within that cannot tell
+// the links from the time each ran, and says so (evidence.within_repeat).
+void decide_identical_links(Cell& c, const std::vector<double>& spreads, const VerdictRule& rule);
 void gpu_gpu_cells(const std::vector<Series>& all, const VerdictRule& rule, std::vector<Cell>& cells);
 
 }  // namespace hwcomm::analyze

@@ -10,38 +10,15 @@
 #include "core/graph_json.hpp"
 #include "discover/discover.hpp"
 #include "discover/test_support.hpp"
+#include "peer_records.hpp"
 
 using namespace hwcomm;
 using namespace hwcomm::analyze;
 
 namespace {
 
-constexpr std::uint64_t k64M = 64ull << 20;
-
-// memcpy-peer from 64 MiB to `largest` at `gbps`, CIs +-0.1%.
-Record peer(const std::string& src, const std::string& dst, double gbps, const std::string& as,
-            std::uint64_t largest = k64M) {
-    Record r;
-    r.method = "memcpy-peer";
-    r.src = src;
-    r.dst = dst;
-    r.params = {{"peer", "on"}};
-    r.key = record_key(r.method, r.src, r.dst, r.params);
-    for (std::uint64_t bytes = k64M; bytes <= largest; bytes *= 2) {
-        Point p;
-        p.bytes = bytes;
-        p.verified = true;
-        p.bytes_per_rep = static_cast<double>(bytes);
-        p.stats.median = static_cast<double>(bytes) / gbps / 1e9;
-        p.stats.ci95_low = p.stats.median * 0.999;
-        p.stats.ci95_high = p.stats.median * 1.001;
-        p.stats.n = 5;
-        p.bandwidth_gbps = gbps;
-        r.points.push_back(p);
-    }
-    r.measured_as = as;
-    return r;
-}
+using test::k64M;
+using test::peer;
 
 // The DGX-1's NVLink class (representative gpu0->gpu1) swept at 24 GB/s, its
 // three confirmations at 17.95-18.4; `again`: the representative measured
@@ -304,10 +281,22 @@ TEST(RecheckAnalysis, IdenticalLinksThatDifferSayHowFarOneOfThemMovedWhenMeasure
     EXPECT_NE(far.find("memcpy-peer|gpu0|gpu1|peer=on, measured twice, read 24.00 GB/s then 23.50 GB/s at 64 MiB (-2%)"),
               std::string::npos)
         << far;
-    EXPECT_EQ(far.find("no more than one of them moved"), std::string::npos) << far;
-    // +8.3% between the two links, one of which moved +18.2% between its own two measurements.
-    const std::string near = differ(analyze_results({{"dgx1", confirmed_twice(22.0, 26.0, false)}}));
-    EXPECT_NE(near.find("(+18%): the links differ by no more than one of them moved"), std::string::npos) << near;
+    EXPECT_NE(far.find("(-2%): the links differ by more than it moved"), std::string::npos) << far;
+    // +8.3% between the two links, one of which moved +18.2% between its own two
+    // measurements: not told apart, so the cell says no, and why, and no anomaly.
+    const Analysis near = analyze_results({{"dgx1", confirmed_twice(22.0, 26.0, false)}});
+    EXPECT_EQ(differ(near), "");
+    std::size_t within = 0;
+    for (const Cell& c : near.cells) {
+        if (c.table != "identical_links" || !c.evidence.contains("within_repeat")) continue;
+        ++within;
+        EXPECT_EQ(c.verdict, "false");
+        EXPECT_NEAR(*c.effect, 26.0 / 24.0 - 1, 1e-9);
+        EXPECT_NEAR(c.evidence["within_repeat"]["difference"].get<double>(), 26.0 / 22.0 - 1, 1e-9);
+        EXPECT_NEAR(c.evidence["within_repeat"]["spread"].get<double>(), 26.0 / 24.0 - 1, 1e-9);
+    }
+    EXPECT_EQ(within, 1u);
+    EXPECT_NE(format_analysis_text(near).find("within one link's repeat (+18.2%)"), std::string::npos);
 }
 
 TEST(RecheckAnalysis, SummarysNoteSaysWhatAConfirmationMeasuredTwiceRead) {

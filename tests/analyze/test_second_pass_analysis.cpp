@@ -1,0 +1,109 @@
+// A class measured twice (context.second_pass, run/second_pass.hpp): analyze
+// compares each link by bytes over the mean time of its two measurements, and
+// holds the identical-links verdict to how far one link moved between them.
+// Synthetic records over the DGX-1's NVLink class.
+#include <gtest/gtest.h>
+
+#include "analyze/representative_recheck.hpp"
+#include "core/graph_json.hpp"
+#include "discover/discover.hpp"
+#include "discover/test_support.hpp"
+#include "peer_records.hpp"
+
+using namespace hwcomm;
+using namespace hwcomm::analyze;
+
+namespace {
+
+using test::k64M;
+using test::peer;
+
+// Four NVLink neighbours (gpu0->gpu1 the representative, swept to 1 GiB) at
+// `first` GB/s at 64 MiB, measured again there at `again` (0: not).
+ResultsFile nvlink_class(const std::vector<double>& first, const std::vector<double>& again) {
+    ResultsFile f;
+    const Graph g = discover_machine({.input_xml = test::fixture("hwloc/dgx1.xml"), .use_nvml = false, .use_cuda = false});
+    f.topology = graph_to_json(g);
+    const std::vector<std::pair<std::string, std::string>> pairs = {
+        {"gpu0", "gpu1"}, {"gpu0", "gpu2"}, {"gpu2", "gpu3"}, {"gpu4", "gpu0"}};
+    for (std::size_t k = 0; k < pairs.size(); ++k) {
+        Record r = peer(pairs[k].first, pairs[k].second, first[k], k == 0 ? "full" : "confirmed",
+                        k == 0 ? 1ull << 30 : k64M);
+        if (k < again.size() && again[k] > 0)
+            r.context["second_pass"] = {{"reason", "its 4 links spread"}, {"bytes", k64M},
+                                        {"first_gbps", first[k]},     {"again_gbps", again[k]},
+                                        {"position", {k + 1, 4}},      {"elapsed_s", 0.1}};
+        f.records.push_back(std::move(r));
+    }
+    return f;
+}
+
+const Cell& nvlink_cell(const Analysis& a) {
+    for (const Cell& c : a.cells)
+        if (c.table == "identical_links" && c.link == "gpu-gpu" && c.peer == "on" && c.verdict != "no-data" &&
+            c.verdict != "n/a")
+            return c;
+    throw std::runtime_error("no NVLink identical-links cell");
+}
+
+std::size_t differ_anomalies(const Analysis& a) {
+    std::size_t n = 0;
+    for (const Anomaly& x : a.anomalies) n += x.kind == "identical-links-differ";
+    return n;
+}
+
+}  // namespace
+
+// 9.0-11.0 GB/s once each (+22%), then 10.8, 9.2, 10.0, 9.4: the means lie
+// 9.58-10.24 (+6.9%), and one link moved +20%: not told apart.
+TEST(SecondPassAnalysis, ANoisyClassMeasuredTwiceIsComparedByTheMeansAndHeldToHowFarALinkMoved) {
+    const ResultsFile once = nvlink_class({9.0, 10.0, 10.5, 11.0}, {});
+    const Analysis before = analyze_results({{"dgx1", once}});
+    EXPECT_EQ(nvlink_cell(before).verdict, "true");
+    EXPECT_NEAR(*nvlink_cell(before).effect, 11.0 / 9.0 - 1, 1e-3);
+    EXPECT_EQ(differ_anomalies(before), 1u);
+
+    const ResultsFile twice = nvlink_class({9.0, 10.0, 10.5, 11.0}, {10.8, 9.2, 10.0, 9.4});
+    const auto again = second_pass_gbps(twice.records[1]);
+    ASSERT_TRUE(again);
+    EXPECT_EQ(again->first, k64M);
+    EXPECT_NEAR(again->second, 9.2, 1e-9);
+    const Analysis after = analyze_results({{"dgx1", twice}});
+    const Cell& c = nvlink_cell(after);
+    const double lo = 2 / (1 / 10.0 + 1 / 9.2), hi = 2 / (1 / 10.5 + 1 / 10.0);
+    EXPECT_NEAR(*c.effect, hi / lo - 1, 1e-9);
+    EXPECT_EQ(c.verdict, "false");
+    ASSERT_TRUE(c.evidence.contains("within_repeat"));
+    EXPECT_NEAR(c.evidence["within_repeat"]["difference"].get<double>(), 10.8 / 9.0 - 1, 1e-9);
+    const auto& group = c.evidence["groups"].begin().value();
+    EXPECT_EQ(group.at("measured_twice"), 4);
+    EXPECT_TRUE(group.at("within_repeat").get<bool>());
+    EXPECT_EQ(differ_anomalies(after), 0u);
+    EXPECT_NE(format_analysis_text(after).find("4 links at 1 size, 4 measured twice, within one link's repeat (+20.0%)"),
+              std::string::npos)
+        << format_analysis_text(after);
+    // A failed second measurement (no again_gbps) or junk: the link by its first alone.
+    ResultsFile odd = twice;
+    odd.records[1].context["second_pass"].erase("again_gbps");
+    EXPECT_FALSE(second_pass_gbps(odd.records[1]));
+    for (const nlohmann::json& junk : {nlohmann::json(3), nlohmann::json{{"bytes", "x"}, {"again_gbps", 1.0}},
+                                       nlohmann::json{{"bytes", k64M}, {"again_gbps", "fast"}}}) {
+        odd.records[2].context["second_pass"] = junk;
+        EXPECT_FALSE(second_pass_gbps(odd.records[2]));
+        EXPECT_NO_THROW((void)analyze_results({{"dgx1", odd}}));
+    }
+}
+
+// One link 40% below its three siblings in both measurements, each within 2%
+// of its first: the links differ by more than any of them moved.
+TEST(SecondPassAnalysis, AnUnlikeLinkMeasuredTwiceIsToldApart) {
+    const Analysis a = analyze_results({{"dgx1", nvlink_class({10.0, 10.2, 10.1, 6.0}, {10.1, 10.0, 10.0, 6.1})}});
+    const Cell& c = nvlink_cell(a);
+    EXPECT_EQ(c.verdict, "true");
+    EXPECT_FALSE(c.evidence.contains("within_repeat"));
+    EXPECT_GT(*c.effect, 0.6);
+    ASSERT_EQ(differ_anomalies(a), 1u);
+    for (const Anomaly& x : a.anomalies)
+        if (x.kind == "identical-links-differ")
+            EXPECT_NE(x.text.find("the links differ by more than it moved"), std::string::npos) << x.text;
+}
