@@ -262,6 +262,9 @@ int run_command(const RunArgs& a) {
         std::cerr << (tty ? "\r\033[K" : "") << "  " << recheck_line(representative.key, representative.context["recheck"])
                   << std::endl;
     };
+    hooks.on_second_pass = [&](const std::string& line) {
+        std::cerr << (tty ? "\r\033[K" : "") << "  " << line << std::endl;
+    };
     run_plan(graph, plan, options, results, hooks);
     host_read.finish();
     end_run_state(results.meta, every_planned_record_present(plan, results), utc_now_iso8601());

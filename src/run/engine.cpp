@@ -17,17 +17,6 @@
 
 namespace hwcomm {
 
-std::optional<Record> measure_record(const Graph& graph, const PlannedRecord& planned, const RunOptions& options,
-                                     Progress* progress, const EngineHooks* hooks) {
-    std::optional<DeviceFailure> failure;
-    SizePlan plan = own_size_plan(planned.sizes);  // a --transfers set of one size
-    if (planned.sizes.empty()) {
-        plan.sizes = fixed_sizes(*planned.method, options);
-        plan.prepare_bytes = options.sizes.empty() ? 0 : options.sizes.back();
-    }
-    return measure_sized_record(graph, planned, plan, options, progress, options.sizes.size(), hooks, failure);
-}
-
 namespace {
 
 // A confirmation measured and held until the last of its class is.
@@ -238,7 +227,27 @@ private:
                 if (j != k) others.push_back(&firsts[j]);
             if (!settle(*group[k].planned, group[k].record, verdicts[k], others, representative, at)) return false;
         }
-        return recheck_representative(representative_key, verdicts, at);
+        return recheck_representative(representative_key, verdicts, at) &&
+               measure_class_again(representative_key, group, at);
+    }
+
+    // The class's kept links measured once more where they spread beyond the
+    // tolerance (run/second_pass.hpp), once per class and run. False: stop the run.
+    bool measure_class_again(const std::string& key, const std::vector<HeldConfirmation>& group, std::size_t at) {
+        const auto rep = planned_by_key_.find(key);
+        if (rep == planned_by_key_.end() || loss_ || second_passed_.count(key)) return true;
+        std::vector<const PlannedRecord*> links{rep->second};
+        for (const HeldConfirmation& h : group) links.push_back(h.planned);
+        const std::optional<SecondPass> pass = second_pass_of(results_, links);
+        if (!pass) return true;
+        second_passed_.insert(key);
+        std::optional<DeviceFailure> failure;
+        const auto entries = measure_second_pass(graph_, links, *pass, options_, results_, &hooks_, failure);
+        if (!entries) return false;
+        keep_second_pass(results_, links, *entries);
+        if (hooks_.on_second_pass) hooks_.on_second_pass(second_pass_line(key, *pass, *entries));
+        note_loss(failure, at, key);
+        return true;
     }
 
     // The representative its confirmations put outside the class measured
@@ -387,6 +396,7 @@ private:
     std::map<std::string, std::vector<HeldConfirmation>> held_;
     std::map<std::string, const PlannedRecord*> planned_by_key_;  // records measured alone (representatives among them)
     std::set<std::string> rechecked_;  // representatives measured again in this run
+    std::set<std::string> second_passed_;  // representatives whose class was measured twice in this run
     Progress* progress_ = nullptr;
     std::size_t measured_ = 0;
     std::optional<DeviceLoss> loss_;  // set once: the sticky failure that ended the GPU part

@@ -36,6 +36,9 @@ struct EngineHooks {
     // class (its context.recheck just set, run/representative_recheck.hpp):
     // the caller may add to it (the host read probe's rates) and log it.
     std::function<void(Record&)> on_recheck;
+    // After a class was measured once more (context.second_pass of its links,
+    // run/second_pass.hpp): one line for the log.
+    std::function<void(const std::string&)> on_second_pass;
     // The seconds a record is expected to take (kept as context.estimate_s);
     // null: none kept.
     std::function<double(const PlannedRecord&)> estimate;

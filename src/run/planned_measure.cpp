@@ -1,13 +1,26 @@
 #include "run/planned_measure.hpp"
 
 #include <algorithm>
+#include <chrono>
 
 #include "run/confirmation.hpp"
+#include "run/engine.hpp"
 #include "run/progress.hpp"
 #include "run/record_measure.hpp"
 #include "run/size_plan.hpp"
 
 namespace hwcomm {
+
+std::optional<Record> measure_record(const Graph& graph, const PlannedRecord& planned, const RunOptions& options,
+                                     Progress* progress, const EngineHooks* hooks) {
+    std::optional<DeviceFailure> failure;
+    SizePlan plan = own_size_plan(planned.sizes);  // a --transfers set of one size
+    if (planned.sizes.empty()) {
+        plan.sizes = fixed_sizes(*planned.method, options);
+        plan.prepare_bytes = options.sizes.empty() ? 0 : options.sizes.back();
+    }
+    return measure_sized_record(graph, planned, plan, options, progress, options.sizes.size(), hooks, failure);
+}
 
 bool has_ok_point(const Record& r) {
     return std::any_of(r.points.begin(), r.points.end(),
@@ -128,6 +141,49 @@ std::optional<Record> measure_promoted(const Graph& graph, const PlannedRecord& 
         full->context["promotion"]["first_measurement"] = verdict.first_measurement;
     }
     return full;
+}
+
+std::optional<std::vector<nlohmann::json>> measure_second_pass(const Graph& graph,
+                                                               const std::vector<const PlannedRecord*>& links,
+                                                               const SecondPass& pass, const RunOptions& options,
+                                                               const ResultsFile& results, const EngineHooks* hooks,
+                                                               std::optional<DeviceFailure>& failure) {
+    std::vector<nlohmann::json> entries;
+    for (std::size_t k = 0; k < links.size(); ++k) {
+        if (hooks && hooks->should_stop && hooks->should_stop()) return std::nullopt;
+        PlannedRecord once = *links[k];
+        once.measured_as = "full";  // its own sizes: the one size, whatever its class
+        once.sizes = {pass.bytes};
+        const auto started = std::chrono::steady_clock::now();
+        std::optional<Record> again = measure_full(graph, once, options, results, nullptr, 0, hooks, failure);
+        if (!again) return std::nullopt;
+        entries.push_back(second_pass_entry(
+            pass, k, *again, std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count()));
+        if (failure && failure->context_lost) break;
+    }
+    return entries;
+}
+
+std::optional<SecondPass> second_pass_of(const ResultsFile& results, std::vector<const PlannedRecord*>& links) {
+    std::vector<const PlannedRecord*> kept;
+    std::vector<const Record*> records;
+    for (std::size_t k = 0; k < links.size(); ++k) {
+        const Record* r = results.find(links[k]->key);
+        if (r && (k == 0 || r->measured_as == "confirmed")) kept.push_back(links[k]), records.push_back(r);
+        else if (k == 0) return std::nullopt;  // no representative to measure beside
+    }
+    links = std::move(kept);
+    return plan_second_pass(records);
+}
+
+void keep_second_pass(ResultsFile& results, const std::vector<const PlannedRecord*>& links,
+                      const std::vector<nlohmann::json>& entries) {
+    for (std::size_t k = 0; k < entries.size() && k < links.size(); ++k)
+        for (Record& r : results.records)
+            if (r.key == links[k]->key) {
+                r.context["second_pass"] = entries[k];
+                r.context["elapsed_s"] = r.context.value("elapsed_s", 0.0) + entries[k].value("elapsed_s", 0.0);
+            }
 }
 
 }  // namespace hwcomm

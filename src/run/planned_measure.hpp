@@ -13,6 +13,7 @@
 #include "run/engine_hooks.hpp"
 #include "run/plan.hpp"
 #include "run/run_options.hpp"
+#include "run/second_pass.hpp"
 
 namespace hwcomm {
 
@@ -51,5 +52,25 @@ void keep_measured_twice(Record& again, const std::string& representative, const
 std::optional<Record> measure_promoted(const Graph& graph, const PlannedRecord& planned, const RunOptions& options,
                                        const ResultsFile& results, Progress* progress, const EngineHooks* hooks,
                                        std::optional<DeviceFailure>& failure, const ConfirmationVerdict& verdict);
+
+// The class's links (`links`, the representative first) measured once more
+// at `pass.bytes`, one after another in that order (run/second_pass.hpp): one
+// context.second_pass entry per link measured. Stops after a sticky device
+// failure (`failure` says which; the links after it are left out); nullopt
+// when the run is to stop.
+std::optional<std::vector<nlohmann::json>> measure_second_pass(const Graph& graph,
+                                                               const std::vector<const PlannedRecord*>& links,
+                                                               const SecondPass& pass, const RunOptions& options,
+                                                               const ResultsFile& results, const EngineHooks* hooks,
+                                                               std::optional<DeviceFailure>& failure);
+
+// The second pass a class needs (run/second_pass.hpp): `links` (its
+// representative first, then the members of this judgement) narrowed to those
+// kept (the representative, the members stored "confirmed"). Nullopt: none.
+std::optional<SecondPass> second_pass_of(const ResultsFile& results, std::vector<const PlannedRecord*>& links);
+
+// Each link's entry kept in its record's context.second_pass, its time added to its elapsed_s.
+void keep_second_pass(ResultsFile& results, const std::vector<const PlannedRecord*>& links,
+                      const std::vector<nlohmann::json>& entries);
 
 }  // namespace hwcomm

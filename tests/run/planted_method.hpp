@@ -25,6 +25,8 @@ struct PlantedLinks {
     std::map<std::pair<std::string, std::string>, double> second_latency_of;
     // Pairs whose first session only moves at this rate (a host faster while it ran).
     std::map<std::pair<std::string, std::string>, double> first_gbps_of;
+    // Pairs whose session of index k moves at the k-th rate (later sessions: as planted otherwise).
+    std::map<std::pair<std::string, std::string>, std::vector<double>> gbps_by_session;
     // Pairs slower only when measured in a confirmation round (their round slows them).
     std::map<std::pair<std::string, std::string>, double> round_gbps_of;
     bool rounds = true;  // the method measures its pairs in rounds (Characterizer::measures_rounds)
@@ -129,9 +131,11 @@ public:
         const auto first_rate = session == 0 ? links_.first_gbps_of.find(pair) : links_.first_gbps_of.end();
         const auto wrong = links_.wrong_session_of.find(pair);
         const auto lost = links_.lost_session_of.find(pair);
-        return std::make_unique<PlantedSession>(it != noisy.end() ? it->second : links_.latency(s.id, d.id),
-                                                first_rate != links_.first_gbps_of.end() ? first_rate->second
-                                                                                         : links_.rate(s.id, d.id),
+        double rate = first_rate != links_.first_gbps_of.end() ? first_rate->second : links_.rate(s.id, d.id);
+        if (const auto scripted = links_.gbps_by_session.find(pair);
+            scripted != links_.gbps_by_session.end() && session < static_cast<int>(scripted->second.size()))
+            rate = scripted->second[static_cast<std::size_t>(session)];
+        return std::make_unique<PlantedSession>(it != noisy.end() ? it->second : links_.latency(s.id, d.id), rate,
                                                 max, wrong != links_.wrong_session_of.end() && wrong->second == session,
                                                 lost != links_.lost_session_of.end() && lost->second == session);
     }

@@ -76,6 +76,7 @@ NodePart characterize_node(const Graph& graph, const Registry& registry, const R
             host_read.after_recheck(representative);
             std::cerr << args.node << ": " << recheck_line(representative.key, representative.context["recheck"]) << std::endl;
         };
+        hooks.on_second_pass = [&](const std::string& line) { std::cerr << args.node << ": " << line << std::endl; };
         run_plan(graph, plan, resolved, part.results, hooks);
         host_read.finish();
         set_completed_records(part.results.meta, part.results.records.size());
