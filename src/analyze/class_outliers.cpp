@@ -114,8 +114,9 @@ std::vector<ClassOutlier> class_outliers(const ResultsFile& file, const ClassMap
         std::map<ClassMember, Curve> curves;
         for (const auto& [member, record] : members) {
             for (const CurvePoint& p : curve_points(*record)) curves[member][p.bytes] = p;
-            // A representative measured again beside its class, or a confirmation measured twice on
-            // either side of it (analyze/representative_recheck.hpp): those measurements there.
+            // A representative measured again beside its class, a confirmation measured twice on
+            // either side of it, a link of a class measured twice (analyze/representative_recheck.hpp):
+            // those measurements there.
             for (const auto& [bytes, gbps] : class_comparison_gbps(*record)) {
                 CurvePoint& p = curves[member][bytes];
                 p = CurvePoint{};

@@ -8,7 +8,6 @@
 #include <cstdint>
 #include <map>
 #include <optional>
-#include <utility>
 #include <vector>
 
 #include "analyze/study.hpp"
@@ -28,17 +27,26 @@ std::map<std::uint64_t, double> rechecked_gbps(const Record& record);
 // and called the two links unlike. Empty for any other record.
 std::map<std::uint64_t, double> measured_twice_gbps(const Record& record);
 
-// What the class comparisons take instead of a record's curve at some sizes:
+// What the first pass of its class compared a record by at some sizes:
 // rechecked_gbps, else measured_twice_gbps.
+std::map<std::uint64_t, double> first_pass_view(const Record& record);
+
+// What the class comparisons take instead of a record's curve at some sizes:
+// first_pass_view, and where its class was measured twice (second_pass_repeat)
+// bytes over the mean time of the two measurements there.
 std::map<std::uint64_t, double> class_comparison_gbps(const Record& record);
 
 // Every size (points without axes) where the record holds two measurements of
 // its link (SameLinkRepeat, analyze/study.hpp).
 std::vector<SameLinkRepeat> same_link_repeats(const Record& record);
 
-// The link's measurement of its class's second pass (context.second_pass,
-// run/second_pass.hpp): {bytes, GB/s}; nullopt without one or when it failed.
-std::optional<std::pair<std::uint64_t, double>> second_pass_gbps(const Record& record);
+// The link's two measurements of its class's second pass (context.second_pass,
+// run/second_pass.hpp): first = what its class compared it by before there
+// (first_pass_view, else its curve), again = the second pass's; nullopt
+// without one, when it failed or with nothing before it there.
+std::optional<SameLinkRepeat> second_pass_repeat(const Record& record);
+// Bytes over the mean time of a link's two measurements.
+double mean_of_two(const SameLinkRepeat& repeat);
 
 // summary's note on a confirmation measured twice: "confirmed twice: at 64
 // MiB -6.0% then +7.2% from the representative, on either side: kept as

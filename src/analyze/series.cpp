@@ -224,19 +224,16 @@ std::vector<Series> build_series(const std::vector<NamedResults>& files, const V
             if (has_numa_endpoint(r)) s.host_read_gbps = host_read_mean(r);
             s.class_points = s.window_points;
             for (const auto& [bytes, gbps] : class_comparison_gbps(r))
-                if (rule.in_window(bytes)) {
-                    s.class_points[bytes] = gbps;
-                    s.rechecked_sizes.push_back(bytes);
-                }
+                if (rule.in_window(bytes)) s.class_points[bytes] = gbps;
+            for (const auto& [bytes, gbps] : first_pass_view(r))
+                if (rule.in_window(bytes)) s.rechecked_sizes.push_back(bytes);
             for (const SameLinkRepeat& x : same_link_repeats(r))
                 if (rule.in_window(x.bytes)) s.repeats.push_back(x);
-            // Its class measured twice: the link by both measurements there.
-            if (const auto again = second_pass_gbps(r); again && rule.in_window(again->first))
-                if (const auto at = s.class_points.find(again->first); at != s.class_points.end() && at->second > 0) {
-                    s.repeats.push_back({again->first, at->second, again->second});
-                    at->second = 2 / (1 / at->second + 1 / again->second);  // bytes over the mean time
-                    s.second_pass_bytes = again->first;
-                }
+            // Its class measured twice: the link by both measurements there (class_comparison_gbps).
+            if (const auto twice = second_pass_repeat(r); twice && rule.in_window(twice->bytes)) {
+                s.repeats.push_back(*twice);
+                s.second_pass_bytes = twice->bytes;
+            }
             out.push_back(std::move(s));
         }
     }

@@ -4,6 +4,8 @@
 // Synthetic records over the DGX-1's NVLink class.
 #include <gtest/gtest.h>
 
+#include "analyze/class_outliers.hpp"
+#include "analyze/record_classes.hpp"
 #include "analyze/representative_recheck.hpp"
 #include "core/graph_json.hpp"
 #include "discover/discover.hpp"
@@ -64,10 +66,12 @@ TEST(SecondPassAnalysis, ANoisyClassMeasuredTwiceIsComparedByTheMeansAndHeldToHo
     EXPECT_EQ(differ_anomalies(before), 1u);
 
     const ResultsFile twice = nvlink_class({9.0, 10.0, 10.5, 11.0}, {10.8, 9.2, 10.0, 9.4});
-    const auto again = second_pass_gbps(twice.records[1]);
+    const auto again = second_pass_repeat(twice.records[1]);
     ASSERT_TRUE(again);
-    EXPECT_EQ(again->first, k64M);
-    EXPECT_NEAR(again->second, 9.2, 1e-9);
+    EXPECT_EQ(again->bytes, k64M);
+    EXPECT_NEAR(again->first_gbps, 10.0, 1e-9);
+    EXPECT_NEAR(again->again_gbps, 9.2, 1e-9);
+    EXPECT_NEAR(class_comparison_gbps(twice.records[1]).at(k64M), 2 / (1 / 10.0 + 1 / 9.2), 1e-9);
     const Analysis after = analyze_results({{"dgx1", twice}});
     const Cell& c = nvlink_cell(after);
     const double lo = 2 / (1 / 10.0 + 1 / 9.2), hi = 2 / (1 / 10.5 + 1 / 10.0);
@@ -85,11 +89,11 @@ TEST(SecondPassAnalysis, ANoisyClassMeasuredTwiceIsComparedByTheMeansAndHeldToHo
     // A failed second measurement (no again_gbps) or junk: the link by its first alone.
     ResultsFile odd = twice;
     odd.records[1].context["second_pass"].erase("again_gbps");
-    EXPECT_FALSE(second_pass_gbps(odd.records[1]));
+    EXPECT_FALSE(second_pass_repeat(odd.records[1]));
     for (const nlohmann::json& junk : {nlohmann::json(3), nlohmann::json{{"bytes", "x"}, {"again_gbps", 1.0}},
                                        nlohmann::json{{"bytes", k64M}, {"again_gbps", "fast"}}}) {
         odd.records[2].context["second_pass"] = junk;
-        EXPECT_FALSE(second_pass_gbps(odd.records[2]));
+        EXPECT_FALSE(second_pass_repeat(odd.records[2]));
         EXPECT_NO_THROW((void)analyze_results({{"dgx1", odd}}));
     }
 }
@@ -97,7 +101,17 @@ TEST(SecondPassAnalysis, ANoisyClassMeasuredTwiceIsComparedByTheMeansAndHeldToHo
 // One link 40% below its three siblings in both measurements, each within 2%
 // of its first: the links differ by more than any of them moved.
 TEST(SecondPassAnalysis, AnUnlikeLinkMeasuredTwiceIsToldApart) {
-    const Analysis a = analyze_results({{"dgx1", nvlink_class({10.0, 10.2, 10.1, 6.0}, {10.1, 10.0, 10.0, 6.1})}});
+    const ResultsFile f = nvlink_class({10.0, 10.2, 10.1, 6.0}, {10.1, 10.0, 10.0, 6.1});
+    // The outlier rule compares the means too: 6.05 against the class's median of four means.
+    const Graph g = graph_from_json(f.topology);
+    const auto outliers = class_outliers(f, record_classes(f, &g, "dgx1"), VerdictRule{});
+    ASSERT_EQ(outliers.size(), 1u);
+    EXPECT_EQ(outliers[0].key, "memcpy-peer|gpu4|gpu0|peer=on");
+    std::vector<double> means;
+    for (const Record& r : f.records) means.push_back(class_comparison_gbps(r).at(k64M));
+    std::sort(means.begin(), means.end());
+    EXPECT_NEAR(outliers[0].difference, means[0] / ((means[1] + means[2]) / 2) - 1, 1e-3);
+    const Analysis a = analyze_results({{"dgx1", f}});
     const Cell& c = nvlink_cell(a);
     EXPECT_EQ(c.verdict, "true");
     EXPECT_FALSE(c.evidence.contains("within_repeat"));
