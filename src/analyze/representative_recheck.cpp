@@ -216,6 +216,18 @@ std::string measured_twice_note(const Record& record) {
     return "";
 }
 
+std::string second_pass_note(const Record& record) {
+    const auto it = record.context.find("second_pass");
+    if (it == record.context.end() || !it->is_object()) return "";
+    const std::string t = "its class measured twice (" + string_of(*it, "reason", "?") + "): ";
+    if (const auto twice = second_pass_repeat(record))
+        return t + "here " + format_number(twice->first_gbps, "%.4g") + " then " +
+               format_number(twice->again_gbps, "%.4g") + " GB/s (" +
+               format_number((twice->again_gbps / twice->first_gbps - 1) * 100, "%+.1f%%") +
+               "); its class compares it by both";
+    return t + "the second measurement failed (" + string_of(*it, "error", "nothing measured") + ")";
+}
+
 std::optional<Anomaly> recheck_anomaly(const Record& record) {
     const nlohmann::json* r = recheck_of(record);
     if (!r) return std::nullopt;

@@ -54,6 +54,12 @@ double mean_of_two(const SameLinkRepeat& repeat);
 // second kept"; "" for any other record.
 std::string measured_twice_note(const Record& record);
 
+// summary's note on a link of a class measured twice: "its class measured
+// twice (its 4 links spread +74.5% at 64 MiB (7.153-12.48 GB/s), measured one
+// after another): here 12.48 then 8.72 GB/s (-30.1%); its class compares it by
+// both"; "... failed (error)"; "" for any other record.
+std::string second_pass_note(const Record& record);
+
 // "representative-measured-again": what the second measurement said.
 std::optional<Anomaly> recheck_anomaly(const Record& record);
 

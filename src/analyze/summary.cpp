@@ -58,6 +58,7 @@ SummaryRow summarize(const Record& record, const MethodRow* row_of_method, const
     row.remeasured_note = remeasured_note(record);
     row.recheck_note = recheck_note(record);
     row.twice_note = measured_twice_note(record);
+    row.pass_note = second_pass_note(record);
     row.gate_note = dropped_gate_note(record);
 
     if (row_of_method && is_duplex(*row_of_method, record.params))
@@ -306,6 +307,7 @@ std::string format_summary_table(const std::vector<SummaryRow>& rows) {
         if (!r.remeasured_note.empty()) notes.push_back(who + ": " + r.remeasured_note);
         if (!r.recheck_note.empty()) notes.push_back(who + ": " + r.recheck_note);
         if (!r.twice_note.empty()) notes.push_back(who + ": " + r.twice_note);
+        if (!r.pass_note.empty()) notes.push_back(who + ": " + r.pass_note);
         if (!r.gate_note.empty()) notes.push_back(who + ": " + r.gate_note);
         if (r.max_cv && *r.max_cv >= kNotedCv)
             notes.push_back(who + ": samples spread most at " + short_size(r.max_cv_bytes) + " (cv " +

@@ -46,6 +46,7 @@ struct SummaryRow {
     std::string remeasured_note;
     std::string recheck_note;  // a representative measured again beside its class (analyze/representative_recheck.hpp)
     std::string twice_note;    // a confirmation measured twice (analyze/representative_recheck.hpp)
+    std::string pass_note;     // a link of a class measured twice (analyze/representative_recheck.hpp)
     // The blocking kernel timed out and was dropped (context.gate): small sizes hold the enqueue cost.
     std::string gate_note;
 };

@@ -86,14 +86,22 @@ TEST(SecondPassAnalysis, ANoisyClassMeasuredTwiceIsComparedByTheMeansAndHeldToHo
     EXPECT_NE(format_analysis_text(after).find("4 links at 1 size, 4 measured twice, within one link's repeat (+20.0%)"),
               std::string::npos)
         << format_analysis_text(after);
+    EXPECT_EQ(second_pass_note(twice.records[1]),
+              "its class measured twice (its 4 links spread): here 10 then 9.2 GB/s (-8.0%); its class compares it by "
+              "both");
+    EXPECT_EQ(second_pass_note(once.records[1]), "");
     // A failed second measurement (no again_gbps) or junk: the link by its first alone.
     ResultsFile odd = twice;
     odd.records[1].context["second_pass"].erase("again_gbps");
+    odd.records[1].context["second_pass"]["error"] = "verification failed";
     EXPECT_FALSE(second_pass_repeat(odd.records[1]));
+    EXPECT_EQ(second_pass_note(odd.records[1]),
+              "its class measured twice (its 4 links spread): the second measurement failed (verification failed)");
     for (const nlohmann::json& junk : {nlohmann::json(3), nlohmann::json{{"bytes", "x"}, {"again_gbps", 1.0}},
                                        nlohmann::json{{"bytes", k64M}, {"again_gbps", "fast"}}}) {
         odd.records[2].context["second_pass"] = junk;
         EXPECT_FALSE(second_pass_repeat(odd.records[2]));
+        EXPECT_NO_THROW((void)second_pass_note(odd.records[2]));
         EXPECT_NO_THROW((void)analyze_results({{"dgx1", odd}}));
     }
 }
