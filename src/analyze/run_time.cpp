@@ -20,10 +20,12 @@ std::optional<double> number_in(const nlohmann::json& context, const char* key) 
 // A confirmation the run measured a second time: kept with its first
 // measurement beside it, or promoted after both (run/engine.cpp); or a
 // representative measured again beside its class's confirmations
-// (context.recheck, run/representative_recheck.hpp).
+// (context.recheck, run/representative_recheck.hpp); or a link of a class
+// measured twice (context.second_pass, run/second_pass.hpp).
 bool measured_twice(const Record& r) {
     if (!r.context.is_object()) return false;
-    if (const auto recheck = r.context.find("recheck"); recheck != r.context.end() && recheck->is_object()) return true;
+    for (const char* again : {"recheck", "second_pass"})
+        if (const auto it = r.context.find(again); it != r.context.end() && it->is_object()) return true;
     if (r.measured_as == "confirmed") {
         const auto c = r.context.find("confirmation");
         return c != r.context.end() && c->is_object() && c->contains("first_measurement");
@@ -127,7 +129,8 @@ std::string format_run_time(const std::vector<RunTimeRow>& rows, std::optional<d
            "  confirmation, its estimate is the confirmation's. twice: confirmations outside their class once and\n"
            "  measured again (kept when the second lay within, else promoted), and representatives measured again\n"
            "  beside their class (its confirmations put it outside, or its one other link lay outside its sweep\n"
-           "  twice; the time in the representative's). set-up: of the measured time, what lay outside the\n"
+           "  twice; the time in the representative's), and the links of a class whose first measurements spread\n"
+           "  (the second pass; its time in each link's). set-up: of the measured time, what lay outside the\n"
            "  records' points (buffers, binding, worker-count probes).\n";
     if (wall_s) {
         std::snprintf(line, sizeof line,

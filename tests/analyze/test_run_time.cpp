@@ -93,9 +93,13 @@ TEST(RunTime, ConfirmationsMeasuredTwiceAreCounted) {
     f.records[6].context["promotion"] = {{"reason", "named gpu7 measured twice"}, {"measured_twice", false}};
     // A representative measured again beside its class's confirmations.
     f.records[0].context["recheck"] = {{"verdict", "within"}};
+    // A link of a class measured twice (the second pass); with a recheck too, once.
+    f.records[1].context["second_pass"] = {{"bytes", 64 << 20}, {"again_gbps", 9.0}};
+    f.records[0].context["second_pass"] = {{"bytes", 64 << 20}, {"again_gbps", 9.0}};
     const auto rows = run_time_rows(f);
     ASSERT_EQ(rows.size(), 2u);
-    EXPECT_EQ(rows[0].measured_twice, 4u);
+    EXPECT_EQ(rows[0].measured_twice, 5u);
+    EXPECT_NE(format_run_time(rows).find("(the second pass; its time in each link's)"), std::string::npos);
     EXPECT_NE(format_run_time(rows).find("twice"), std::string::npos);
 }
 
