@@ -10,6 +10,7 @@
 #include "io/results_file.hpp"
 #include "report/html/html_page.hpp"
 #include "report/html/report_model.hpp"
+#include "analyze/peer_records.hpp"
 
 namespace hwcomm::report_html {
 namespace {
@@ -85,6 +86,28 @@ TEST(ReportModel, AnalysisCellsLinkToTheirCurves) {
     }
     EXPECT_GT(linked, 0u);
     for (const auto& e : analysis["efficiency"]) EXPECT_EQ(e["curves"].size(), 1u) << e["key"];
+}
+
+// A class measured twice whose links spread no more than one of them moved:
+// the cell says why it is "no" before what it compared.
+TEST(ReportModel, ACellWithinOneLinksRepeatSaysSo) {
+    ReportInput input;
+    input.name = "dgx1";
+    input.results = test::nvlink_class({9.0, 10.0, 10.5, 11.0}, {10.8, 9.2, 10.0, 9.4});
+    input.graph = graph_from_json(input.results.topology);
+    const auto model = report_model({input}, {});
+    std::size_t within = 0;
+    for (const auto& cell : model["analysis"]["cells"]) {
+        const std::string reason = cell.value("reason", "");
+        if (reason.rfind("not told apart:", 0) != 0) continue;
+        ++within;
+        EXPECT_EQ(cell["verdict"], false);  // "no"
+        EXPECT_NE(reason.find("no more than memcpy-peer|gpu0|gpu1|peer=on moved between two of its measurements "
+                              "(+20.0%); pairs of one link class"),
+                  std::string::npos)
+            << reason;
+    }
+    EXPECT_EQ(within, 1u);
 }
 
 TEST(ReportModel, BandsHoldTheMedianAndDuplexKeepsEachDirection) {
