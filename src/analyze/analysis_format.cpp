@@ -123,6 +123,27 @@ json analysis_to_json(const Analysis& a) {
     return doc;
 }
 
+std::string cell_reason(const nlohmann::json& evidence) {
+    const auto text = [&](const char* name) {
+        const auto it = evidence.find(name);
+        return it != evidence.end() && it->is_string() ? it->get<std::string>() : std::string();
+    };
+    const std::string reason = evidence.contains("reason") ? text("reason") : text("comparison");
+    const auto within = evidence.find("within_repeat");
+    if (within == evidence.end() || !within->is_object()) return reason;
+    const auto number = [&](const char* name) {
+        const auto it = within->find(name);
+        return it != within->end() && it->is_number() ? it->get<double>() : 0.0;
+    };
+    const auto key = within->find("key");
+    char spread[32], moved[32];
+    std::snprintf(spread, sizeof spread, "%+.1f%%", number("spread") * 100);
+    std::snprintf(moved, sizeof moved, "%+.1f%%", number("difference") * 100);
+    return std::string("not told apart: the links spread ") + spread + ", no more than " +
+           (key != within->end() && key->is_string() ? key->get<std::string>() : std::string("one of them")) +
+           " moved between two of its measurements (" + moved + "); " + reason;
+}
+
 std::string format_analysis_markdown(const Analysis& a) {
     std::ostringstream out;
     out << "# hwcomm analyze\n\nRule: " << rule_text(a.rule) << ".\n\n";
@@ -131,8 +152,7 @@ std::string format_analysis_markdown(const Analysis& a) {
     else out << "| table | link | cell | verdict | effect | decided by |\n| --- | --- | --- | --- | --- | --- |\n";
     for (const Cell& c : a.cells) {
         if (none) break;
-        const std::string what = c.evidence.contains("reason") ? c.evidence["reason"].get<std::string>()
-                                                               : c.evidence.value("comparison", std::string{});
+        const std::string what = md(cell_reason(c.evidence));
         out << "| " << c.table << " | " << c.link << " | " << md(c.key.substr(c.key.find('|', c.key.find('|') + 1) + 1))
             << " | " << verdict_mark(c.verdict) << " | " << effect_text(c) << " | " << what << " |\n";
     }

@@ -138,6 +138,11 @@ std::vector<Anomaly> find_anomalies(const std::vector<Series>& series, const std
 Analysis analyze_results(const std::vector<NamedResults>& files, const VerdictRule& rule = {});
 
 nlohmann::json analysis_to_json(const Analysis& a);
+// A cell's "decided by" in words: its evidence's reason, else its comparison;
+// an identical-links cell within one link's repeat (within_repeat) leads with
+// that ("not told apart: the links spread +27.8%, no more than KEY moved
+// between two of its measurements (-30.2%); ...").
+std::string cell_reason(const nlohmann::json& evidence);
 std::string format_analysis_markdown(const Analysis& a);
 std::string format_analysis_text(const Analysis& a);
 

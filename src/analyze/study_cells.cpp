@@ -141,7 +141,9 @@ void cpu_gpu_cells(const std::vector<Series>& all, const VerdictRule& rule, std:
                                           "confirmations (measured_again) counts by that measurement there; repeat: the "
                                           "largest difference between two measurements of one of these links "
                                           "(a representative's sweep and its second measurement, a "
-                                          "confirmation's two), the yardstick for how far they may differ";
+                                          "confirmation's two, a link's two of its class's second pass, which "
+                                          "counts by their mean), the yardstick for how far they may differ: a "
+                                          "spread within it is not told apart (within_repeat)";
             same.evidence["groups"] = groups;
             if (spreads.empty()) no_data(same, "fewer than two identical links measured");
             decide_identical_links(same, spreads, rule);

@@ -126,7 +126,9 @@ void gpu_gpu_cells(const std::vector<Series>& all, const VerdictRule& rule, std:
                                             "common sizes of its bandwidth / the class's median there, spread = the "
                                             "highest / the lowest - 1; effect = the largest spread; a representative "
                                             "measured again beside its class's confirmations (measured_again) counts "
-                                            "by that measurement there"}};
+                                            "by that measurement there, a link of a class measured twice by the "
+                                            "mean of its two; a spread within how far one link moved between two "
+                                            "measurements is not told apart (within_repeat)"}};
             if (!settle_early(same, v, std::string(peer) == "on")) {
                 std::map<std::string, std::vector<const Series*>> by_class;
                 for (const auto& entry : v.pairs) {

@@ -70,6 +70,12 @@ TEST(SecondPassAnalysis, ANoisyClassMeasuredTwiceIsComparedByTheMeansAndHeldToHo
               "its class measured twice (its 4 links spread): here 10 then 9.2 GB/s (-8.0%); its class compares it by "
               "both");
     EXPECT_EQ(second_pass_note(once.records[1]), "");
+    // --markdown leads the cell's reason with it, its "|" escaped.
+    EXPECT_NE(format_analysis_markdown(after).find("| no | +6.9% | not told apart: the links spread +6.9%, no more "
+                                                   "than memcpy-peer\\|gpu0\\|gpu1\\|peer=on moved between two of its "
+                                                   "measurements (+20.0%); pairs of one link class"),
+              std::string::npos)
+        << format_analysis_markdown(after);
     // A failed second measurement (no again_gbps) or junk: the link by its first alone.
     ResultsFile odd = twice;
     odd.records[1].context["second_pass"].erase("again_gbps");

@@ -1,7 +1,6 @@
 // The analysis section: the study's tables, efficiencies and anomalies from
 // src/analyze (the same as `hwcomm analyze`), each cell with the curves that
 // decided it, found as record keys anywhere in the cell's evidence.
-#include <cstdio>
 #include <exception>
 #include <map>
 #include <set>
@@ -30,21 +29,6 @@ json curve_ids(const json& value, const std::map<std::string, std::size_t>& curv
     return json(std::vector<std::size_t>(found.begin(), found.end()));
 }
 
-// A cell whose links spread no more than one of them moved between two of its
-// measurements (analyze's within_repeat): the reason leads with that.
-std::string cell_reason(const json& evidence) {
-    std::string reason = evidence.value("reason", evidence.value("comparison", std::string()));
-    const auto within = evidence.find("within_repeat");
-    if (within == evidence.end() || !within->is_object()) return reason;
-    char b[96];
-    std::snprintf(b, sizeof b, "not told apart: the links spread %+.1f%%, no more than ",
-                  within->value("spread", 0.0) * 100);
-    std::string lead = b + within->value("key", std::string("one of them"));
-    std::snprintf(b, sizeof b, " moved between two of its measurements (%+.1f%%); ",
-                  within->value("difference", 0.0) * 100);
-    return lead + b + reason;
-}
-
 }  // namespace
 
 json analysis_json(const std::vector<ReportInput>& inputs, const json& curves) {
@@ -62,7 +46,7 @@ json analysis_json(const std::vector<ReportInput>& inputs, const json& curves) {
                 {"efficiency", json::array()}, {"anomalies", json::array()}};
     for (auto& cell : doc["cells"]) {
         cell["curves"] = curve_ids(cell["evidence"], curve_of);
-        cell["reason"] = cell_reason(cell["evidence"]);
+        cell["reason"] = analyze::cell_reason(cell["evidence"]);
         cell.erase("evidence");  // large; the curves show it
         out["cells"].push_back(std::move(cell));
     }
