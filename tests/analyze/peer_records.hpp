@@ -14,9 +14,10 @@ namespace hwcomm::test {
 
 inline constexpr std::uint64_t k64M = 64ull << 20;
 
-// memcpy-peer from 64 MiB to `largest` at `gbps`, CIs +-0.1%.
+// memcpy-peer from 64 MiB to `largest` at `gbps`, each point's 95% CI of the
+// median time +-`ci` (relative).
 inline Record peer(const std::string& src, const std::string& dst, double gbps, const std::string& as,
-                   std::uint64_t largest = k64M) {
+                   std::uint64_t largest = k64M, double ci = 0.001) {
     Record r;
     r.method = "memcpy-peer";
     r.src = src;
@@ -29,8 +30,8 @@ inline Record peer(const std::string& src, const std::string& dst, double gbps, 
         p.verified = true;
         p.bytes_per_rep = static_cast<double>(bytes);
         p.stats.median = static_cast<double>(bytes) / gbps / 1e9;
-        p.stats.ci95_low = p.stats.median * 0.999;
-        p.stats.ci95_high = p.stats.median * 1.001;
+        p.stats.ci95_low = p.stats.median * (1 - ci);
+        p.stats.ci95_high = p.stats.median * (1 + ci);
         p.stats.n = 5;
         p.bandwidth_gbps = gbps;
         r.points.push_back(p);

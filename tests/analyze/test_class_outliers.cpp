@@ -11,36 +11,17 @@
 #include "core/graph_json.hpp"
 #include "discover/discover.hpp"
 #include "discover/test_support.hpp"
+#include "peer_records.hpp"
 
 using namespace hwcomm;
 using namespace hwcomm::analyze;
 
 namespace {
 
-// A size sweep 64 MiB .. 1 GiB at `gbps`, each point's 95% CI of the median
-// time +-`ci` (relative).
+// A size sweep 64 MiB .. `largest` at `gbps`, each point's CI +-`ci`.
 Record peer_record(const std::string& src, const std::string& dst, double gbps, double ci = 0.001,
                    const std::string& as = "", std::uint64_t largest = 1ull << 30) {
-    Record r;
-    r.method = "memcpy-peer";
-    r.src = src;
-    r.dst = dst;
-    r.params = {{"peer", "on"}};
-    r.key = record_key(r.method, r.src, r.dst, r.params);
-    for (std::uint64_t bytes = 64ull << 20; bytes <= largest; bytes *= 2) {
-        Point p;
-        p.bytes = bytes;
-        p.verified = true;
-        p.bytes_per_rep = static_cast<double>(bytes);
-        p.stats.median = static_cast<double>(bytes) / gbps / 1e9;
-        p.stats.ci95_low = p.stats.median * (1 - ci);
-        p.stats.ci95_high = p.stats.median * (1 + ci);
-        p.stats.n = 5;
-        p.bandwidth_gbps = gbps;
-        r.points.push_back(p);
-    }
-    r.measured_as = as;
-    return r;
+    return test::peer(src, dst, gbps, as, largest, ci);
 }
 
 ResultsFile dgx1_file() {

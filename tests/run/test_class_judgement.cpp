@@ -22,11 +22,7 @@ Record link(const std::string& dst, double small_s, double gbps) {
     return r;
 }
 
-std::vector<const Record*> pointers(const std::vector<Record>& records) {
-    std::vector<const Record*> out;
-    for (const Record& r : records) out.push_back(&r);
-    return out;
-}
+using test::pointers;
 
 std::size_t promoted(const std::vector<ConfirmationVerdict>& verdicts) {
     std::size_t n = 0;

@@ -19,11 +19,7 @@ using test::kPlateau;
 
 Record link(const std::string& dst, double gbps) { return test::two_point_link(dst, gbps); }
 
-std::vector<const Record*> pointers(const std::vector<Record>& records) {
-    std::vector<const Record*> out;
-    for (const Record& r : records) out.push_back(&r);
-    return out;
-}
+using test::pointers;
 
 // nvidia-h200-x4 at 6da8c40: pageable memcpy-h2d into gpu0 10.07 GB/s at 64
 // MiB, its three siblings 6.80, 6.88, 6.81.

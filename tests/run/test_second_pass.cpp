@@ -19,11 +19,7 @@ using test::kPlateau;
 
 Record link(const std::string& dst, double gbps) { return test::two_point_link(dst, gbps); }
 
-std::vector<const Record*> pointers(const std::vector<Record>& records) {
-    std::vector<const Record*> out;
-    for (const Record& r : records) out.push_back(&r);
-    return out;
-}
+using test::pointers;
 
 }  // namespace
 

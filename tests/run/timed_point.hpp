@@ -3,6 +3,7 @@
 // `seconds` per transfer, ok, its 95% CI of the median time +-0.2%.
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "core/results.hpp"
 
@@ -28,6 +29,13 @@ inline Record two_point_link(const std::string& dst, double gbps) {
     r.dst = dst;
     r.points = {timed_point(1, 2e-6), timed_point(kPlateau, static_cast<double>(kPlateau) / (gbps * 1e9))};
     return r;
+}
+
+// The records as the judgement functions take them.
+inline std::vector<const Record*> pointers(const std::vector<Record>& records) {
+    std::vector<const Record*> out;
+    for (const Record& r : records) out.push_back(&r);
+    return out;
 }
 
 }  // namespace hwcomm::test
