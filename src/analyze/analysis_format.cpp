@@ -6,6 +6,7 @@
 #include "analyze/study.hpp"
 #include "analyze/summary.hpp"
 #include "measure/byte_size.hpp"
+#include "measure/link_text.hpp"
 
 namespace hwcomm::analyze {
 
@@ -136,12 +137,10 @@ std::string cell_reason(const nlohmann::json& evidence) {
         return it != within->end() && it->is_number() ? it->get<double>() : 0.0;
     };
     const auto key = within->find("key");
-    char spread[32], moved[32];
-    std::snprintf(spread, sizeof spread, "%+.1f%%", number("spread") * 100);
-    std::snprintf(moved, sizeof moved, "%+.1f%%", number("difference") * 100);
-    return std::string("not told apart: the links spread ") + spread + ", no more than " +
+    const auto percent = [&](const char* name) { return format_number(number(name) * 100, "%+.1f%%"); };
+    return "not told apart: the links spread " + percent("spread") + ", no more than " +
            (key != within->end() && key->is_string() ? key->get<std::string>() : std::string("one of them")) +
-           " moved between two of its measurements (" + moved + "); " + reason;
+           " moved between two of its measurements (" + percent("difference") + "); " + reason;
 }
 
 std::string format_analysis_markdown(const Analysis& a) {
@@ -184,12 +183,9 @@ std::string sizes_compared(int sizes) {
 std::string twice_text(const nlohmann::json& group) {
     std::string t;
     if (const int n = group.value("measured_twice", 0); n > 0) t += ", " + std::to_string(n) + " measured twice";
-    if (group.value("within_repeat", false) && group.contains("repeat") && group["repeat"].is_object()) {
-        char b[64];
-        std::snprintf(b, sizeof b, ", within one link's repeat (%+.1f%%)",
-                      group["repeat"].value("difference", 0.0) * 100);
-        t += b;
-    }
+    if (group.value("within_repeat", false) && group.contains("repeat") && group["repeat"].is_object())
+        t += ", within one link's repeat (" +
+             format_number(group["repeat"].value("difference", 0.0) * 100, "%+.1f%%") + ")";
     return t;
 }
 

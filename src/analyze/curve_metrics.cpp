@@ -10,12 +10,6 @@
 
 namespace hwcomm::analyze {
 
-std::string format_number(double v, const char* format) {
-    char buf[48];
-    std::snprintf(buf, sizeof buf, format, v);
-    return buf;
-}
-
 namespace {
 
 std::string number(double v, const char* fmt = "%.3g") { return format_number(v, fmt); }

@@ -14,11 +14,9 @@
 #include "catalog/method_row.hpp"
 #include "core/graph.hpp"
 #include "core/results.hpp"
+#include "measure/link_text.hpp"  // format_number, for the analyze printers
 
 namespace hwcomm::analyze {
-
-// v printed with a printf format ("%.1f"), for the text reports.
-std::string format_number(double v, const char* format);
 
 // Knobs of the metrics; the defaults are the documented rule (docs/analysis.md).
 struct CurveOptions {

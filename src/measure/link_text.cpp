@@ -73,4 +73,12 @@ std::string format_gbps(double gbps) {
 
 std::string format_rate(double gbps) { return gbps > 0 ? format_gbps(gbps) + " GB/s" : "unknown"; }
 
+std::string format_number(double v, const char* format) {
+    char buf[48];
+    std::snprintf(buf, sizeof buf, format, v);
+    return buf;
+}
+
+std::string ratio_percent(double ratio) { return format_number((ratio - 1) * 100, "%+.1f%%"); }
+
 }  // namespace hwcomm

@@ -18,5 +18,9 @@ std::string describe_edge(const Edge& edge, EdgeText text);
 std::string format_gbps(double gbps);
 // A GB/s figure, or "unknown" for 0 (a rate no source gives).
 std::string format_rate(double gbps);
+// v printed with a printf format ("%.1f", "%.4g"), for the text reports and log lines.
+std::string format_number(double v, const char* format);
+// How far a ratio lies from 1 in percent, signed: 1.123 -> "+12.3%".
+std::string ratio_percent(double ratio);
 
 }  // namespace hwcomm

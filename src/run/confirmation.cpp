@@ -2,10 +2,10 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <map>
 
 #include "measure/byte_size.hpp"
+#include "measure/link_text.hpp"
 #include "measure/statistics.hpp"
 
 namespace hwcomm {
@@ -26,11 +26,7 @@ const Point* point_at(const Record& r, const Point& like) {
     return nullptr;
 }
 
-std::string gbps(double v) {
-    char b[32];
-    std::snprintf(b, sizeof b, "%.4g GB/s", v);
-    return b;
-}
+std::string gbps(double v) { return format_number(v, "%.4g") + " GB/s"; }
 
 }  // namespace
 
@@ -81,12 +77,6 @@ Band band_around(double centre, double bytes, double tolerance) {
 }
 
 bool outside(const Band& b, double gbps) { return gbps < b.lo || (!b.unbounded && gbps > b.hi); }
-
-std::string percent(double ratio) {
-    char pct[32];
-    std::snprintf(pct, sizeof pct, "%+.1f%%", (ratio - 1) * 100);
-    return pct;
-}
 
 // One member's points against the representative, or against the class
 // (`links`: every confirmation of the class, the member among them) at each
@@ -139,7 +129,7 @@ ConfirmationVerdict judge_points(const Record& member, const Record& representat
             const std::string range =
                 "band " + gbps(band.lo) + " to " + (band.unbounded ? std::string("any higher") : gbps(band.hi));
             v.reason = "at " + format_size(p.bytes) + " " + gbps(p.bandwidth_gbps) + ", " +
-                       percent(p.bandwidth_gbps / centre) + " from " +
+                       ratio_percent(p.bandwidth_gbps / centre) + " from " +
                        (by_class ? "the median of " + std::to_string(logs.size()) + " links of its class (" +
                                        gbps(centre) + "; " + range + "; " + rep_name + " " + gbps(r) + ")"
                                  : rep_name + " (" + gbps(r) + "; " + range + ")");

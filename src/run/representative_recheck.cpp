@@ -1,11 +1,11 @@
 #include "run/representative_recheck.hpp"
 
 #include <algorithm>
-#include <cstdio>
 #include <map>
 #include <utility>
 
 #include "measure/byte_size.hpp"
+#include "measure/link_text.hpp"
 
 namespace hwcomm {
 
@@ -26,14 +26,6 @@ std::map<SizeKey, nlohmann::json> class_entries(const std::vector<ConfirmationVe
             if (e.contains("class") && e["class"].is_object()) out.emplace(size_key(e), e);
     return out;
 }
-
-std::string text(double v, const char* format) {
-    char b[48];
-    std::snprintf(b, sizeof b, format, v);
-    return b;
-}
-
-std::string percent(double ratio) { return text((ratio - 1) * 100, "%+.1f%%"); }
 
 // A second measurement with a point that did not measure, or none at all (its
 // set-up failed), cannot be judged: `r` says "failed" and why.
@@ -76,10 +68,10 @@ nlohmann::json judge_recheck(const nlohmann::json& first_outside, const Record& 
     if (!first_outside.empty()) {
         const auto& f = first_outside.front();
         r["reason"] = "at " + format_size(f.value("bytes", std::uint64_t{0})) + " " +
-                      text(f.value("first_gbps", 0.0), "%.4g") + " GB/s, " +
-                      percent(f.value("first_gbps", 0.0) / f.value("class_median_gbps", 1.0)) +
+                      format_number(f.value("first_gbps", 0.0), "%.4g") + " GB/s, " +
+                      ratio_percent(f.value("first_gbps", 0.0) / f.value("class_median_gbps", 1.0)) +
                       " from the median of its class's " + std::to_string(f.value("links", 0)) + " links (" +
-                      text(f.value("class_median_gbps", 0.0), "%.4g") + " GB/s)";
+                      format_number(f.value("class_median_gbps", 0.0), "%.4g") + " GB/s)";
     }
     if (failed_point(again, r)) return r;
     std::map<SizeKey, std::string> first_side;
@@ -151,9 +143,9 @@ std::string recheck_line(const std::string& key, const nlohmann::json& recheck) 
     for (const auto& e : recheck["compared"])
         if (e.contains("first_gbps")) {
             other_way = e.value("outside", false);
-            line += format_size(e.value("bytes", std::uint64_t{0})) + " " + text(e.value("again_gbps", 0.0), "%.4g") +
+            line += format_size(e.value("bytes", std::uint64_t{0})) + " " + format_number(e.value("again_gbps", 0.0), "%.4g") +
                     " GB/s, " +
-                    percent(e.value("again_gbps", 0.0) / e.value(pair ? "other_gbps" : "class_median_gbps", 1.0)) +
+                    ratio_percent(e.value("again_gbps", 0.0) / e.value(pair ? "other_gbps" : "class_median_gbps", 1.0)) +
                     (pair ? " from the other link; " : "; ");
             break;
         }

@@ -2,25 +2,19 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <iterator>
 #include <set>
 
 #include "measure/byte_size.hpp"
+#include "measure/link_text.hpp"
 
 namespace hwcomm {
 
 namespace {
 
-std::string text(double v, const char* format) {
-    char b[48];
-    std::snprintf(b, sizeof b, format, v);
-    return b;
+std::string range_text(double lo, double hi) {
+    return format_number(lo, "%.4g") + "-" + format_number(hi, "%.4g") + " GB/s";
 }
-
-std::string percent(double ratio) { return text((ratio - 1) * 100, "%+.1f%%"); }
-
-std::string range_text(double lo, double hi) { return text(lo, "%.4g") + "-" + text(hi, "%.4g") + " GB/s"; }
 
 // Bytes over the mean of the two times.
 double mean_rate(double a, double b) { return a > 0 && b > 0 ? 2 / (1 / a + 1 / b) : 0; }
@@ -69,7 +63,7 @@ std::optional<SecondPass> plan_second_pass(const std::vector<const Record*>& lin
     if (!(*lo > 0)) return std::nullopt;
     pass.spread = *hi / *lo - 1;
     if (pass.spread <= tolerance) return std::nullopt;
-    pass.reason = "its " + std::to_string(links.size()) + " links spread " + percent(*hi / *lo) + " at " +
+    pass.reason = "its " + std::to_string(links.size()) + " links spread " + ratio_percent(*hi / *lo) + " at " +
                   format_size(pass.bytes) + " (" + range_text(*lo, *hi) + "), measured one after another";
     return pass;
 }
@@ -108,8 +102,8 @@ std::string second_pass_line(const std::string& representative_key, const Second
     }
     if (means.size() < 2) return line + std::to_string(failed) + " of " + std::to_string(entries.size()) + " failed";
     const auto [lo, hi] = std::minmax_element(means.begin(), means.end());
-    line += "the means of the two " + range_text(*lo, *hi) + " (" + percent(*hi / *lo) + "), one link moved up to " +
-            percent(1 + moved);
+    line += "the means of the two " + range_text(*lo, *hi) + " (" + ratio_percent(*hi / *lo) +
+            "), one link moved up to " + ratio_percent(1 + moved);
     if (failed) line += ", " + std::to_string(failed) + " failed";
     return line;
 }
