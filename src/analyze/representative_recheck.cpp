@@ -89,6 +89,22 @@ double reference_gbps(const nlohmann::json& recheck, const nlohmann::json& entry
     return number(entry, is_pair(recheck) ? "other_gbps" : "class_median_gbps");
 }
 
+// second_pass_repeat, given what the first pass compared the record by (`view`: first_pass_view).
+std::optional<SameLinkRepeat> second_pass_beside(const Record& record, const std::map<std::uint64_t, double>& view) {
+    const auto it = record.context.find("second_pass");
+    if (it == record.context.end() || !it->is_object() || bytes_of(*it) == 0 || !(number(*it, "again_gbps") > 0))
+        return std::nullopt;
+    const std::uint64_t bytes = bytes_of(*it);
+    // What the class compared it by before: a measurement beside the class, else its curve.
+    double before = 0;
+    if (const auto at = view.find(bytes); at != view.end()) before = at->second;
+    else
+        for (const CurvePoint& p : curve_points(record))
+            if (p.bytes == bytes) before = p.gbps;
+    if (!(before > 0)) return std::nullopt;
+    return SameLinkRepeat{bytes, before, number(*it, "again_gbps")};
+}
+
 }  // namespace
 
 std::map<std::uint64_t, double> rechecked_gbps(const Record& record) {
@@ -130,7 +146,7 @@ std::map<std::uint64_t, double> first_pass_view(const Record& record) {
 
 std::map<std::uint64_t, double> class_comparison_gbps(const Record& record) {
     std::map<std::uint64_t, double> out = first_pass_view(record);
-    if (const auto twice = second_pass_repeat(record)) out[twice->bytes] = mean_of_two(*twice);
+    if (const auto twice = second_pass_beside(record, out)) out[twice->bytes] = mean_of_two(*twice);
     return out;
 }
 
@@ -163,22 +179,10 @@ std::vector<SameLinkRepeat> same_link_repeats(const Record& record) {
 }
 
 std::optional<SameLinkRepeat> second_pass_repeat(const Record& record) {
-    const auto it = record.context.find("second_pass");
-    if (it == record.context.end() || !it->is_object() || bytes_of(*it) == 0 || !(number(*it, "again_gbps") > 0))
-        return std::nullopt;
-    const std::uint64_t bytes = bytes_of(*it);
-    // What the class compared it by before: a measurement beside the class, else its curve.
-    double before = 0;
-    if (const auto view = first_pass_view(record); view.count(bytes)) before = view.at(bytes);
-    else
-        for (const CurvePoint& p : curve_points(record))
-            if (p.bytes == bytes) before = p.gbps;
-    if (!(before > 0)) return std::nullopt;
-    return SameLinkRepeat{bytes, before, number(*it, "again_gbps")};
+    return second_pass_beside(record, first_pass_view(record));
 }
 
 double mean_of_two(const SameLinkRepeat& r) { return 2 / (1 / r.first_gbps + 1 / r.again_gbps); }
-
 
 std::string measured_twice_note(const Record& record) {
     const auto twice = measured_twice(record);
