@@ -10,7 +10,7 @@ namespace hwcomm {
 
 namespace {
 
-std::size_t axis_combinations(const Characterizer& method) {
+std::size_t variant_count(const Characterizer& method) {
     std::size_t n = 1;
     for (const AxisSpec& axis : method.axes()) n *= std::max<std::size_t>(1, axis.values.size());
     return n;
@@ -58,7 +58,7 @@ std::size_t planned_endpoints(const PlannedRecord& record) {
 double estimate_record(const PlannedRecord& record, const RunOptions& options, const CostModel& costs,
                        std::size_t endpoints) {
     return costs.record_seconds(cost_key(record.method->name(), record.params), expected_sizes(record, options, costs),
-                                axis_combinations(*record.method), options.stopping,
+                                variant_count(*record.method), options.stopping,
                                 record.measured_as == "confirmed", endpoints);
 }
 
@@ -87,6 +87,41 @@ double estimate_record(const PlannedRecord& record, const RunOptions& options, c
     return estimate_record(record, options, costs, planned_endpoints(record));
 }
 
+double estimate_second_pass(const PlannedRecord& link, const RunOptions& options, const CostModel& costs) {
+    PlannedRecord once = link;  // as measure_second_pass measures it: a fixed sweep of one size
+    once.measured_as = "full";
+    once.sizes = {kConfirmationPlateauBytes};
+    once.round.clear();
+    return estimate_record(once, options, costs, planned_endpoints(link));
+}
+
+namespace {
+
+// The links a second pass could measure again, and their representatives (once each).
+void add_second_pass(const std::vector<PlannedRecord>& plan, const RunOptions& options, const CostModel& costs,
+                     const std::vector<bool>& skipped, PlanEstimate& e) {
+    std::set<std::string> representatives;
+    double sum = 0;
+    std::size_t links = 0;
+    const auto add = [&](const PlannedRecord& link) {
+        sum += estimate_second_pass(link, options, costs);
+        ++links;
+    };
+    for (std::size_t i = 0; i < plan.size(); ++i) {
+        if ((i < skipped.size() && skipped[i]) || plan[i].measured_as != "confirmed") continue;
+        representatives.insert(plan[i].representative_key);
+        for (const PlannedRecord& lane : plan[i].round) representatives.insert(lane.representative_key);
+        if (plan[i].round.empty()) add(plan[i]);
+        for (const PlannedRecord& lane : plan[i].round) add(lane);
+    }
+    for (const PlannedRecord& p : plan)
+        if (p.measured_as == "full" && representatives.count(p.key)) sum += estimate_second_pass(p, options, costs), ++links;
+    e.second_pass_most_s = sum;
+    e.second_pass_link_s = links ? sum / static_cast<double>(links) : 0;
+}
+
+}  // namespace
+
 PlanEstimate estimate_plan(const std::vector<PlannedRecord>& plan, const RunOptions& options, const CostModel& costs,
                            const std::vector<bool>& skipped) {
     PlanEstimate e;
@@ -108,6 +143,7 @@ PlanEstimate estimate_plan(const std::vector<PlannedRecord>& plan, const RunOpti
         }
     }
     e.promotion_s = confirmed ? promotions / static_cast<double>(confirmed) : 0;
+    add_second_pass(plan, options, costs, skipped, e);
     return e;
 }
 
@@ -136,6 +172,16 @@ std::vector<RecordedEstimate> estimate_recorded(const ResultsFile& file, const R
         if (r.measured_as == "promoted") {  // its confirmation, then the full sweep the plan prices as promotion_s
             planned.measured_as = "full";
             estimate += estimate_record(planned, options, costs, endpoints);
+        }
+        if (const auto pass = r.context.find("second_pass"); pass != r.context.end() && pass->is_object()) {
+            // Its elapsed_s counts the second measurement too.
+            const auto bytes = pass->find("bytes");
+            PlannedRecord once = planned;
+            once.measured_as = "full";
+            once.sizes = {bytes != pass->end() && bytes->is_number_unsigned() && bytes->get<std::uint64_t>() > 0
+                              ? bytes->get<std::uint64_t>()
+                              : kConfirmationPlateauBytes};
+            estimate += estimate_record(once, options, costs, endpoints);
         }
         out.push_back({r.method, r.measured_as, elapsed->get<double>(), estimate, as_planned});
     }

@@ -31,7 +31,16 @@ struct PlanEstimate {
     std::map<std::string, double> method_s;       // per method
     // What a promotion adds on average: a full sweep instead of a confirmation.
     double promotion_s = 0;
+    // What a class measured twice adds (run/second_pass.hpp): per link, on
+    // average over the links classes keep (representatives and confirmed
+    // members), one more measurement at the confirmations' plateau size; and
+    // the most it could add, were every class with a confirmation measured twice.
+    double second_pass_link_s = 0;
+    double second_pass_most_s = 0;
 };
+
+// One link measured again by a second pass: alone, at the plateau size.
+double estimate_second_pass(const PlannedRecord& link, const RunOptions& options, const CostModel& costs);
 
 // `skipped`: records this invocation leaves out (by index), counted as 0 s.
 PlanEstimate estimate_plan(const std::vector<PlannedRecord>& plan, const RunOptions& options, const CostModel& costs,

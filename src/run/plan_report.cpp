@@ -91,6 +91,8 @@ nlohmann::json run_plan_summary_json(const RunPlan& plan) {
                      {"covered", all.covered},
                      {"deferred", all.deferred},
                      {"promotion_s", plan.estimate.promotion_s},
+                     {"second_pass_link_s", plan.estimate.second_pass_link_s},
+                     {"second_pass_most_s", plan.estimate.second_pass_most_s},
                      {"exhaustive", plan.options.plan.exhaustive},
                      {"classes", classes_json(plan.classes)},
                      {"cost_model", plan.costs.source},
@@ -190,6 +192,10 @@ std::string format_run_plan(const RunPlan& plan) {
         << ") for " << all.records - all.deferred << " record(s)";
     if (all.confirmed) out << "; each promotion (a confirmation outside its class's spread) adds about "
                            << seconds_text(plan.estimate.promotion_s);
+    if (plan.estimate.second_pass_most_s > 0)
+        out << "; a class measured twice (its kept links spread >5% at 64 MiB) adds about "
+            << seconds_text(plan.estimate.second_pass_link_s) << " a link, "
+            << seconds_text(plan.estimate.second_pass_most_s) << " were every class measured twice";
     out << "\ncost model: " << plan.costs.source << "\n";
     std::string fallback;
     for (const std::string& m : methods_on_fallback(plan)) fallback += (fallback.empty() ? "" : ", ") + m;

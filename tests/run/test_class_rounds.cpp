@@ -371,3 +371,33 @@ TEST(ClassRounds, AResumeOfOneLaneOrOfACoveredRecordUsesThePlansKeys) {
     ASSERT_NE(results.find(lane_key), nullptr);
     EXPECT_EQ(results.find(lane_key)->measured_as, "confirmed");
 }
+
+// The plan prices a second pass (run/second_pass.hpp): the most it could add
+// is one measurement at 64 MiB of every link a class keeps (each round's
+// lanes alone, and the representatives), and a plan of full sweeps only has none.
+TEST(ClassRounds, ThePlanPricesASecondPassPerKeptLink) {
+    const Graph graph = fixture("dgxh100-nvswitch.xml");
+    const test::PlantedMethod method({});
+    const std::vector<PlannedRecord> plan = plan_of(graph, {&method});
+    const CostModel costs = builtin_cost_model();
+    const PlanEstimate e = estimate_plan(plan, options(), costs);
+    std::size_t kept = 0, full = 0;
+    for (const PlannedRecord& p : plan) {
+        kept += p.round.size();
+        full += p.measured_as == "full";
+    }
+    ASSERT_EQ(full, 2u) << "the representative and its reverse, measured in full";
+    ++kept;  // the representative; its reverse, measured in full, is in no judgement
+    ASSERT_GT(e.second_pass_link_s, 0);
+    EXPECT_NEAR(e.second_pass_most_s / e.second_pass_link_s, static_cast<double>(kept), 1e-9);
+    // One link alone at one size costs less than its round's confirmation of three sizes.
+    for (std::size_t i = 0; i < plan.size(); ++i)
+        if (!plan[i].round.empty()) {
+            EXPECT_LT(estimate_second_pass(plan[i].round.front(), options(), costs), e.record_s[i]);
+            break;
+        }
+    std::vector<PlannedRecord> full_only;
+    for (const PlannedRecord& p : plan)
+        if (p.measured_as == "full") full_only.push_back(p);
+    EXPECT_EQ(estimate_plan(full_only, options(), costs).second_pass_most_s, 0);
+}
