@@ -30,7 +30,7 @@ double ci_half_width(const CurvePoint& p) {
     return std::max(p.seconds / p.ci_low_s - 1.0, 1.0 - p.seconds / p.ci_high_s);
 }
 
-std::string percent(double v) {
+std::string signed_percent(double v) {
     char buf[32];
     std::snprintf(buf, sizeof buf, "%+.1f%%", v * 100);
     return buf;
@@ -189,12 +189,12 @@ Anomaly outlier_anomaly(const ClassOutlier& o) {
     const std::string from = o.class_links ? "the median of the " + std::to_string(o.class_links) +
                                                  " links of its class (representative " + o.representative + ")"
                                            : "its class representative " + o.representative;
-    std::string text = o.key + " is " + percent(o.difference) + " from " + from +
+    std::string text = o.key + " is " + signed_percent(o.difference) + " from " + from +
                        " at " + sizes + (o.in_window ? "" : " (below the size window: the largest size both measured)") +
-                       ", beyond " + percent(o.tolerance).substr(1) + "; class " + o.class_id + ": " +
+                       ", beyond " + signed_percent(o.tolerance).substr(1) + "; class " + o.class_id + ": " +
                        o.class_description + "; measured as " + o.measured_as;
     if (o.host_read_ratio) {
-        text += "; around it the host read probe read " + percent(*o.host_read_ratio - 1) + " against " +
+        text += "; around it the host read probe read " + signed_percent(*o.host_read_ratio - 1) + " against " +
                 (o.class_links ? "its class's records" : "its representative") +
                 host_read_wording(*o.host_read_ratio, o.difference);
     }

@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "analyze/cluster.hpp"
+#include "measure/link_text.hpp"
 
 namespace hwcomm::analyze {
 
@@ -24,13 +25,7 @@ using nlohmann::json;
 
 namespace {
 
-std::string fixed(double v, int digits) {
-    char buf[64];
-    std::snprintf(buf, sizeof buf, "%.*f", digits, v);
-    return buf;
-}
-
-std::string percent(double fraction) { return fixed(fraction * 100, 1) + "%"; }
+std::string fraction_percent(double fraction) { return format_fixed(fraction * 100, 1) + "%"; }
 
 std::string mpi_text(const ClusterMpi& m) {
     if (m.version.empty() && m.library.empty()) return "MPI library not recorded";
@@ -55,8 +50,8 @@ json deviation_json(const ClusterDeviation& d, bool pair) {
 }
 
 std::string deviation_line(const ClusterDeviation& d) {
-    return "  " + d.who + "  " + d.path.label() + ": " + fixed(d.gbps, 2) + " GB/s, median of " +
-           std::to_string(d.peers) + " " + fixed(d.median_gbps, 2) + " GB/s, " + percent(d.below) + " below\n";
+    return "  " + d.who + "  " + d.path.label() + ": " + format_fixed(d.gbps, 2) + " GB/s, median of " +
+           std::to_string(d.peers) + " " + format_fixed(d.median_gbps, 2) + " GB/s, " + fraction_percent(d.below) + " below\n";
 }
 
 }  // namespace
@@ -98,7 +93,7 @@ std::string format_cluster_analysis_text(const ClusterAnalysis& a) {
     out << "cluster " << a.source << ": " << a.nodes.size() << " nodes (" << ok_nodes(a) << " ok), "
         << mpi_text(a.cluster.mpi) << "\n";
     out << "rule: each node's large-transfer bandwidth on a path measured by >= " << kClusterMinPeers
-        << " nodes (pairs) against their median; flagged when more than " << percent(a.threshold) << " below\n";
+        << " nodes (pairs) against their median; flagged when more than " << fraction_percent(a.threshold) << " below\n";
     out << "\nnodes that differ from their peers (" << a.node_paths_compared << " paths compared):\n";
     if (a.node_flags.empty()) out << "  none\n";
     for (const ClusterDeviation& d : a.node_flags) out << deviation_line(d);
@@ -121,13 +116,13 @@ std::string format_cluster_analysis_text(const ClusterAnalysis& a) {
 std::string format_cluster_analysis_markdown(const ClusterAnalysis& a) {
     std::ostringstream out;
     out << "\n## Cluster: " << a.source << "\n\n" << a.nodes.size() << " nodes (" << ok_nodes(a) << " ok), "
-        << mpi_text(a.cluster.mpi) << "; flagged when more than " << percent(a.threshold)
+        << mpi_text(a.cluster.mpi) << "; flagged when more than " << fraction_percent(a.threshold)
         << " below the median of >= " << kClusterMinPeers << " peers.\n\n";
     out << "| node or pair | path | GB/s | median GB/s | below |\n| --- | --- | --- | --- | --- |\n";
     for (const auto* flags : {&a.node_flags, &a.pair_flags})
         for (const ClusterDeviation& d : *flags)
-            out << "| " << d.who << " | " << d.path.label() << " | " << fixed(d.gbps, 2) << " | "
-                << fixed(d.median_gbps, 2) << " | " << percent(d.below) << " |\n";
+            out << "| " << d.who << " | " << d.path.label() << " | " << format_fixed(d.gbps, 2) << " | "
+                << format_fixed(d.median_gbps, 2) << " | " << fraction_percent(d.below) << " |\n";
     if (a.node_flags.empty() && a.pair_flags.empty()) out << "| none | | | | |\n";
     for (const ClusterNodeState& s : a.nodes)
         if (s.status != "ok") out << "\n- node " << s.name << ": error: " << s.error << "\n";

@@ -14,9 +14,6 @@ namespace hwcomm::analyze {
 
 namespace {
 
-std::string num(double v, const char* format = "%.1f") { return format_number(v, format); }
-std::string num(const std::optional<double>& v, const char* format = "%.1f") { return v ? num(*v, format) : "-"; }
-
 std::string matrix_text(const NodeMatrix& m, const char* format) {
     std::vector<std::vector<std::string>> rows;
     std::vector<std::string> head{"cores \\ memory"};
@@ -26,7 +23,7 @@ std::string matrix_text(const NodeMatrix& m, const char* format) {
         std::vector<std::string> line{r};
         for (const auto& c : m.cols) {
             const auto it = m.cells.find({r, c});
-            line.push_back(it == m.cells.end() ? "-" : num(it->second, format));
+            line.push_back(it == m.cells.end() ? "-" : table_number(it->second, format));
         }
         rows.push_back(line);
     }
@@ -38,30 +35,30 @@ std::string bandwidth_text(const std::vector<CpuBandwidthRow>& rows) {
                                              "workers", "n", "CI +-", "stop"}};
     for (const auto& r : rows) {
         const std::string stream = r.stream_factor > 0 ? r.stream_kernel + " x" + std::to_string(r.stream_factor) + ": " +
-                                                             num(r.median_gbps * r.stream_factor) + " / " +
-                                                             num(r.best_gbps * r.stream_factor)
+                                                             table_number(r.median_gbps * r.stream_factor) + " / " +
+                                                             table_number(r.best_gbps * r.stream_factor)
                                                        : "-";
         t.push_back({r.method, r.src + "->" + r.dst, r.params.empty() ? "-" : r.params, short_size(r.bytes),
-                     num(r.median_gbps), num(r.best_gbps), stream, r.variant.empty() ? "-" : r.variant,
-                     std::to_string(r.samples), num(r.ci_half_width * 100, "%.1f%%"), r.stop_reason});
+                     table_number(r.median_gbps), table_number(r.best_gbps), stream, r.variant.empty() ? "-" : r.variant,
+                     std::to_string(r.samples), table_number(r.ci_half_width * 100, "%.1f%%"), r.stop_reason});
     }
     return text_table(t, "    ");
 }
 
 std::string ladder_text(const CpuLatencyLadder& l) {
     auto level = [](const char* name, std::uint64_t bytes, const std::optional<double>& ns) {
-        return std::string(name) + (bytes ? " (" + format_size(bytes) + ")" : "") + " " + num(ns) + " ns";
+        return std::string(name) + (bytes ? " (" + format_size(bytes) + ")" : "") + " " + table_number(ns) + " ns";
     };
     std::string out = "    " + l.src + "->" + l.dst + ": " + level("L1d", l.l1d, l.l1_ns) + ", " + level("L2", l.l2, l.l2_ns) +
-                      ", " + level("LLC", l.llc, l.llc_ns) + ", DRAM (>= 4x LLC) " + num(l.dram_ns) + " ns\n";
+                      ", " + level("LLC", l.llc, l.llc_ns) + ", DRAM (>= 4x LLC) " + table_number(l.dram_ns) + " ns\n";
     auto step = [](const char* name, const std::optional<std::uint64_t>& at) {
         return std::string(name) + " " + (at ? format_size(*at) : std::string("-"));
     };
     out += "      latency reaches 1.5x the level below at: " + step("past L1d", l.l2_step) + ", " +
            step("past L2", l.llc_step) + ", " + step("past LLC", l.dram_step);
-    if (l.huge_page_share) out += "; huge pages " + num(*l.huge_page_share * 100, "%.0f") + "% of the buffer";
+    if (l.huge_page_share) out += "; huge pages " + table_number(*l.huge_page_share * 100, "%.0f") + "% of the buffer";
     if (l.memory_from) {
-        out += "\n      memory level " + num(l.memory_ns) + " ns from " + format_size(*l.memory_from) +
+        out += "\n      memory level " + table_number(l.memory_ns) + " ns from " + format_size(*l.memory_from) +
                " on (every larger working set within 10% of the largest's)";
         if (l.llc_window_reads_memory)
             out += ": inside the reported LLC (" + format_size(l.llc) +
@@ -70,7 +67,7 @@ std::string ladder_text(const CpuLatencyLadder& l) {
     }
     out += "\n      ";
     std::string rungs;
-    for (const auto& [bytes, ns] : l.ns_by_working_set) rungs += (rungs.empty() ? "" : " ") + short_size(bytes) + ":" + num(ns);
+    for (const auto& [bytes, ns] : l.ns_by_working_set) rungs += (rungs.empty() ? "" : " ") + short_size(bytes) + ":" + table_number(ns);
     return out + rungs + "\n";
 }
 
@@ -87,7 +84,7 @@ std::string format_cpu_section(const std::vector<Record>& records, const std::st
     std::string out = "CPU memory" + (source.empty() ? "" : " (" + source + ")") + "\n";
     if (const auto dram = cpu_dram(records))
         out += "  theoretical DRAM bandwidth: " +
-               (dram->theoretical_gbps ? num(*dram->theoretical_gbps) + " GB/s, " + dram->note : "none: " + dram->note) + "\n";
+               (dram->theoretical_gbps ? table_number(*dram->theoretical_gbps) + " GB/s, " + dram->note : "none: " + dram->note) + "\n";
     if (!bw.empty()) {
         std::string isa = bw.front().isa.empty() ? "" : ", loops: " + bw.front().isa;
         out += "  bandwidth at the largest size (GB/s = 1e9 B/s, hwcomm's count: each byte of the transfer once;\n"
@@ -109,7 +106,7 @@ std::string format_cpu_section(const std::vector<Record>& records, const std::st
                " working set; load workers: latency ns @ the bandwidth they drew GB/s):\n    ";
         std::string line;
         for (const auto& p : c.points)
-            line += (line.empty() ? "" : ", ") + std::to_string(p.load_workers) + ": " + num(p.latency_ns) + " @ " + num(p.load_gbps);
+            line += (line.empty() ? "" : ", ") + std::to_string(p.load_workers) + ": " + table_number(p.latency_ns) + " @ " + table_number(p.load_gbps);
         out += line + "\n";
     }
     for (const auto& [mix, m] : mixes) {

@@ -1,4 +1,5 @@
 #include "analyze/gpumem_facts.hpp"
+#include "analyze/record_facts.hpp"
 #include "measure/statistics.hpp"
 
 #include <algorithm>
@@ -24,7 +25,7 @@ std::optional<double> median_between(const std::vector<std::pair<std::uint64_t, 
     return median_value(std::move(in));
 }
 
-constexpr std::uint64_t kKiB = 1024, kMiB = 1024 * kKiB;
+constexpr std::uint64_t kKiB = 1024;
 // L2 size when the record does not state it (between an A100's 40 and an H100's 50 MiB).
 constexpr std::uint64_t kAssumedL2Bytes = 50 * kMiB;
 

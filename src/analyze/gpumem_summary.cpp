@@ -15,9 +15,6 @@ namespace hwcomm::analyze {
 
 namespace {
 
-std::string num(double v, const char* format = "%.1f") { return format_number(v, format); }
-std::string num(const std::optional<double>& v, const char* format = "%.1f") { return v ? num(*v, format) : "-"; }
-
 std::string element_name(int bytes) {
     switch (bytes) {
         case 4: return "4 B (float)";
@@ -30,13 +27,13 @@ std::string element_name(int bytes) {
 std::string occupancy(const Record& r) {
     const OccupancyFacts f = occupancy_facts(r);
     if (f.series.empty()) return "  no measured point\n";
-    std::string out = "  peak " + num(f.peak_gbps) + " GB/s";
+    std::string out = "  peak " + table_number(f.peak_gbps) + " GB/s";
     if (f.theoretical_gbps && *f.theoretical_gbps > 0)
-        out += " = " + num(100 * f.peak_gbps / *f.theoretical_gbps, "%.0f") + "% of the theoretical DRAM " +
-               num(*f.theoretical_gbps) + " GB/s";
+        out += " = " + table_number(100 * f.peak_gbps / *f.theoretical_gbps, "%.0f") + "% of the theoretical DRAM " +
+               table_number(*f.theoretical_gbps) + " GB/s";
     out += ", at " + std::to_string(f.peak_warps_per_sm) + " warps/SM, ILP " + std::to_string(f.peak_ilp) + ", " +
            element_name(f.peak_element_bytes) + (f.peak_latency_bound ? " (latency-bound)" : " (bandwidth-bound)") + "\n";
-    out += "  Little's law with the unloaded latency " + num(f.latency_ns) +
+    out += "  Little's law with the unloaded latency " + table_number(f.latency_ns) +
            " ns: fewest warps/SM at which the bound reaches the theoretical bandwidth\n"
            "  ('-': latency-bound at every point: more bytes in flight would raise it), and the best GB/s of each series:\n";
     std::vector<std::vector<std::string>> rows{{"element", "ILP", "bandwidth-bound from warps/SM", "best GB/s", "at warps/SM"}};
@@ -46,7 +43,7 @@ std::string occupancy(const Record& r) {
         for (const auto& p : s.points)
             if (p.gbps > best->gbps) best = &p;
         rows.push_back({element_name(s.element_bytes), std::to_string(s.ilp), from ? std::to_string(*from) : "-",
-                        num(best->gbps), std::to_string(best->warps_per_sm)});
+                        table_number(best->gbps), std::to_string(best->warps_per_sm)});
     }
     return out + text_table(rows, "    ");
 }
@@ -60,8 +57,8 @@ std::string stride(const Record& r) {
         std::vector<std::string> row{element_name(s.element_bytes)};
         for (const StridePoint* p : {&s.points.front(), &s.points.back()}) {
             ncu = ncu || p->sectors_per_request_ncu;
-            row.insert(row.end(), {std::to_string(p->stride), num(p->gbps), num(p->sectors_per_request_theory, "%.0f"),
-                                   num(p->sectors_per_request_ncu, "%.1f")});
+            row.insert(row.end(), {std::to_string(p->stride), table_number(p->gbps), table_number(p->sectors_per_request_theory, "%.0f"),
+                                   table_number(p->sectors_per_request_ncu, "%.1f")});
         }
         rows.push_back(std::move(row));
     }
@@ -74,9 +71,9 @@ std::string timeline(const Record& r) {
     std::vector<std::vector<std::string>> rows{
         {"element", "warps/block", "median warp latency cycles", "ns", "block gap cycles", "ns", "SM MHz"}};
     for (const TimelineRow& t : timeline_facts(r))
-        rows.push_back({element_name(t.element_bytes), std::to_string(t.warps_per_block), num(t.median_cycles, "%.0f"),
-                        num(t.median_ns, "%.0f"), num(t.block_gap_cycles, "%.0f"), num(t.block_gap_ns, "%.0f"),
-                        num(t.sm_clock_mhz, "%.0f")});
+        rows.push_back({element_name(t.element_bytes), std::to_string(t.warps_per_block), table_number(t.median_cycles, "%.0f"),
+                        table_number(t.median_ns, "%.0f"), table_number(t.block_gap_cycles, "%.0f"), table_number(t.block_gap_ns, "%.0f"),
+                        table_number(t.sm_clock_mhz, "%.0f")});
     return text_table(rows, "  ") + "  (latency: clock64 around one load per thread; block gap: a block's start after its SM's "
                                "previous block ended)\n";
 }
@@ -85,19 +82,19 @@ std::string latency(const Record& r) {
     const LatencyLadder l = latency_ladder(r);
     const bool local = l.memory == "local" || l.memory.empty();
     const std::string half = format_size(l.l2_bytes / 2), four = format_size(4 * l.l2_bytes);
-    std::string out = "  " + std::string(local ? "L1 " : "<= 16 KiB ") + num(l.smallest_ns) + " ns" +
+    std::string out = "  " + std::string(local ? "L1 " : "<= 16 KiB ") + table_number(l.smallest_ns) + " ns" +
                       (local ? " (<= 16 KiB)" : "") + ", " + (local ? "L2 " : "1 MiB-" + half + " ") +
-                      num(l.l2_window_ns) + " ns" + (local ? " (1 MiB-" + half + ")" : "") + ", " +
-                      (local ? "DRAM " : ">= " + four + " ") + num(l.beyond_l2_ns) + " ns" +
+                      table_number(l.l2_window_ns) + " ns" + (local ? " (1 MiB-" + half + ")" : "") + ", " +
+                      (local ? "DRAM " : ">= " + four + " ") + table_number(l.beyond_l2_ns) + " ns" +
                       (local ? " (>= " + four + ")" : "") + "\n";
     std::string sizes = "  ns by working set:";
-    for (const auto& [bytes, ns] : l.ns_by_working_set) sizes += " " + short_size(bytes) + " " + num(ns, "%.0f");
+    for (const auto& [bytes, ns] : l.ns_by_working_set) sizes += " " + short_size(bytes) + " " + table_number(ns, "%.0f");
     out += sizes + "\n";
     if (l.nearest_sm_ns && l.farthest_sm_ns && l.l2_window_ns && *l.nearest_sm_ns > 0)
         out += "  by the SM that chases (1 MiB-" + half + ", up to " + std::to_string(l.chase_sms) +
-               " SMs a sample; the figures above are their mean, as nvbandwidth's): nearest " + num(l.nearest_sm_ns) +
-               " ns, farthest " + num(l.farthest_sm_ns) + " ns, " +
-               num((*l.farthest_sm_ns / *l.nearest_sm_ns - 1) * 100, "%.1f") + "% apart\n";
+               " SMs a sample; the figures above are their mean, as nvbandwidth's): nearest " + table_number(l.nearest_sm_ns) +
+               " ns, farthest " + table_number(l.farthest_sm_ns) + " ns, " +
+               table_number((*l.farthest_sm_ns / *l.nearest_sm_ns - 1) * 100, "%.1f") + "% apart\n";
     return out;
 }
 
@@ -112,11 +109,11 @@ std::string loaded(const Record& r) {
     for (const LoadedLatency& l : levels)
         for (const auto& [bytes, ns] : l.ns_by_working_set) {
             std::string& line = lines[bytes];
-            line += (line.empty() ? "" : "; ") + l.load + " " + num(ns, "%.0f") + " ns";
+            line += (line.empty() ? "" : "; ") + l.load + " " + table_number(ns, "%.0f") + " ns";
             if (l.load != "none" && unloaded.count(bytes) && unloaded[bytes] > 0) {
-                line += " (" + num(ns / unloaded[bytes], "%.2f") + "x";
+                line += " (" + table_number(ns / unloaded[bytes], "%.2f") + "x";
                 for (const auto& [b, u] : l.load_gbps_by_working_set)
-                    if (b == bytes) line += ", U " + num(u, "%.0f") + " GB/s";
+                    if (b == bytes) line += ", U " + table_number(u, "%.0f") + " GB/s";
                 line += ")";
             }
         }

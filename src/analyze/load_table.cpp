@@ -8,6 +8,7 @@
 #include "catalog/method_params.hpp"
 #include "measure/byte_size.hpp"
 #include "measure/statistics.hpp"
+#include "measure/link_text.hpp"
 
 namespace hwcomm::analyze {
 
@@ -27,12 +28,6 @@ const Point* ok_point(const Record& r, std::uint64_t bytes) {
 double extra(const Point& p, const std::string& name, double fallback) {
     const auto it = p.extras.find(name);
     return it == p.extras.end() ? fallback : it->second;
-}
-
-std::string fixed(double v, int digits) {
-    char buf[64];
-    std::snprintf(buf, sizeof buf, "%.*f", digits, v);
-    return buf;
 }
 
 bool has_view(const MethodCatalog& catalog, const Record& r, MethodView view) {
@@ -143,9 +138,9 @@ std::string format_load_tables(const std::vector<LoadTable>& load, const std::ve
         out << "    loads  GB/s      of alone  U GB/s   with\n";
         for (const LoadRow& r : t.rows) {
             char line[160];
-            std::snprintf(line, sizeof line, "    %-5zu  %-8s  %-8s  %-7s  ", r.loads, fixed(r.gbps, 1).c_str(),
-                          r.fraction_of_alone > 0 ? fixed(r.fraction_of_alone, 3).c_str() : "-",
-                          r.loads ? fixed(r.load_gbps, 1).c_str() : "-");
+            std::snprintf(line, sizeof line, "    %-5zu  %-8s  %-8s  %-7s  ", r.loads, format_fixed(r.gbps, 1).c_str(),
+                          r.fraction_of_alone > 0 ? format_fixed(r.fraction_of_alone, 3).c_str() : "-",
+                          r.loads ? format_fixed(r.load_gbps, 1).c_str() : "-");
             out << line << r.with << (r.load_covered ? "" : " (load ended inside the window)") << "\n";
         }
     }
@@ -158,16 +153,16 @@ std::string format_load_tables(const std::vector<LoadTable>& load, const std::ve
         const bool ce = t.engine == "ce";
         out << "  " << t.src << " -> " << t.dst << (ce ? ", copy engines (ce)" : ", copy kernels (sm)") << "\n";
         for (const PriorityRow& r : t.rows) {
-            out << "    " << r.priority << ": " << fixed(r.small_seconds * 1e6, 1) << " us at " << format_size(r.small_bytes);
+            out << "    " << r.priority << ": " << format_fixed(r.small_seconds * 1e6, 1) << " us at " << format_size(r.small_bytes);
             if (r.priority != "alone") {
-                out << " (wait " << fixed(r.small_wait_seconds * 1e6, 1) << " us";
+                out << " (wait " << format_fixed(r.small_wait_seconds * 1e6, 1) << " us";
                 if (r.small_samples)
                     out << "; waited in " << r.small_waited << " of " << r.small_samples << " samples"
-                        << (r.small_waited ? ", " + fixed(r.wait_when_waited_seconds * 1e6, 1) + " us when it did" : "");
+                        << (r.small_waited ? ", " + format_fixed(r.wait_when_waited_seconds * 1e6, 1) + " us when it did" : "");
                 out << ")";
             }
             // Under a load the copy engines serve first, bytes over time is the queue's, not the route's.
-            if (r.priority == "alone" || !ce) out << ", " << fixed(r.large_gbps, 1) << " GB/s at " << format_size(r.large_bytes);
+            if (r.priority == "alone" || !ce) out << ", " << format_fixed(r.large_gbps, 1) << " GB/s at " << format_size(r.large_bytes);
             out << "\n";
         }
         if (ce)

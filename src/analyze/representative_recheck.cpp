@@ -16,7 +16,7 @@ const nlohmann::json* recheck_of(const Record& r) {
 }
 
 // A number the file may lack or hold as another type: 0.
-double number(const nlohmann::json& e, const char* name) {
+double number_field(const nlohmann::json& e, const char* name) {
     const auto it = e.find(name);
     return it != e.end() && it->is_number() ? it->get<double>() : 0.0;
 }
@@ -86,13 +86,13 @@ bool outside_the_other_way(const nlohmann::json& recheck) {
 
 // What the second measurement is compared with: the class's median, or the other link.
 double reference_gbps(const nlohmann::json& recheck, const nlohmann::json& entry) {
-    return number(entry, is_pair(recheck) ? "other_gbps" : "class_median_gbps");
+    return number_field(entry, is_pair(recheck) ? "other_gbps" : "class_median_gbps");
 }
 
 // second_pass_repeat, given what the first pass compared the record by (`view`: first_pass_view).
 std::optional<SameLinkRepeat> second_pass_beside(const Record& record, const std::map<std::uint64_t, double>& view) {
     const auto it = record.context.find("second_pass");
-    if (it == record.context.end() || !it->is_object() || bytes_of(*it) == 0 || !(number(*it, "again_gbps") > 0))
+    if (it == record.context.end() || !it->is_object() || bytes_of(*it) == 0 || !(number_field(*it, "again_gbps") > 0))
         return std::nullopt;
     const std::uint64_t bytes = bytes_of(*it);
     // What the class compared it by before: a measurement beside the class, else its curve.
@@ -102,7 +102,7 @@ std::optional<SameLinkRepeat> second_pass_beside(const Record& record, const std
         for (const CurvePoint& p : curve_points(record))
             if (p.bytes == bytes) before = p.gbps;
     if (!(before > 0)) return std::nullopt;
-    return SameLinkRepeat{bytes, before, number(*it, "again_gbps")};
+    return SameLinkRepeat{bytes, before, number_field(*it, "again_gbps")};
 }
 
 }  // namespace
@@ -113,7 +113,7 @@ std::map<std::uint64_t, double> rechecked_gbps(const Record& record) {
     if (!entries) return out;
     for (const auto& e : *entries) {
         if (!e.is_object() || bytes_of(e) == 0 || !without_axes(e)) continue;
-        if (const double g = number(e, "again_gbps"); g > 0) out[bytes_of(e)] = g;
+        if (const double g = number_field(e, "again_gbps"); g > 0) out[bytes_of(e)] = g;
     }
     return out;
 }
@@ -127,8 +127,8 @@ std::map<std::uint64_t, double> measured_twice_gbps(const Record& record) {
         std::map<std::uint64_t, std::pair<std::string, double>> m;
         for (const auto& e : list)
             if (e.is_object() && bytes_of(e) > 0 && without_axes(e) && flag(e, "outside") &&
-                number(e, "bandwidth_gbps") > 0)
-                m[bytes_of(e)] = {string_of(e, "side", ""), number(e, "bandwidth_gbps")};
+                number_field(e, "bandwidth_gbps") > 0)
+                m[bytes_of(e)] = {string_of(e, "side", ""), number_field(e, "bandwidth_gbps")};
         return m;
     };
     const auto a = outside(*twice->first), b = outside(*twice->kept);
@@ -157,8 +157,8 @@ std::vector<SameLinkRepeat> same_link_repeats(const Record& record) {
         for (const CurvePoint& p : curve_points(record)) sweep[p.bytes] = p.gbps;
         for (const auto& e : *entries) {
             if (!e.is_object() || bytes_of(e) == 0 || !without_axes(e)) continue;
-            const double again = number(e, "again_gbps");
-            double first = number(e, "first_gbps");
+            const double again = number_field(e, "again_gbps");
+            double first = number_field(e, "first_gbps");
             if (first <= 0)
                 if (const auto it = sweep.find(bytes_of(e)); it != sweep.end()) first = it->second;
             if (first > 0 && again > 0) out.push_back({bytes_of(e), first, again});
@@ -169,12 +169,12 @@ std::vector<SameLinkRepeat> same_link_repeats(const Record& record) {
     if (!twice) return out;
     std::map<std::uint64_t, double> before;
     for (const auto& e : *twice->first)
-        if (e.is_object() && bytes_of(e) > 0 && without_axes(e) && number(e, "bandwidth_gbps") > 0)
-            before[bytes_of(e)] = number(e, "bandwidth_gbps");
+        if (e.is_object() && bytes_of(e) > 0 && without_axes(e) && number_field(e, "bandwidth_gbps") > 0)
+            before[bytes_of(e)] = number_field(e, "bandwidth_gbps");
     for (const auto& e : *twice->kept)
-        if (e.is_object() && bytes_of(e) > 0 && without_axes(e) && number(e, "bandwidth_gbps") > 0)
+        if (e.is_object() && bytes_of(e) > 0 && without_axes(e) && number_field(e, "bandwidth_gbps") > 0)
             if (const auto it = before.find(bytes_of(e)); it != before.end())
-                out.push_back({bytes_of(e), it->second, number(e, "bandwidth_gbps")});
+                out.push_back({bytes_of(e), it->second, number_field(e, "bandwidth_gbps")});
     return out;
 }
 
@@ -189,9 +189,9 @@ std::string measured_twice_note(const Record& record) {
     if (!twice) return "";
     // Off its reference (the class's median where the class judged, else the representative) at a size.
     const auto off = [](const nlohmann::json& e) -> std::optional<double> {
-        const double mine = number(e, "bandwidth_gbps");
-        double centre = number(e, "representative_gbps");
-        if (const auto k = e.find("class"); k != e.end() && k->is_object()) centre = number(*k, "median_gbps");
+        const double mine = number_field(e, "bandwidth_gbps");
+        double centre = number_field(e, "representative_gbps");
+        if (const auto k = e.find("class"); k != e.end() && k->is_object()) centre = number_field(*k, "median_gbps");
         if (mine <= 0 || centre <= 0) return std::nullopt;
         return mine / centre - 1;
     };
@@ -244,7 +244,7 @@ std::optional<Anomaly> recheck_anomaly(const Record& record) {
         t += "it failed (" + string_of(*r, "error", "?") + ")";
     } else {
         if (const nlohmann::json* e = first_outside(*r)) {
-            const double again = number(*e, "again_gbps"), other = reference_gbps(*r, *e);
+            const double again = number_field(*e, "again_gbps"), other = reference_gbps(*r, *e);
             t += "it read " + format_number(again, "%.4g") + " GB/s at " + format_size(bytes_of(*e)) +
                  (other > 0 ? " (" + format_number((again / other - 1) * 100, "%+.1f%%") +
                                   (pair ? " from the other link)" : " from the class's median)")
@@ -286,7 +286,7 @@ std::string recheck_note(const Record& record) {
     t += pair ? "; measured again right after it: " : "; measured again beside it: ";
     if (verdict == "failed") return t + "failed (" + string_of(*r, "error", "?") + ")";
     if (const nlohmann::json* e = first_outside(*r); e && reference_gbps(*r, *e) > 0)
-        t += format_number((number(*e, "again_gbps") / reference_gbps(*r, *e) - 1) * 100, "%+.1f%%") +
+        t += format_number((number_field(*e, "again_gbps") / reference_gbps(*r, *e) - 1) * 100, "%+.1f%%") +
              (pair ? " from it, " : ", ");
     if (verdict == "within" && outside_the_other_way(*r))
         return t + "outside the other way (moved by the time each ran, not the link's)";

@@ -22,7 +22,7 @@ std::optional<double> number_in(const nlohmann::json& context, const char* key) 
 // representative measured again beside its class's confirmations
 // (context.recheck, run/representative_recheck.hpp); or a link of a class
 // measured twice (context.second_pass, run/second_pass.hpp).
-bool measured_twice(const Record& r) {
+bool counts_as_twice(const Record& r) {
     if (!r.context.is_object()) return false;
     for (const char* again : {"recheck", "second_pass"})
         if (const auto it = r.context.find(again); it != r.context.end() && it->is_object()) return true;
@@ -45,7 +45,7 @@ void add(RunTimeRow& row, const Record& r) {
     if (r.measured_as == "confirmed") ++row.confirmed;
     else if (r.measured_as == "promoted") ++row.promoted;
     else ++row.full;
-    row.measured_twice += measured_twice(r);
+    row.measured_twice += counts_as_twice(r);
     const auto estimate = number_in(r.context, "estimate_s");
     const auto elapsed = number_in(r.context, "elapsed_s");
     if (!estimate || !elapsed) return;

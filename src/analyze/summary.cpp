@@ -16,6 +16,7 @@
 #include "core/error.hpp"
 #include "io/cluster_section.hpp"
 #include "measure/byte_size.hpp"
+#include "measure/link_text.hpp"
 
 namespace hwcomm::analyze {
 
@@ -172,12 +173,6 @@ std::string format_time(double seconds) {
 
 namespace {
 
-std::string fixed(double v, int decimals) {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
-    return buf;
-}
-
 std::string pad(const std::string& s, std::size_t width, bool right = false) {
     if (s.size() >= width) return s;
     return right ? std::string(width - s.size(), ' ') + s : s + std::string(width - s.size(), ' ');
@@ -225,7 +220,7 @@ constexpr double kNotedCv = 0.10;
 
 // What a duplex record's figures count, in both peers' words.
 std::string duplex_note(const SummaryRow& r) {
-    const std::string fwd = fixed(r.fwd_gbps.value_or(0), 1), rev = fixed(r.rev_gbps.value_or(0), 1);
+    const std::string fwd = format_fixed(r.fwd_gbps.value_or(0), 1), rev = format_fixed(r.rev_gbps.value_or(0), 1);
     if (r.duplex == to_string(DuplexConvention::OneDirectionUnderOpposite))
         return "large and best are one direction under opposite traffic (nvbandwidth's bidirectional convention)" +
                (r.fwd_gbps || r.rev_gbps ? "; at the best point fwd " + fwd + ", rev " + rev + " GB/s" : std::string());
@@ -244,13 +239,13 @@ std::string format_summary_table(const std::vector<SummaryRow>& rows) {
     lines.push_back({"#", "method", "src->dst", "params", "large", "best @size", "% link", "small", "cv", "status"});
     for (const SummaryRow& r : rows) {
         const CurveMetrics& m = r.metrics;
-        std::string large = m.large ? fixed(m.large->gbps, 1) + (m.large->last_octave ? "^" : "") +
+        std::string large = m.large ? format_fixed(m.large->gbps, 1) + (m.large->last_octave ? "^" : "") +
                                           (m.large->cache_resident ? " c" : "")
                                     : "-";
         std::string best = "-";
-        if (m.best) best = fixed(m.best->gbps, 1) + " @" + short_size(m.best->bytes) + (m.best->cache_resident ? " c" : "");
+        if (m.best) best = format_fixed(m.best->gbps, 1) + " @" + short_size(m.best->bytes) + (m.best->cache_resident ? " c" : "");
         std::string link = "-";
-        if (m.fraction_of_limit) link = fixed(*m.fraction_of_limit * 100, 0) + "% " + compact_link(m.limit->what);
+        if (m.fraction_of_limit) link = format_fixed(*m.fraction_of_limit * 100, 0) + "% " + compact_link(m.limit->what);
         std::string small = "-";
         if (m.small) {
             small = format_time(m.small->seconds) + "@" + format_size(m.small->bytes);
@@ -259,7 +254,7 @@ std::string format_summary_table(const std::vector<SummaryRow>& rows) {
         }
         const std::string params = compact_params(r.params);
         // Whole percents from 10% up: the column stays narrow, and one more digit would not change a verdict.
-        const std::string cv = r.max_cv ? fixed(*r.max_cv * 100, *r.max_cv < 0.1 ? 1 : 0) + "%" : "-";
+        const std::string cv = r.max_cv ? format_fixed(*r.max_cv * 100, *r.max_cv < 0.1 ? 1 : 0) + "%" : "-";
         lines.push_back({clip(r.source, 12), clip(r.method, 16), clip(r.src + "->" + r.dst, 13),
                          clip(params.empty() ? "-" : params, sources ? 14 : 16), large, best, clip(link, 12), small, cv,
                          clip(status_of(r), 16)});
@@ -311,12 +306,12 @@ std::string format_summary_table(const std::vector<SummaryRow>& rows) {
         if (!r.gate_note.empty()) notes.push_back(who + ": " + r.gate_note);
         if (r.max_cv && *r.max_cv >= kNotedCv)
             notes.push_back(who + ": samples spread most at " + short_size(r.max_cv_bytes) + " (cv " +
-                            fixed(*r.max_cv * 100, 0) + "%)");
+                            format_fixed(*r.max_cv * 100, 0) + "%)");
         if (!r.duplex.empty()) notes.push_back(who + ": " + duplex_note(r));
         else if (r.lanes > 1 && r.lane_min_gbps)
             notes.push_back(who + ": " + std::to_string(r.lanes) + " lanes started together; large and best are every "
                             "lane's bytes over the common window (their sum); at the best point each lane " +
-                            fixed(*r.lane_min_gbps, 1) + ".." + fixed(*r.lane_max_gbps, 1) +
+                            format_fixed(*r.lane_min_gbps, 1) + ".." + format_fixed(*r.lane_max_gbps, 1) +
                             " GB/s under the others' traffic");
     }
     if (!notes.empty()) out << "\nnotes and suspect points:\n";

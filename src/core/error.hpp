@@ -1,6 +1,8 @@
 #pragma once
 // User-facing errors: everything that should end the program with a one-line
 // message and exit code 2 (bad file, bad option, missing device) is a UsageError.
+#include <cerrno>
+#include <cstring>
 #include <stdexcept>
 #include <string>
 
@@ -25,6 +27,9 @@ class Unavailable : public MeasurementError {
 public:
     using MeasurementError::MeasurementError;
 };
+
+// The C library's text of the last failed call's errno.
+inline std::string errno_text() { return std::strerror(errno); }
 
 inline constexpr int kExitUsage = 2;
 // hwcomm run: finished, but some records are errors; stopped before the end

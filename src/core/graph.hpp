@@ -27,6 +27,9 @@ enum class VertexKind {
     NetworkInterface,
 };
 
+// An NVSwitch, seen or standing for hidden ones.
+inline bool is_nvswitch(VertexKind kind) { return kind == VertexKind::NvSwitch || kind == VertexKind::NvSwitchFabric; }
+
 enum class EdgeKind {
     Smp,       // interconnect between packages (QPI/UPI/X-Bus...)
     Membership,// package <-> NUMA node, NUMA node <-> host bridge (I/O locality)

@@ -69,8 +69,6 @@ bool has_own_rate(const Graph& graph, const Edge& e) {
     return e.kind == EdgeKind::NvLink || e.kind == EdgeKind::Xgmi;
 }
 
-bool is_switch_kind(VertexKind kind) { return kind == VertexKind::NvSwitch || kind == VertexKind::NvSwitchFabric; }
-
 bool is_cpu_side(VertexKind kind) { return kind == VertexKind::Package || kind == VertexKind::NumaNode; }
 
 bool intersect(const std::vector<std::string>& x, const std::vector<std::string>& y) {
@@ -198,7 +196,7 @@ std::optional<Path> find_path(const Graph& graph, const std::string& from, const
         const bool endpoint_only = v != from && !relays(graph.find(v)->kind);
         // An NVSwitch forwards NVLink to NVLink only: its PCIe function is a
         // management port, not a way between the host and the GPUs.
-        const bool nvlink_only = v != from && is_switch_kind(graph.find(v)->kind);
+        const bool nvlink_only = v != from && is_nvswitch(graph.find(v)->kind);
         if (nvlink_only && edges[via[v]].kind != EdgeKind::NvLink) continue;
         for (std::size_t i : adjacent[v]) {
             const Edge& e = edges[i];

@@ -14,7 +14,7 @@ namespace {
 
 bool is_switch(const Graph& graph, const std::string& id) {
     const Vertex* v = graph.find(id);
-    return v && (v->kind == VertexKind::NvSwitch || v->kind == VertexKind::NvSwitchFabric);
+    return v && is_nvswitch(v->kind);
 }
 
 struct Bond {

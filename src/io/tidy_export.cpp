@@ -31,15 +31,15 @@ const std::vector<std::string>& fixed_columns() {
 }
 
 // NaN (an absent statistic of an imported aggregate) is null.
-json num(double v) { return std::isfinite(v) ? json(v) : json(nullptr); }
+json json_number(double v) { return std::isfinite(v) ? json(v) : json(nullptr); }
 
 void put_stats(Row& row, const SampleStats& s) {
     row["n"] = s.n;
     if (s.n == 0) return;  // a failed point: no statistics
-    row["min_s"] = num(s.min), row["q1_s"] = num(s.q1), row["median_s"] = num(s.median);
-    row["q3_s"] = num(s.q3), row["max_s"] = num(s.max), row["mean_s"] = num(s.mean);
-    row["stdev_s"] = num(s.stdev), row["cv"] = num(s.cv);
-    row["ci95_low_s"] = num(s.ci95_low), row["ci95_high_s"] = num(s.ci95_high);
+    row["min_s"] = json_number(s.min), row["q1_s"] = json_number(s.q1), row["median_s"] = json_number(s.median);
+    row["q3_s"] = json_number(s.q3), row["max_s"] = json_number(s.max), row["mean_s"] = json_number(s.mean);
+    row["stdev_s"] = json_number(s.stdev), row["cv"] = json_number(s.cv);
+    row["ci95_low_s"] = json_number(s.ci95_low), row["ci95_high_s"] = json_number(s.ci95_high);
 }
 
 bool all_digits(const std::string& s) {
@@ -93,15 +93,15 @@ Row point_row(Row row, const Record& r, const MethodRow* method, const Point& p)
     row["bytes_per_rep"] = p.bytes_per_rep;
     row["status"] = p.status, row["verified"] = p.verified, row["stop_reason"] = p.stop_reason;
     put_stats(row, p.stats);
-    if (p.status == "ok") row["bandwidth_gbps"] = num(p.bandwidth_gbps), row["peak_bandwidth_gbps"] = num(p.peak_bandwidth_gbps);
+    if (p.status == "ok") row["bandwidth_gbps"] = json_number(p.bandwidth_gbps), row["peak_bandwidth_gbps"] = json_number(p.peak_bandwidth_gbps);
     row["best_variant"] = p.best_variant;
     if (all_digits(p.best_variant)) row["workers"] = std::stoul(p.best_variant);
     row["error"] = p.error;
     for (const auto& [k, v] : p.axes) row["axis_" + k] = v;
     for (const auto& [k, v] : p.extras) {
-        if (k == "fwd_gbps") row["duplex_fwd_gbps"] = num(v);
-        else if (k == "rev_gbps") row["duplex_rev_gbps"] = num(v);
-        else row["extra_" + k] = num(v);
+        if (k == "fwd_gbps") row["duplex_fwd_gbps"] = json_number(v);
+        else if (k == "rev_gbps") row["duplex_rev_gbps"] = json_number(v);
+        else row["extra_" + k] = json_number(v);
     }
     // Both conventions of a duplex figure: each direction under opposite traffic
     // (fwd, rev: nvbandwidth's) and both directions' bytes over the time of
@@ -109,9 +109,9 @@ Row point_row(Row row, const Record& r, const MethodRow* method, const Point& p)
     if (method && is_duplex(*method, r.params) && p.status == "ok") {
         row["duplex_convention"] = to_string(method->duplex.convention);
         // Never a sum of two rates: the total only where the point itself is both directions' bytes over time.
-        if (method->duplex.convention == DuplexConvention::Sum) row["duplex_total_gbps"] = num(p.bandwidth_gbps);
+        if (method->duplex.convention == DuplexConvention::Sum) row["duplex_total_gbps"] = json_number(p.bandwidth_gbps);
     }
-    for (const auto& [k, m] : p.metrics) row["metric_" + k] = num(m.value), row["metric_" + k + "_unit"] = m.unit;
+    for (const auto& [k, m] : p.metrics) row["metric_" + k] = json_number(m.value), row["metric_" + k + "_unit"] = m.unit;
     return row;
 }
 
@@ -131,7 +131,7 @@ void add_record_rows(const ExportSource& src, const NodeHosts& hosts, const Reco
             if (all_digits(v.variant)) row["workers"] = std::stoul(v.variant);
             row["bytes_per_rep"] = p.bytes_per_rep;
             put_stats(row, v.stats);
-            row["bandwidth_gbps"] = num(v.bandwidth_gbps);
+            row["bandwidth_gbps"] = json_number(v.bandwidth_gbps);
             rows.push_back(row);
         }
         for (const auto& lane : p.lanes) {
@@ -140,7 +140,7 @@ void add_record_rows(const ExportSource& src, const NodeHosts& hosts, const Reco
             for (const auto& spec : r.lanes)
                 if (spec.label == lane.label) row["lane_src"] = spec.src, row["lane_dst"] = spec.dst, row["lane_role"] = spec.role;
             put_stats(row, lane.stats);
-            row["bandwidth_gbps"] = num(lane.bandwidth_gbps);
+            row["bandwidth_gbps"] = json_number(lane.bandwidth_gbps);
             rows.push_back(row);
         }
     }

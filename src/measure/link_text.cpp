@@ -79,6 +79,12 @@ std::string format_number(double v, const char* format) {
     return buf;
 }
 
+std::string format_fixed(double v, int decimals) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
+    return buf;
+}
+
 std::string ratio_percent(double ratio) { return format_number((ratio - 1) * 100, "%+.1f%%"); }
 
 }  // namespace hwcomm

@@ -20,6 +20,8 @@ std::string format_gbps(double gbps);
 std::string format_rate(double gbps);
 // v printed with a printf format ("%.1f", "%.4g"), for the text reports and log lines.
 std::string format_number(double v, const char* format);
+// v with `decimals` decimals ("%.*f").
+std::string format_fixed(double v, int decimals);
 // How far a ratio lies from 1 in percent, signed: 1.123 -> "+12.3%".
 std::string ratio_percent(double ratio);
 

@@ -11,8 +11,6 @@ namespace hwcomm {
 
 namespace {
 
-bool is_switch(VertexKind kind) { return kind == VertexKind::NvSwitch || kind == VertexKind::NvSwitchFabric; }
-
 class TreePrinter {
 public:
     TreePrinter(const Graph& graph, std::ostream& out, bool all) : graph_(graph), out_(out), all_(all) {}
@@ -115,7 +113,7 @@ private:
         bool any = false;
         for (const Edge& e : graph_.edges()) {
             if (e.kind != kind) continue;
-            if (skip_switches && (is_switch(graph_.find(e.a)->kind) || is_switch(graph_.find(e.b)->kind))) continue;
+            if (skip_switches && (is_nvswitch(graph_.find(e.a)->kind) || is_nvswitch(graph_.find(e.b)->kind))) continue;
             if (!any) out_ << title << ":\n";
             any = true;
             out_ << "  " << e.a << " -- " << e.b << "  " << describe_edge(e, EdgeText::State) << suffix << "\n";
@@ -142,7 +140,7 @@ private:
             for (const Edge* e : graph_.edges_of(v.id)) {
                 if (e->kind != EdgeKind::NvLink) continue;
                 const std::string other = e->a == v.id ? e->b : e->a;
-                if (!is_switch(graph_.find(other)->kind)) continue;
+                if (!is_nvswitch(graph_.find(other)->kind)) continue;
                 targets.push_back(other);
                 links += e->nvlink ? e->nvlink->links : 1;
                 gbps += e->gbps_per_direction;

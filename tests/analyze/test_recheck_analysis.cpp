@@ -91,7 +91,9 @@ TEST(RecheckAnalysis, TheIdenticalLinkCellComparesTheSecondMeasurementAndSaysSo)
     EXPECT_TRUE(named) << a->evidence.dump();
     // The record's own curve stays its sweep: the series' window is the sweep's.
     for (const Series& s : after.series)
-        if (s.key == "memcpy-peer|gpu0|gpu1|peer=on") EXPECT_DOUBLE_EQ(s.window_points.at(k64M), 24.0);
+        if (s.key == "memcpy-peer|gpu0|gpu1|peer=on") {
+            EXPECT_DOUBLE_EQ(s.window_points.at(k64M), 24.0);
+        }
     EXPECT_EQ(count_kind(after, "representative-measured-again"), 1u);
     EXPECT_EQ(count_kind(after, "identical-link-outlier"), 0u);
     EXPECT_EQ(count_kind(before, "representative-measured-again"), 0u);

@@ -112,6 +112,7 @@ TEST(SecondPassAnalysis, AnUnlikeLinkMeasuredTwiceIsToldApart) {
     EXPECT_GT(*c.effect, 0.6);
     ASSERT_EQ(differ_anomalies(a), 1u);
     for (const Anomaly& x : a.anomalies)
-        if (x.kind == "identical-links-differ")
+        if (x.kind == "identical-links-differ") {
             EXPECT_NE(x.text.find("the links differ by more than it moved"), std::string::npos) << x.text;
+        }
 }

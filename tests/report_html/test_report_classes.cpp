@@ -107,7 +107,9 @@ TEST(ReportClasses, ALaneOfARoundCountsAsAConfirmation) {
     ASSERT_NE(peer, nullptr);
     EXPECT_EQ((*peer)["measured_as"]["confirmed"], 1);
     for (const auto& c : model["curves"])
-        if (c["key"] == lane->key) EXPECT_EQ(c["as"], "confirmed");
+        if (c["key"] == lane->key) {
+            EXPECT_EQ(c["as"], "confirmed");
+        }
 }
 
 // Each file's run time beside its plan's estimate, per method and in total,

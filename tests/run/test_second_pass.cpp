@@ -140,7 +140,9 @@ TEST(SecondPass, TheEngineMeasuresANoisyClassOnceMoreInOrderAndAQuietOneNot) {
         EXPECT_NEAR(e.at("again_gbps").get<double>() / again, 1, 1e-3) << r.key;
         EXPECT_EQ(e.at("bytes"), kPlateau);
         position += e.at("position").at(0).get<std::size_t>();
-        if (r.key == noisy.rep_key) EXPECT_EQ(e.at("position").at(0), 1);  // the representative first
+        if (r.key == noisy.rep_key) {
+            EXPECT_EQ(e.at("position").at(0), 1);  // the representative first
+        }
     }
     EXPECT_EQ(position, 1u + 2 + 3 + 4);
     // Within 5%: nothing measured twice.

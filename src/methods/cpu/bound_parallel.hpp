@@ -5,6 +5,7 @@
 // is bound and before any binding is restored.
 #include <algorithm>
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <span>
 #include <string>
@@ -14,6 +15,11 @@
 #include "platform/thread_binding.hpp"
 
 namespace hwcomm {
+
+// One worker's partial sum on its own cache line (no false sharing between workers).
+struct alignas(64) PaddedSum {
+    std::uint64_t value = 0;
+};
 
 struct BoundRun {
     double seconds = 0;

@@ -22,10 +22,6 @@ namespace hwcomm {
 
 namespace {
 
-struct alignas(64) PaddedSum {
-    std::uint64_t value = 0;
-};
-
 // Reads per write of a mix value; 0 for "read" (all reads).
 unsigned reads_per_write(const std::string& mix) {
     if (mix == "read") return 0;

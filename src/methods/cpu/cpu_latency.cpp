@@ -22,7 +22,6 @@ namespace {
 
 // One sample lasts about this long (chase steps calibrated in warm-up).
 constexpr double kSampleSeconds = 5e-3;
-constexpr std::uint64_t kMinSteps = 4096, kMaxSteps = std::uint64_t{1} << 22;
 constexpr std::uint64_t kWarmLinks = 65536;
 
 class LatencySession : public CpuSession {
@@ -48,9 +47,9 @@ public:
         // leave the caches as chasing leaves them.
         if (bytes <= llc_or_assumed()) run_workers(1, 1, [&](unsigned, unsigned) { chase_.touch(); });
         chase(std::min<std::uint64_t>(chase_.lines(), kWarmLinks));
-        const double per_link = chase(kMinSteps) / static_cast<double>(kMinSteps);
+        const double per_link = chase(PointerChase::kMinSteps) / static_cast<double>(PointerChase::kMinSteps);
         steps_ = static_cast<std::uint64_t>(std::clamp(kSampleSeconds / std::max(per_link, 1e-10),
-                                                       static_cast<double>(kMinSteps), static_cast<double>(kMaxSteps)));
+                                                       static_cast<double>(PointerChase::kMinSteps), static_cast<double>(PointerChase::kMaxSteps)));
     }
     Sample measure(std::size_t bytes, const std::string&) override {
         lay_out(bytes);
@@ -86,7 +85,7 @@ private:
     NumaBuffer buffer_;
     PointerChase chase_;
     std::size_t laid_out_ = 0;
-    std::uint64_t steps_ = kMinSteps;
+    std::uint64_t steps_ = PointerChase::kMinSteps;
 };
 
 }  // namespace

@@ -22,8 +22,7 @@ namespace hwcomm {
 
 namespace {
 
-constexpr double kSampleSeconds = 10e-3;
-constexpr std::uint64_t kMinSteps = 4096, kMaxSteps = std::uint64_t{1} << 22;
+constexpr double kLoadedSampleSeconds = 10e-3;  // one sample under load lasts about this long
 constexpr std::size_t kLoadBlock = std::size_t{64} << 10;  // bytes read between two looks at the stop flag
 // Load workers run this long before the chase starts, so it sees the load at its level.
 constexpr double kRampSeconds = 1e-3;
@@ -81,10 +80,10 @@ public:
     void warmup(std::size_t bytes, const std::string&) override {
         lay_out(bytes);
         sample(65536);
-        const auto [seconds, load] = sample(kMinSteps);
+        const auto [seconds, load] = sample(PointerChase::kMinSteps);
         (void)load;
-        steps_ = static_cast<std::uint64_t>(std::clamp(kSampleSeconds / std::max(seconds / kMinSteps, 1e-10),
-                                                       static_cast<double>(kMinSteps), static_cast<double>(kMaxSteps)));
+        steps_ = static_cast<std::uint64_t>(std::clamp(kLoadedSampleSeconds / std::max(seconds / PointerChase::kMinSteps, 1e-10),
+                                                       static_cast<double>(PointerChase::kMinSteps), static_cast<double>(PointerChase::kMaxSteps)));
     }
     Sample measure(std::size_t bytes, const std::string&) override {
         lay_out(bytes);
@@ -153,7 +152,7 @@ private:
     PointerChase chase_;
     std::size_t laid_out_ = 0;
     unsigned load_workers_ = 0;
-    std::uint64_t steps_ = kMinSteps;
+    std::uint64_t steps_ = PointerChase::kMinSteps;
 };
 
 class LoadedLatency final : public NumaPairMethod {

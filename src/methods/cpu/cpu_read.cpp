@@ -18,10 +18,6 @@ namespace hwcomm {
 
 namespace {
 
-struct alignas(64) PaddedSum {
-    std::uint64_t value = 0;
-};
-
 class ReadSession : public CpuSession {
 public:
     ReadSession(int src, int dst, std::size_t max_bytes, const MethodOptions& options)

@@ -14,6 +14,8 @@ namespace hwcomm {
 class PointerChase {
 public:
     static constexpr std::size_t kLineBytes = 64;
+    // The bounds of a sample's calibrated chase length, in links.
+    static constexpr std::uint64_t kMinSteps = 4096, kMaxSteps = std::uint64_t{1} << 22;
 
     // Chains the lines of memory[0, working_set) (rounded down to whole
     // lines, at least 2) in the random cycle of `seed`; the chase starts at

@@ -23,8 +23,6 @@ constexpr std::uint64_t kFileSeed = 0xD15C0000D15Cull;
 
 constexpr std::size_t kWarmupBytes = std::size_t{16} << 20;  // a multiple of any O_DIRECT block
 
-std::string errno_text() { return std::strerror(errno); }
-
 }  // namespace
 
 const char* to_string(DiskIo io) {

@@ -17,8 +17,6 @@ namespace hwcomm {
 
 namespace {
 
-std::string errno_text() { return std::strerror(errno); }
-
 // A file with no name in `dir`; -1 (errno set) when the filesystem cannot.
 int open_unnamed(const std::string& dir, std::string& how) {
     int fd = ::open(dir.c_str(), O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);

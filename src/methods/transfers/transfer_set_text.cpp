@@ -36,7 +36,7 @@ constexpr unsigned kMaxUnits = 65535;
 constexpr std::uint64_t kMaxBytes = std::uint64_t{1} << 40;  // the run's own limit (run_options.hpp)
 
 // A field as a one-line message may show it: bounded (the line itself is printable ASCII).
-std::string shown(const std::string& text) { return text.size() > 40 ? text.substr(0, 40) + "..." : text; }
+std::string shortened(const std::string& text) { return text.size() > 40 ? text.substr(0, 40) + "..." : text; }
 
 class LineError {
 public:
@@ -65,20 +65,20 @@ bool id_char(char c) { return c > ' ' && c < 0x7f && c != ',' && c != '@' && c !
 
 void check_name(const std::string& name, const LineError& fail) {
     if (name.empty()) fail("the set name is empty (expected: set, executor, src, dst, size[, host_mem])");
-    if (name.size() > kMaxNameLength) fail("set name '" + shown(name) + "' is longer than 64 characters");
+    if (name.size() > kMaxNameLength) fail("set name '" + shortened(name) + "' is longer than 64 characters");
     if (!std::all_of(name.begin(), name.end(), name_char))
-        fail("set name '" + shown(name) + "' may hold letters, digits and _ . - + only");
+        fail("set name '" + shortened(name) + "' may hold letters, digits and _ . - + only");
 }
 
 void check_id(const std::string& id, const char* what, const LineError& fail) {
     if (id.empty()) fail(std::string(what) + " is empty");
-    if (id.size() > kMaxIdLength) fail(std::string(what) + " '" + shown(id) + "' is longer than 128 characters");
-    if (!std::all_of(id.begin(), id.end(), id_char)) fail(std::string(what) + " '" + shown(id) + "' is not a vertex id");
+    if (id.size() > kMaxIdLength) fail(std::string(what) + " '" + shortened(id) + "' is longer than 128 characters");
+    if (!std::all_of(id.begin(), id.end(), id_char)) fail(std::string(what) + " '" + shortened(id) + "' is not a vertex id");
 }
 
 unsigned parse_units(const std::string& text, const LineError& fail) {
     if (text.empty() || text.size() > 5 || !std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; }))
-        fail("executor count ':" + shown(text) + "' is not a whole number from 1 to 65535");
+        fail("executor count ':" + shortened(text) + "' is not a whole number from 1 to 65535");
     const unsigned long n = std::stoul(text);
     if (n < 1 || n > kMaxUnits) fail("executor count ':" + text + "' is not a whole number from 1 to 65535");
     return static_cast<unsigned>(n);
@@ -101,10 +101,10 @@ void parse_executor(const std::string& text, TransferLine& t, const LineError& f
                                                                {"tma", TransferExecutor::Tma},
                                                                {"cpu", TransferExecutor::Cpu}};
     const auto it = names.find(rest);
-    if (it == names.end()) fail("unknown executor '" + shown(text) + "' (ce, sm, tma or cpu, then :N and @ID if needed)");
+    if (it == names.end()) fail("unknown executor '" + shortened(text) + "' (ce, sm, tma or cpu, then :N and @ID if needed)");
     t.executor = it->second;
     if (t.executor == TransferExecutor::Ce && t.units)
-        fail("executor '" + shown(text) + "': copy engines take no count (':N' is for sm, tma and cpu)");
+        fail("executor '" + shortened(text) + "': copy engines take no count (':N' is for sm, tma and cpu)");
 }
 
 std::uint64_t parse_bytes(const std::string& text, const LineError& fail) {
@@ -113,10 +113,10 @@ std::uint64_t parse_bytes(const std::string& text, const LineError& fail) {
     try {
         bytes = parse_size(text);
     } catch (const UsageError&) {
-        fail("size '" + shown(text) + "' is not a byte size (4096, 64K, 256M, 1G) or 'sweep'");
+        fail("size '" + shortened(text) + "' is not a byte size (4096, 64K, 256M, 1G) or 'sweep'");
     }
     if (bytes == 0) fail("size 0: a transfer moves at least one byte");
-    if (bytes > kMaxBytes) fail("size '" + shown(text) + "' is above 1 TiB");
+    if (bytes > kMaxBytes) fail("size '" + shortened(text) + "' is above 1 TiB");
     return bytes;
 }
 
@@ -151,7 +151,7 @@ TransferLine parse_line(const std::vector<std::string>& f, std::size_t number, c
     if (f.size() == 6) {
         t.host_mem = lower(f[5]);
         if (t.host_mem.size() > 32 || !std::all_of(t.host_mem.begin(), t.host_mem.end(), name_char))
-            fail("host memory '" + shown(f[5]) + "' is not a host memory kind (pinned, registered, wc)");
+            fail("host memory '" + shortened(f[5]) + "' is not a host memory kind (pinned, registered, wc)");
     }
     return t;
 }

@@ -8,16 +8,11 @@
 #include "analyze/cluster.hpp"
 #include "report/html/html_escape.hpp"
 #include "report/html/html_page.hpp"
+#include "measure/link_text.hpp"
 
 namespace hwcomm::report_html {
 
 namespace {
-
-std::string fixed(double v, int digits) {
-    char buf[64];
-    std::snprintf(buf, sizeof buf, "%.*f", digits, v);
-    return buf;
-}
 
 void nodes_table(const analyze::ClusterAnalysis& a, std::ostream& out) {
     out << "<table class=\"cluster-nodes\"><thead><tr><th>node</th><th>rank</th><th>host</th><th>status</th>"
@@ -40,10 +35,10 @@ void flags_table(const analyze::ClusterAnalysis& a, std::ostream& out) {
     for (const auto* flags : {&a.node_flags, &a.pair_flags})
         for (const analyze::ClusterDeviation& d : *flags)
             out << "<tr><td>" << html_escape(d.who) << "</td><td>" << html_escape(d.path.label()) << "</td><td>"
-                << fixed(d.gbps, 2) << "</td><td>" << fixed(d.median_gbps, 2) << "</td><td>" << fixed(d.below * 100, 1)
+                << format_fixed(d.gbps, 2) << "</td><td>" << format_fixed(d.median_gbps, 2) << "</td><td>" << format_fixed(d.below * 100, 1)
                 << "%</td></tr>";
     if (a.node_flags.empty() && a.pair_flags.empty())
-        out << "<tr><td colspan=\"5\">none: no node or pair is more than " << fixed(a.threshold * 100, 0)
+        out << "<tr><td colspan=\"5\">none: no node or pair is more than " << format_fixed(a.threshold * 100, 0)
             << "% below its peers</td></tr>";
     out << "</tbody></table>";
 }
@@ -74,7 +69,7 @@ std::string cluster_section_html(const std::vector<ReportInput>& inputs) {
     if (body.empty()) return "";
     return "<section id=\"cluster\"><h2>The cluster</h2><p class=\"caption\">Each node of an MPI run, and the nodes "
            "and node pairs whose large-transfer bandwidth on a path is more than " +
-           fixed(analyze::kClusterDefaultThreshold * 100, 0) +
+           format_fixed(analyze::kClusterDefaultThreshold * 100, 0) +
            "% below the median of their peers (as <code>hwcomm analyze</code> prints them).</p>" + body +
            "</section>\n";
 }

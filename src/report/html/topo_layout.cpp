@@ -13,8 +13,6 @@ bool is_tree_kind(EdgeKind kind) {
     return kind == EdgeKind::Membership || kind == EdgeKind::Pcie || kind == EdgeKind::Attach;
 }
 
-bool is_switch(VertexKind kind) { return kind == VertexKind::NvSwitch || kind == VertexKind::NvSwitchFabric; }
-
 }  // namespace
 
 TopoLayout layout_topology(const Graph& graph) {
@@ -71,7 +69,7 @@ TopoLayout layout_topology(const Graph& graph) {
         if (parent[v] == -1 && vertices[v].kind == VertexKind::Package) roots.push_back(v);
     for (std::size_t v = 0; v < vertices.size(); ++v) {
         if (parent[v] != -1 || vertices[v].kind == VertexKind::Package) continue;
-        if (is_switch(vertices[v].kind) && children[v].empty()) switches.push_back(v);
+        if (is_nvswitch(vertices[v].kind) && children[v].empty()) switches.push_back(v);
         else roots.push_back(v);
     }
     for (std::size_t v : roots) place(v, 0);
@@ -84,7 +82,7 @@ TopoLayout layout_topology(const Graph& graph) {
         int n = 0;
         for (const Edge& e : edges) {
             const std::string& other = e.a == vertices[s].id ? e.b : e.b == vertices[s].id ? e.a : std::string();
-            if (auto it = index.find(other); !other.empty() && it != index.end() && !is_switch(vertices[it->second].kind)) {
+            if (auto it = index.find(other); !other.empty() && it != index.end() && !is_nvswitch(vertices[it->second].kind)) {
                 sum += layout.boxes[it->second].x;
                 ++n;
             }

@@ -8,6 +8,7 @@
 
 #include "report/html/html_escape.hpp"
 #include "report/html/topo_layout.hpp"
+#include "measure/link_text.hpp"
 
 namespace hwcomm::report_html {
 
@@ -17,18 +18,12 @@ constexpr double kMargin = 24;
 constexpr double kArcRoom = 44;  // above the top row and below the last, for links drawn as arcs there
 constexpr double kLegendHeight = 40;
 
-std::string fixed(double value, int decimals) {
-    char buffer[64];
-    std::snprintf(buffer, sizeof buffer, "%.*f", decimals, value);
-    return buffer;
-}
-
-std::string rate_text(double gbps) { return fixed(gbps, gbps < 10 ? 2 : 1) + " GB/s"; }
+std::string rate_text(double gbps) { return format_fixed(gbps, gbps < 10 ? 2 : 1) + " GB/s"; }
 
 // Red (0 %) through amber to green (100 % and above) of the edge's own rate.
 std::string fraction_colour(double fraction) {
     const double hue = 120.0 * std::clamp(fraction, 0.0, 1.0);
-    return "hsl(" + fixed(hue, 0) + ",75%,38%)";
+    return "hsl(" + format_fixed(hue, 0) + ",75%,38%)";
 }
 
 const char* fill_of(VertexKind kind) {
@@ -72,12 +67,12 @@ EdgeStyle style_of(const Edge& edge, const EdgeMeasure* measure) {
 void write_label(std::ostringstream& out, double x, double y, const char* anchor, const Edge& edge,
                  const EdgeMeasure* measure) {
     if (edge.gbps_per_direction <= 0) return;
-    out << "<text class=\"edge-label\" x=\"" << fixed(x, 1) << "\" y=\"" << fixed(y, 1) << "\" text-anchor=\"" << anchor
+    out << "<text class=\"edge-label\" x=\"" << format_fixed(x, 1) << "\" y=\"" << format_fixed(y, 1) << "\" text-anchor=\"" << anchor
         << "\"><tspan>" << rate_text(edge.gbps_per_direction) << "</tspan>";
     if (measure) {
         const double fraction = measure->gbps / edge.gbps_per_direction;
-        out << "<tspan x=\"" << fixed(x, 1) << "\" dy=\"12\" fill=\"" << fraction_colour(fraction) << "\">"
-            << rate_text(measure->gbps) << " (" << fixed(100 * fraction, 0) << "%)</tspan>";
+        out << "<tspan x=\"" << format_fixed(x, 1) << "\" dy=\"12\" fill=\"" << fraction_colour(fraction) << "\">"
+            << rate_text(measure->gbps) << " (" << format_fixed(100 * fraction, 0) << "%)</tspan>";
     }
     out << "</text>";
 }
@@ -94,8 +89,8 @@ std::string topology_svg(const Graph& graph, const std::map<std::size_t, EdgeMea
     for (const NodeBox& b : layout.boxes) box_of[b.id] = &b;
 
     std::ostringstream out;
-    out << "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"topology\" viewBox=\"0 0 " << fixed(total_w, 0) << ' '
-        << fixed(total_h, 0) << "\" width=\"" << fixed(total_w, 0) << "\" height=\"" << fixed(total_h, 0)
+    out << "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"topology\" viewBox=\"0 0 " << format_fixed(total_w, 0) << ' '
+        << format_fixed(total_h, 0) << "\" width=\"" << format_fixed(total_w, 0) << "\" height=\"" << format_fixed(total_h, 0)
         << "\" font-family=\"sans-serif\" font-size=\"11\">"
         << "<style>.edge-label{font-size:10px;paint-order:stroke;stroke:#fff;stroke-width:3px;fill:#333}"
            ".node text{pointer-events:none}</style>"
@@ -121,7 +116,7 @@ std::string topology_svg(const Graph& graph, const std::map<std::size_t, EdgeMea
         if (layout.edge_in_tree[e]) {
             // Elbow: down from the parent, across, down into the child; label on the child's leg.
             const double px = p.x + w / 2, py = p.y + h, cx = c.x + w / 2, cy = c.y, mid = py + TopoLayout::kGapY / 3;
-            d = "M" + fixed(px, 1) + ',' + fixed(py, 1) + "V" + fixed(mid, 1) + "H" + fixed(cx, 1) + "V" + fixed(cy, 1);
+            d = "M" + format_fixed(px, 1) + ',' + format_fixed(py, 1) + "V" + format_fixed(mid, 1) + "H" + format_fixed(cx, 1) + "V" + format_fixed(cy, 1);
             lx = cx + 5;
             ly = mid + 16;
         } else if (p.row == c.row) {
@@ -129,8 +124,8 @@ std::string topology_svg(const Graph& graph, const std::map<std::size_t, EdgeMea
             const double x1 = p.x + w / 2, x2 = c.x + w / 2;
             const bool above = p.row == 0;
             const double y = above ? p.y : p.y + h, bulge = above ? -TopoLayout::kGapY / 2 : TopoLayout::kGapY / 2;
-            d = "M" + fixed(x1, 1) + ',' + fixed(y, 1) + "Q" + fixed((x1 + x2) / 2, 1) + ',' + fixed(y + 2 * bulge, 1) +
-                ' ' + fixed(x2, 1) + ',' + fixed(y, 1);
+            d = "M" + format_fixed(x1, 1) + ',' + format_fixed(y, 1) + "Q" + format_fixed((x1 + x2) / 2, 1) + ',' + format_fixed(y + 2 * bulge, 1) +
+                ' ' + format_fixed(x2, 1) + ',' + format_fixed(y, 1);
             lx = (x1 + x2) / 2;
             ly = y + bulge + (above ? -6 : 10);
             anchor = "middle";
@@ -138,7 +133,7 @@ std::string topology_svg(const Graph& graph, const std::map<std::size_t, EdgeMea
             const NodeBox& upper = p.row < c.row ? p : c;
             const NodeBox& lower = p.row < c.row ? c : p;
             const double x1 = upper.x + w / 2, y1 = upper.y + h, x2 = lower.x + w / 2, y2 = lower.y;
-            d = "M" + fixed(x1, 1) + ',' + fixed(y1, 1) + "L" + fixed(x2, 1) + ',' + fixed(y2, 1);
+            d = "M" + format_fixed(x1, 1) + ',' + format_fixed(y1, 1) + "L" + format_fixed(x2, 1) + ',' + format_fixed(y2, 1);
             // Label at the end that has this link to itself (a GPU, not the
             // switch or package its siblings share), so fanned links keep their
             // labels apart; left of the line, clear of the tree edge's label.
@@ -148,7 +143,7 @@ std::string topology_svg(const Graph& graph, const std::map<std::size_t, EdgeMea
             anchor = at_upper ? "middle" : "end";
         }
         out << "<path class=\"edge\" data-kind=\"" << to_string(edges[e].kind) << "\" d=\"" << d
-            << "\" fill=\"none\" stroke=\"" << style.colour << "\" stroke-width=\"" << fixed(style.width, 1) << '"';
+            << "\" fill=\"none\" stroke=\"" << style.colour << "\" stroke-width=\"" << format_fixed(style.width, 1) << '"';
         if (!style.dash.empty()) out << " stroke-dasharray=\"" << style.dash << '"';
         out << "><title>" << html_escape(edges[e].a + " - " + edges[e].b + " (" + to_string(edges[e].kind) + ")");
         if (measure) out << html_escape(", best large-transfer bandwidth from " + measure->record_key);
@@ -159,23 +154,23 @@ std::string topology_svg(const Graph& graph, const std::map<std::size_t, EdgeMea
         const Vertex& vertex = graph.vertices()[v];
         const NodeBox& b = layout.boxes[v];
         out << "<g class=\"node\" data-id=\"" << html_escape(vertex.id) << "\"><title>" << html_escape(vertex.name)
-            << "</title><rect x=\"" << fixed(b.x, 1) << "\" y=\"" << fixed(b.y, 1) << "\" width=\"" << w
+            << "</title><rect x=\"" << format_fixed(b.x, 1) << "\" y=\"" << format_fixed(b.y, 1) << "\" width=\"" << w
             << "\" height=\"" << h << "\" rx=\"5\" fill=\"" << fill_of(vertex.kind)
-            << "\" stroke=\"#555\"/><text x=\"" << fixed(b.x + w / 2, 1) << "\" y=\"" << fixed(b.y + 18, 1)
+            << "\" stroke=\"#555\"/><text x=\"" << format_fixed(b.x + w / 2, 1) << "\" y=\"" << format_fixed(b.y + 18, 1)
             << "\" text-anchor=\"middle\" font-weight=\"bold\">" << html_escape(vertex.id) << "</text><text x=\""
-            << fixed(b.x + w / 2, 1) << "\" y=\"" << fixed(b.y + 34, 1) << "\" text-anchor=\"middle\" fill=\"#444\">"
+            << format_fixed(b.x + w / 2, 1) << "\" y=\"" << format_fixed(b.y + 34, 1) << "\" text-anchor=\"middle\" fill=\"#444\">"
             << html_escape(short_name(vertex.name)) << "</text></g>";
     }
     out << labels.str();
     // Legend: the colour scale of measured edges.
     const double ly = layout.height + kArcRoom + 26;
-    out << "<g class=\"legend\"><text x=\"0\" y=\"" << fixed(ly + 4, 1)
+    out << "<g class=\"legend\"><text x=\"0\" y=\"" << format_fixed(ly + 4, 1)
         << "\">Edge colour: measured large-transfer bandwidth / theoretical rate per direction</text>";
     for (int step = 0; step <= 10; ++step)
-        out << "<rect x=\"" << 470 + step * 22 << "\" y=\"" << fixed(ly - 8, 1) << "\" width=\"22\" height=\"14\" fill=\""
+        out << "<rect x=\"" << 470 + step * 22 << "\" y=\"" << format_fixed(ly - 8, 1) << "\" width=\"22\" height=\"14\" fill=\""
             << fraction_colour(step / 10.0) << "\"/>";
-    out << "<text x=\"466\" y=\"" << fixed(ly + 4, 1) << "\" text-anchor=\"end\">0%</text><text x=\"718\" y=\""
-        << fixed(ly + 4, 1) << "\">100%</text><text x=\"760\" y=\"" << fixed(ly + 4, 1)
+    out << "<text x=\"466\" y=\"" << format_fixed(ly + 4, 1) << "\" text-anchor=\"end\">0%</text><text x=\"718\" y=\""
+        << format_fixed(ly + 4, 1) << "\">100%</text><text x=\"760\" y=\"" << format_fixed(ly + 4, 1)
         << "\" fill=\"#666\">grey: not measured or no stated rate</text></g>";
     out << "</g></svg>";
     return out.str();

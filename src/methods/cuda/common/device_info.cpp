@@ -9,13 +9,13 @@
 
 namespace hwcomm::cuda {
 
-namespace {
-
-int attribute(cudaDeviceAttr attr, int ordinal) {
+int device_attribute(int attr, int ordinal) {
     int value = 0;
-    HWCOMM_CUDA_CHECK(cudaDeviceGetAttribute(&value, attr, ordinal));
+    HWCOMM_CUDA_CHECK(cudaDeviceGetAttribute(&value, static_cast<cudaDeviceAttr>(attr), ordinal));
     return value;
 }
+
+namespace {
 
 std::string version_text(int v) { return std::to_string(v / 1000) + "." + std::to_string((v % 1000) / 10); }
 
@@ -38,10 +38,10 @@ nlohmann::json device_facts(int ordinal) {
     return {{"cuda_ordinal", ordinal},
             {"name", std::string(prop.name)},
             {"pci_bus_id", std::string(bus.data())},
-            {"sm_clock_peak_khz", attribute(cudaDevAttrClockRate, ordinal)},
-            {"memory_clock_peak_khz", attribute(cudaDevAttrMemoryClockRate, ordinal)},
-            {"sm_count", attribute(cudaDevAttrMultiProcessorCount, ordinal)},
-            {"async_engine_count", attribute(cudaDevAttrAsyncEngineCount, ordinal)},
+            {"sm_clock_peak_khz", device_attribute(cudaDevAttrClockRate, ordinal)},
+            {"memory_clock_peak_khz", device_attribute(cudaDevAttrMemoryClockRate, ordinal)},
+            {"sm_count", device_attribute(cudaDevAttrMultiProcessorCount, ordinal)},
+            {"async_engine_count", device_attribute(cudaDevAttrAsyncEngineCount, ordinal)},
             {"compute_capability", std::to_string(prop.major) + "." + std::to_string(prop.minor)},
             {"memory_total_bytes", mem.total_bytes},
             {"memory_free_bytes_at_prepare", mem.free_bytes}};
@@ -61,7 +61,7 @@ nlohmann::json gpu_context(const Graph& graph, const Vertex& gpu) {
     return j;
 }
 
-int sm_count_of(int ordinal) { return attribute(cudaDevAttrMultiProcessorCount, ordinal); }
+int sm_count_of(int ordinal) { return device_attribute(cudaDevAttrMultiProcessorCount, ordinal); }
 
 DeviceMemInfo device_memory(int ordinal) {
     ScopedDevice on(ordinal);

@@ -16,6 +16,8 @@ nlohmann::json device_facts(int ordinal);
 nlohmann::json gpu_context(const Graph& graph, const Vertex& gpu);
 
 int sm_count_of(int ordinal);
+// cudaDeviceGetAttribute, checked (an int attribute such as cudaDevAttrMultiProcessorCount).
+int device_attribute(int attr, int ordinal);
 struct DeviceMemInfo {
     std::size_t free_bytes = 0;
     std::size_t total_bytes = 0;

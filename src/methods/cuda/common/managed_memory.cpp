@@ -4,16 +4,11 @@
 #include "methods/cuda/common/cuda_check.hpp"
 #include "methods/cuda/common/cuda_handles.hpp"
 #include "platform/page_placement.hpp"
+#include "methods/cuda/common/device_info.hpp"
 
 namespace hwcomm::cuda {
 
 namespace {
-
-int attribute(cudaDeviceAttr attr, int ordinal) {
-    int value = 0;
-    HWCOMM_CUDA_CHECK(cudaDeviceGetAttribute(&value, attr, ordinal));
-    return value;
-}
 
 // For the record only: an attribute this driver does not know is null, not an error.
 nlohmann::json attribute_or_null(cudaDeviceAttr attr, int ordinal) {
@@ -92,11 +87,11 @@ nlohmann::json managed_attributes(int ordinal) {
 }
 
 std::string why_no_managed_support(int ordinal) {
-    if (!attribute(cudaDevAttrManagedMemory, ordinal))
+    if (!device_attribute(cudaDevAttrManagedMemory, ordinal))
         return "gpu" + std::to_string(ordinal) + " cannot allocate managed memory (cudaDevAttrManagedMemory = 0)";
     // Without concurrent access the CPU may not touch managed memory while any
     // kernel runs and pages do not migrate on GPU faults: nothing to measure.
-    if (!attribute(cudaDevAttrConcurrentManagedAccess, ordinal))
+    if (!device_attribute(cudaDevAttrConcurrentManagedAccess, ordinal))
         return "gpu" + std::to_string(ordinal) +
                " has no concurrent managed access (cudaDevAttrConcurrentManagedAccess = 0): pages do not migrate "
                "on demand";

@@ -9,25 +9,18 @@
 #include "methods/cuda/common/graph_queries.hpp"
 #include "methods/gpumem/gpumem_model.hpp"
 #include "platform/clock.hpp"
+#include "methods/cuda/common/device_info.hpp"
 
 namespace hwcomm::cuda::gpumem {
 
-namespace {
-int attribute(cudaDeviceAttr attr, int ordinal) {
-    int value = 0;
-    HWCOMM_CUDA_CHECK(cudaDeviceGetAttribute(&value, attr, ordinal));
-    return value;
-}
-}  // namespace
-
 GpuMemFacts gpu_mem_facts(int ordinal) {
     GpuMemFacts f;
-    f.sm_count = attribute(cudaDevAttrMultiProcessorCount, ordinal);
-    f.max_warps_per_sm = attribute(cudaDevAttrMaxThreadsPerMultiProcessor, ordinal) / 32;
-    f.sm_clock_khz = attribute(cudaDevAttrClockRate, ordinal);
-    f.memory_clock_khz = attribute(cudaDevAttrMemoryClockRate, ordinal);
-    f.bus_width_bits = attribute(cudaDevAttrGlobalMemoryBusWidth, ordinal);
-    f.l2_bytes = attribute(cudaDevAttrL2CacheSize, ordinal);
+    f.sm_count = device_attribute(cudaDevAttrMultiProcessorCount, ordinal);
+    f.max_warps_per_sm = device_attribute(cudaDevAttrMaxThreadsPerMultiProcessor, ordinal) / 32;
+    f.sm_clock_khz = device_attribute(cudaDevAttrClockRate, ordinal);
+    f.memory_clock_khz = device_attribute(cudaDevAttrMemoryClockRate, ordinal);
+    f.bus_width_bits = device_attribute(cudaDevAttrGlobalMemoryBusWidth, ordinal);
+    f.l2_bytes = device_attribute(cudaDevAttrL2CacheSize, ordinal);
     f.theoretical_gbps = hwcomm::gpumem::theoretical_dram_gbps(f.memory_clock_khz, f.bus_width_bits);
     return f;
 }

@@ -19,7 +19,7 @@ namespace hwcomm::cuda::gpumem {
 
 namespace {
 
-constexpr std::uint64_t kFootprint = std::uint64_t{1} << 30;
+constexpr std::uint64_t kOccupancyFootprint = std::uint64_t{1} << 30;
 
 // Blocks and threads that put `warps_per_sm` warps on every SM at once: one
 // block per SM up to 32 warps (1024 threads), two per SM above.
@@ -124,7 +124,7 @@ private:
 
 class OccupancyMethod final : public OnGpuCharacterizer<OccupancySession> {
 public:
-    OccupancyMethod() : OnGpuCharacterizer(kFootprint) {}
+    OccupancyMethod() : OnGpuCharacterizer(kOccupancyFootprint) {}
     std::string name() const override { return "gpumem-occupancy"; }
     std::string description() const override {
         return "DRAM read bandwidth against resident warps per SM, element size and loads in flight, with the "

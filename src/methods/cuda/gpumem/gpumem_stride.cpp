@@ -17,7 +17,7 @@ namespace hwcomm::cuda::gpumem {
 
 namespace {
 
-constexpr std::uint64_t kFootprint = std::uint64_t{1} << 30;
+constexpr std::uint64_t kStrideFootprint = std::uint64_t{1} << 30;
 
 class StrideSession final : public TransferSession {
 public:
@@ -82,7 +82,7 @@ private:
 
 class StrideMethod final : public OnGpuCharacterizer<StrideSession> {
 public:
-    StrideMethod() : OnGpuCharacterizer(kFootprint) {}
+    StrideMethod() : OnGpuCharacterizer(kStrideFootprint) {}
     std::string name() const override { return "gpumem-stride"; }
     std::string description() const override {
         return "strided loads a[(stride*i) % n] over 1 GiB of the GPU's memory: effective bandwidth and "

@@ -26,7 +26,7 @@ namespace hwcomm::cuda::gpumem {
 
 namespace {
 
-constexpr std::uint64_t kFootprint = std::uint64_t{64} << 20;
+constexpr std::uint64_t kTimelineFootprint = std::uint64_t{64} << 20;
 constexpr std::size_t kScrubBytes = std::size_t{256} << 20;
 constexpr std::size_t kRawWarps = 2048;
 constexpr std::size_t kRawSms = 4;
@@ -187,7 +187,7 @@ private:
 
 class TimelineMethod final : public OnGpuCharacterizer<TimelineSession> {
 public:
-    TimelineMethod() : OnGpuCharacterizer(kFootprint) {}
+    TimelineMethod() : OnGpuCharacterizer(kTimelineFootprint) {}
     std::string name() const override { return "gpumem-timeline"; }
     std::string description() const override {
         return "per-warp latency of one load per thread over 64 MiB (cold L2): SM clock before and after, per SM";
