@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <map>
 
 #include "analyze/curve_metrics.hpp"
@@ -12,6 +11,7 @@
 #include "analyze/representative_recheck.hpp"
 #include "analyze/summary.hpp"
 #include "measure/byte_size.hpp"
+#include "measure/link_text.hpp"
 #include "measure/statistics.hpp"
 
 namespace hwcomm::analyze {
@@ -30,11 +30,7 @@ double ci_half_width(const CurvePoint& p) {
     return std::max(p.seconds / p.ci_low_s - 1.0, 1.0 - p.seconds / p.ci_high_s);
 }
 
-std::string signed_percent(double v) {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%+.1f%%", v * 100);
-    return buf;
-}
+std::string signed_percent(double v) { return format_number(v * 100, "%+.1f%%"); }
 
 using Curve = std::map<std::uint64_t, CurvePoint>;
 

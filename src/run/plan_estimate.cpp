@@ -87,12 +87,22 @@ double estimate_record(const PlannedRecord& record, const RunOptions& options, c
     return estimate_record(record, options, costs, planned_endpoints(record));
 }
 
-double estimate_second_pass(const PlannedRecord& link, const RunOptions& options, const CostModel& costs) {
-    PlannedRecord once = link;  // as measure_second_pass measures it: a fixed sweep of one size
+namespace {
+
+// One link measured again, as measure_second_pass measures it: a fixed sweep of `bytes` alone.
+double second_pass_seconds(const PlannedRecord& link, std::uint64_t bytes, const RunOptions& options,
+                           const CostModel& costs, std::size_t endpoints) {
+    PlannedRecord once = link;
     once.measured_as = "full";
-    once.sizes = {kConfirmationPlateauBytes};
+    once.sizes = {bytes};
     once.round.clear();
-    return estimate_record(once, options, costs, planned_endpoints(link));
+    return estimate_record(once, options, costs, endpoints);
+}
+
+}  // namespace
+
+double estimate_second_pass(const PlannedRecord& link, const RunOptions& options, const CostModel& costs) {
+    return second_pass_seconds(link, kConfirmationPlateauBytes, options, costs, planned_endpoints(link));
 }
 
 namespace {
@@ -109,13 +119,12 @@ void add_second_pass(const std::vector<PlannedRecord>& plan, const RunOptions& o
     };
     for (std::size_t i = 0; i < plan.size(); ++i) {
         if ((i < skipped.size() && skipped[i]) || plan[i].measured_as != "confirmed") continue;
-        representatives.insert(plan[i].representative_key);
-        for (const PlannedRecord& lane : plan[i].round) representatives.insert(lane.representative_key);
+        representatives.insert(plan[i].representative_key);  // a round's, its lanes' class's
         if (plan[i].round.empty()) add(plan[i]);
         for (const PlannedRecord& lane : plan[i].round) add(lane);
     }
     for (const PlannedRecord& p : plan)
-        if (p.measured_as == "full" && representatives.count(p.key)) sum += estimate_second_pass(p, options, costs), ++links;
+        if (p.measured_as == "full" && representatives.count(p.key)) add(p);
     e.second_pass_most_s = sum;
     e.second_pass_link_s = links ? sum / static_cast<double>(links) : 0;
 }
@@ -176,12 +185,9 @@ std::vector<RecordedEstimate> estimate_recorded(const ResultsFile& file, const R
         if (const auto pass = r.context.find("second_pass"); pass != r.context.end() && pass->is_object()) {
             // Its elapsed_s counts the second measurement too.
             const auto bytes = pass->find("bytes");
-            PlannedRecord once = planned;
-            once.measured_as = "full";
-            once.sizes = {bytes != pass->end() && bytes->is_number_unsigned() && bytes->get<std::uint64_t>() > 0
-                              ? bytes->get<std::uint64_t>()
-                              : kConfirmationPlateauBytes};
-            estimate += estimate_record(once, options, costs, endpoints);
+            const bool stated = bytes != pass->end() && bytes->is_number_unsigned() && bytes->get<std::uint64_t>() > 0;
+            estimate += second_pass_seconds(planned, stated ? bytes->get<std::uint64_t>() : kConfirmationPlateauBytes,
+                                            options, costs, endpoints);
         }
         out.push_back({r.method, r.measured_as, elapsed->get<double>(), estimate, as_planned});
     }
