@@ -28,8 +28,17 @@ public:
     using MeasurementError::MeasurementError;
 };
 
-// The C library's text of the last failed call's errno.
-inline std::string errno_text() { return std::strerror(errno); }
+// strerror_r is the GNU one (returns the text) or the XSI one (fills buf).
+inline std::string strerror_r_text(const char* text, const char*) { return text; }
+inline std::string strerror_r_text(int rc, const char* buf) { return rc == 0 ? std::string(buf) : "unknown error"; }
+
+// The C library's text of errno `code` (default: the last failed call's).
+// strerror_r: worker threads (thread binding, buffer placement) report
+// failures at once, and std::strerror may share one buffer between them.
+inline std::string errno_text(int code = errno) {
+    char buf[256] = {};
+    return strerror_r_text(::strerror_r(code, buf, sizeof buf), buf);
+}
 
 inline constexpr int kExitUsage = 2;
 // hwcomm run: finished, but some records are errors; stopped before the end

@@ -6,7 +6,6 @@
 
 #include <cerrno>
 #include <algorithm>
-#include <cstring>
 #include <memory>
 
 #ifdef HWCOMM_HAVE_ZLIB
@@ -45,8 +44,8 @@ std::string mib(std::size_t bytes) {
 Fd open_regular(const std::string& path, const std::string& prefix, struct stat& st) {
     // O_NONBLOCK: opening a named pipe with no writer would otherwise wait forever.
     Fd fd(::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY));
-    if (fd.get() < 0) refuse(prefix, std::strerror(errno));
-    if (::fstat(fd.get(), &st) != 0) refuse(prefix, std::strerror(errno));
+    if (fd.get() < 0) refuse(prefix, errno_text());
+    if (::fstat(fd.get(), &st) != 0) refuse(prefix, errno_text());
     if (S_ISDIR(st.st_mode)) refuse(prefix, "is a directory");
     if (!S_ISREG(st.st_mode)) refuse(prefix, "not a regular file (a pipe, socket or device)");
     return fd;
@@ -128,7 +127,7 @@ std::string read_regular_input_file(const std::string& path, const std::string& 
     while (got < text.size()) {
         const ssize_t n = ::read(fd.get(), text.data() + got, text.size() - got);
         if (n < 0 && errno == EINTR) continue;
-        if (n < 0) refuse(prefix, std::strerror(errno));
+        if (n < 0) refuse(prefix, errno_text());
         if (n == 0) break;  // the file shrank while we read it
         got += static_cast<std::size_t>(n);
     }

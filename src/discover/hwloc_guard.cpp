@@ -138,7 +138,7 @@ std::optional<int> wait_child(pid_t pid, std::chrono::seconds limit) {
         int status = 0;
         const pid_t r = ::waitpid(pid, &status, WNOHANG);
         if (r == pid) return status;
-        if (r < 0 && errno != EINTR) throw std::runtime_error(std::string("waitpid: ") + std::strerror(errno));
+        if (r < 0 && errno != EINTR) throw std::runtime_error(std::string("waitpid: ") + errno_text());
         if (std::chrono::steady_clock::now() > deadline) {
             ::kill(pid, SIGKILL);
             while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
@@ -153,7 +153,7 @@ std::optional<int> wait_child(pid_t pid, std::chrono::seconds limit) {
 void check_in_child(hwloc_topology_t topology, const std::string& path, const std::string& text,
                     std::chrono::seconds limit) {
     const pid_t pid = ::fork();
-    if (pid < 0) throw std::runtime_error(std::string("fork: ") + std::strerror(errno));
+    if (pid < 0) throw std::runtime_error(std::string("fork: ") + errno_text());
     if (pid == 0) child_load(topology, text);
     const std::optional<int> status = wait_child(pid, limit);
     if (!status)

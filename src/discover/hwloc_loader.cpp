@@ -2,7 +2,6 @@
 
 #include <cerrno>
 #include <cstdlib>
-#include <cstring>
 #include <filesystem>
 #include <optional>
 #include <string>
@@ -91,11 +90,11 @@ HwlocTopology load_hwloc_topology(const std::string& xml, const std::string& fsr
         ScopedEnv gpu_memory("HWLOC_KEEP_NVIDIA_GPU_NUMA_NODES", "1");  // hwloc hides them on POWER otherwise
         read_only_the_tree(topology.get());
         if (hwloc_topology_load(topology.get()) != 0)
-            throw UsageError("cannot load sysfs tree " + fsroot + ": " + std::strerror(errno));
+            throw UsageError("cannot load sysfs tree " + fsroot + ": " + errno_text());
         return topology;
     }
     if (hwloc_topology_load(topology.get()) != 0)
-        throw std::runtime_error(std::string("hwloc cannot load this machine's topology: ") + std::strerror(errno));
+        throw std::runtime_error(std::string("hwloc cannot load this machine's topology: ") + errno_text());
     return topology;
 }
 

@@ -7,7 +7,6 @@
 #include <unistd.h>
 
 #include <cerrno>
-#include <cstring>
 #include <filesystem>
 #include <random>
 #include <utility>
@@ -82,10 +81,10 @@ std::string temp_name(const std::string& path) {
 Fd open_temporary(const std::string& path, std::string* named) {
     Fd fd(::open(directory_of(path).c_str(), O_TMPFILE | O_WRONLY | O_CLOEXEC, 0666));
     if (fd.get() >= 0) return fd;
-    if (errno != EOPNOTSUPP && errno != EISDIR && errno != EINVAL) fail(path, std::strerror(errno));
+    if (errno != EOPNOTSUPP && errno != EISDIR && errno != EINVAL) fail(path, errno_text());
     *named = temp_name(path);
     Fd named_fd(::open(named->c_str(), O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0666));
-    if (named_fd.get() < 0) fail(path, std::strerror(errno));
+    if (named_fd.get() < 0) fail(path, errno_text());
     return named_fd;
 }
 
@@ -95,7 +94,7 @@ void write_all(int fd, const std::string& path, const std::string& contents) {
     while (left > 0) {
         const ssize_t n = ::write(fd, p, left);
         if (n < 0 && errno == EINTR) continue;
-        if (n < 0) fail(path, std::strerror(errno));
+        if (n < 0) fail(path, errno_text());
         p += n;
         left -= static_cast<std::size_t>(n);
     }
@@ -104,7 +103,7 @@ void write_all(int fd, const std::string& path, const std::string& contents) {
 void write_in_place(const std::string& path, const std::string& contents) {
     // O_NONBLOCK: a pipe nobody reads is refused (ENXIO) instead of waiting forever.
     Fd fd(::open(path.c_str(), O_WRONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC));
-    if (fd.get() < 0) fail(path, errno == ENXIO ? "no process reads this pipe" : std::strerror(errno));
+    if (fd.get() < 0) fail(path, errno == ENXIO ? "no process reads this pipe" : errno_text());
     struct stat st {};
     if (::fstat(fd.get(), &st) != 0 || !(S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode)))
         fail(path, "changed while it was opened");
@@ -123,7 +122,7 @@ void replace_atomically(const std::string& path, const std::string& contents) {
         }
     } cleanup{&named};
     write_all(fd.get(), path, contents);
-    if (::fsync(fd.get()) != 0) fail(path, std::string("fsync: ") + std::strerror(errno));
+    if (::fsync(fd.get()) != 0) fail(path, std::string("fsync: ") + errno_text());
     // From naming the temporary to renaming it, a signal (even a second SIGINT) waits.
     const DeferSignals defer;
     if (named.empty()) {
@@ -132,11 +131,11 @@ void replace_atomically(const std::string& path, const std::string& contents) {
         if (::linkat(AT_FDCWD, proc.c_str(), AT_FDCWD, named.c_str(), AT_SYMLINK_FOLLOW) != 0) {
             const int err = errno;
             named.clear();
-            fail(path, std::strerror(err));
+            fail(path, errno_text(err));
         }
     }
-    if (::close(fd.release()) != 0) fail(path, std::string("close: ") + std::strerror(errno));
-    if (::rename(named.c_str(), path.c_str()) != 0) fail(path, std::strerror(errno));
+    if (::close(fd.release()) != 0) fail(path, std::string("close: ") + errno_text());
+    if (::rename(named.c_str(), path.c_str()) != 0) fail(path, errno_text());
     named.clear();
     // Make the rename durable too.
     Fd dir(::open(directory_of(path).c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
@@ -162,14 +161,14 @@ OutputTarget inspect_output(const std::string& path) {
     if (path.back() == '/') fail(path, "names a directory");
     struct stat st {};
     if (::lstat(path.c_str(), &st) != 0) {
-        if (errno != ENOENT) fail(path, std::strerror(errno));
+        if (errno != ENOENT) fail(path, errno_text());
         return {path, OutputKind::Missing};
     }
     if (!S_ISLNK(st.st_mode)) return classify(path, st);
     // A link: follow it for devices and pipes (written in place, e.g. /dev/stdout);
     // replace a regular target only when it lies in the same directory.
     struct stat target {};
-    if (::stat(path.c_str(), &target) != 0) fail(path, "is a symbolic link to nothing (" + std::string(std::strerror(errno)) + ")");
+    if (::stat(path.c_str(), &target) != 0) fail(path, "is a symbolic link to nothing (" + errno_text() + ")");
     if (!S_ISREG(target.st_mode)) return classify(path, target);
     std::error_code ec;
     const fs::path to = fs::read_symlink(path, ec);

@@ -8,7 +8,6 @@
 
 #include <cerrno>
 #include <cstdlib>
-#include <cstring>
 #include <fstream>
 #include <sstream>
 
@@ -36,7 +35,7 @@ TempFile::TempFile(const std::string& stem) {
     const char* tmp = std::getenv("TMPDIR");
     std::string pattern = std::string(tmp && *tmp ? tmp : "/tmp") + "/" + stem + ".XXXXXX";
     const int fd = ::mkstemp(pattern.data());
-    if (fd < 0) throw MeasurementError("cannot create a temporary file " + pattern + ": " + std::strerror(errno));
+    if (fd < 0) throw MeasurementError("cannot create a temporary file " + pattern + ": " + errno_text());
     ::close(fd);
     path_ = pattern;
 }
@@ -64,10 +63,10 @@ ChildResult run_child(const std::vector<std::string>& argv) {
     pid_t pid = 0;
     const int err = ::posix_spawnp(&pid, args[0], &actions, nullptr, args.data(), environ);
     posix_spawn_file_actions_destroy(&actions);
-    if (err != 0) throw MeasurementError("cannot start " + argv[0] + ": " + std::strerror(err));
+    if (err != 0) throw MeasurementError("cannot start " + argv[0] + ": " + errno_text(err));
     int status = 0;
     while (::waitpid(pid, &status, 0) < 0)
-        if (errno != EINTR) throw MeasurementError("waiting for " + argv[0] + ": " + std::strerror(errno));
+        if (errno != EINTR) throw MeasurementError("waiting for " + argv[0] + ": " + errno_text());
     ChildResult result;
     result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
     result.output = captured.read();

@@ -1,9 +1,10 @@
 #include "platform/dmi_memory.hpp"
 
 #include <cerrno>
-#include <cstring>
 #include <fstream>
 #include <iterator>
+
+#include "core/error.hpp"
 
 namespace hwcomm {
 
@@ -107,7 +108,7 @@ DramFacts read_dram_facts(const std::string& path) {
     if (!in) {
         DramFacts none;
         none.source = path;
-        none.note = std::string("no SMBIOS table readable at ") + path + " (" + std::strerror(errno) +
+        none.note = std::string("no SMBIOS table readable at ") + path + " (" + errno_text() +
                     "; root and a firmware that provides it are needed)";
         return none;
     }

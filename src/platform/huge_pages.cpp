@@ -5,9 +5,10 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstdint>
-#include <cstring>
 #include <fstream>
 #include <sstream>
+
+#include "core/error.hpp"
 
 namespace hwcomm {
 
@@ -41,7 +42,7 @@ HugePages advise_huge_pages(void* data, std::size_t bytes) {
 #ifdef MADV_HUGEPAGE
     errno = 0;
     h.advised = madvise(data, bytes, MADV_HUGEPAGE) == 0;
-    if (!h.advised) h.note = std::string("madvise(MADV_HUGEPAGE): ") + std::strerror(errno);
+    if (!h.advised) h.note = std::string("madvise(MADV_HUGEPAGE): ") + errno_text();
 #else
     (void)data;
     h.note = "no MADV_HUGEPAGE on this system";

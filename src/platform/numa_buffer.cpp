@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cerrno>
-#include <cstring>
 #include <utility>
 
 #include "core/error.hpp"
@@ -36,7 +35,7 @@ NumaBuffer::NumaBuffer(const HwlocTopology& topo, int numa_os_index, std::size_t
                                   HWLOC_MEMBIND_STRICT | HWLOC_MEMBIND_BYNODESET);
     if (!p)
         throw MeasurementError("cannot allocate " + std::to_string(bytes) + " bytes bound to NUMA node " +
-                               std::to_string(numa_os_index) + ": " + std::strerror(errno));
+                               std::to_string(numa_os_index) + ": " + errno_text());
     data_ = static_cast<std::byte*>(p);
     if (options.huge_pages) huge_pages_ = advise_huge_pages(data_, alloc_bytes);
     if (options.touch_later) {

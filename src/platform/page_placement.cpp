@@ -3,7 +3,8 @@
 #include <unistd.h>
 
 #include <cerrno>
-#include <cstring>
+
+#include "core/error.hpp"
 
 namespace hwcomm {
 
@@ -17,7 +18,7 @@ Placement locate_pages(const HwlocTopology& topo, const void* data, std::size_t 
     }
     errno = 0;
     if (hwloc_get_area_memlocation(topo.get(), data, bytes == 0 ? 1 : bytes, where, HWLOC_MEMBIND_BYNODESET) != 0) {
-        pl.note = std::string("hwloc_get_area_memlocation failed: ") + std::strerror(errno);
+        pl.note = std::string("hwloc_get_area_memlocation failed: ") + errno_text();
     } else {
         for (int i = hwloc_bitmap_first(where); i >= 0; i = hwloc_bitmap_next(where, i)) pl.actual_nodes.push_back(i);
         if (pl.actual_nodes.empty()) {

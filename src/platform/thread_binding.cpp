@@ -1,7 +1,8 @@
 #include "platform/thread_binding.hpp"
 
 #include <cerrno>
-#include <cstring>
+
+#include "core/error.hpp"
 
 namespace hwcomm {
 
@@ -61,13 +62,13 @@ ScopedThreadBinding::ScopedThreadBinding(const HwlocTopology& topo, const CoreSl
 void ScopedThreadBinding::bind(hwloc_const_cpuset_t cpus) {
     previous_ = hwloc_bitmap_alloc();
     if (hwloc_get_cpubind(topology_, previous_, HWLOC_CPUBIND_THREAD) != 0) {
-        note_ = std::string("cannot read the thread's binding: ") + std::strerror(errno);
+        note_ = std::string("cannot read the thread's binding: ") + errno_text();
         hwloc_bitmap_free(previous_);
         previous_ = nullptr;
         return;
     }
     if (hwloc_set_cpubind(topology_, cpus, HWLOC_CPUBIND_THREAD) != 0) {
-        note_ = std::string("cannot bind the thread: ") + std::strerror(errno);
+        note_ = std::string("cannot bind the thread: ") + errno_text();
         return;
     }
     bound_ = true;

@@ -78,6 +78,14 @@ TEST(PointerChase, EndsWhereTheCycleSaysAndCatchesAWrongEnd) {
     EXPECT_THROW(chase.lay_out(base, 64, 1), MeasurementError);        // one line is no chain
 }
 
+// A sample's chase lasts about the sample time at the calibrated link time, within the bounds.
+TEST(PointerChase, CalibratedStepsFillTheSampleTimeWithinTheBounds) {
+    EXPECT_EQ(PointerChase::calibrated_steps(100e-9, 5e-3), 50000u);  // 100 ns a link: 50,000 links in 5 ms
+    EXPECT_EQ(PointerChase::calibrated_steps(1e-3, 5e-3), PointerChase::kMinSteps);  // slow links: at least the minimum
+    EXPECT_EQ(PointerChase::calibrated_steps(0.0, 5e-3), PointerChase::kMaxSteps);   // no time measured: the maximum
+    EXPECT_EQ(PointerChase::calibrated_steps(1e-9, 1.0), PointerChase::kMaxSteps);
+}
+
 TEST_F(CpuSessionTest, LatencyGrowsFromL1ToDramAndEveryChaseIsChecked) {
     const std::size_t big = std::size_t{128} << 20;
     auto s = prepare("cpu-latency", {}, big);

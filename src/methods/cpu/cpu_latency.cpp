@@ -48,8 +48,7 @@ public:
         if (bytes <= llc_or_assumed()) run_workers(1, 1, [&](unsigned, unsigned) { chase_.touch(); });
         chase(std::min<std::uint64_t>(chase_.lines(), kWarmLinks));
         const double per_link = chase(PointerChase::kMinSteps) / static_cast<double>(PointerChase::kMinSteps);
-        steps_ = static_cast<std::uint64_t>(std::clamp(kSampleSeconds / std::max(per_link, 1e-10),
-                                                       static_cast<double>(PointerChase::kMinSteps), static_cast<double>(PointerChase::kMaxSteps)));
+        steps_ = PointerChase::calibrated_steps(per_link, kSampleSeconds);
     }
     Sample measure(std::size_t bytes, const std::string&) override {
         lay_out(bytes);

@@ -82,8 +82,7 @@ public:
         sample(65536);
         const auto [seconds, load] = sample(PointerChase::kMinSteps);
         (void)load;
-        steps_ = static_cast<std::uint64_t>(std::clamp(kLoadedSampleSeconds / std::max(seconds / PointerChase::kMinSteps, 1e-10),
-                                                       static_cast<double>(PointerChase::kMinSteps), static_cast<double>(PointerChase::kMaxSteps)));
+        steps_ = PointerChase::calibrated_steps(seconds / static_cast<double>(PointerChase::kMinSteps), kLoadedSampleSeconds);
     }
     Sample measure(std::size_t bytes, const std::string&) override {
         lay_out(bytes);

@@ -4,6 +4,8 @@
 #include <immintrin.h>
 #endif
 
+#include <algorithm>
+
 #include "core/error.hpp"
 #include "methods/cpu/cycle_order.hpp"
 #include "platform/clock.hpp"
@@ -75,6 +77,12 @@ void PointerChase::touch() const {
     std::uint64_t sum = 0;
     for (std::size_t i = 0; i < lines_; ++i) sum += reinterpret_cast<const Line*>(memory_ + i * kLineBytes)->position;
     asm volatile("" : : "r"(sum));  // the loads are the point: keep them
+}
+
+std::uint64_t PointerChase::calibrated_steps(double seconds_per_link, double sample_seconds) {
+    const double links = sample_seconds / std::max(seconds_per_link, 1e-10);
+    return static_cast<std::uint64_t>(
+        std::clamp(links, static_cast<double>(kMinSteps), static_cast<double>(kMaxSteps)));
 }
 
 double PointerChase::run(std::uint64_t steps) {

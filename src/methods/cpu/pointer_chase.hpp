@@ -16,6 +16,9 @@ public:
     static constexpr std::size_t kLineBytes = 64;
     // The bounds of a sample's calibrated chase length, in links.
     static constexpr std::uint64_t kMinSteps = 4096, kMaxSteps = std::uint64_t{1} << 22;
+    // The links a sample follows to last about `sample_seconds` when one link
+    // takes `seconds_per_link` (from a calibration chase), within the bounds.
+    static std::uint64_t calibrated_steps(double seconds_per_link, double sample_seconds);
 
     // Chains the lines of memory[0, working_set) (rounded down to whole
     // lines, at least 2) in the random cycle of `seed`; the chase starts at

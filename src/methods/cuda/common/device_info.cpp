@@ -9,9 +9,9 @@
 
 namespace hwcomm::cuda {
 
-int device_attribute(int attr, int ordinal) {
+int device_attribute(cudaDeviceAttr attr, int ordinal) {
     int value = 0;
-    HWCOMM_CUDA_CHECK(cudaDeviceGetAttribute(&value, static_cast<cudaDeviceAttr>(attr), ordinal));
+    HWCOMM_CUDA_CHECK(cudaDeviceGetAttribute(&value, attr, ordinal));
     return value;
 }
 

@@ -4,6 +4,8 @@
 // engine counts, memory, plus the PCIe link state discovery put in the graph.
 #include <cstddef>
 
+#include <cuda_runtime_api.h>
+
 #include <nlohmann/json.hpp>
 
 #include "core/graph.hpp"
@@ -17,7 +19,7 @@ nlohmann::json gpu_context(const Graph& graph, const Vertex& gpu);
 
 int sm_count_of(int ordinal);
 // cudaDeviceGetAttribute, checked (an int attribute such as cudaDevAttrMultiProcessorCount).
-int device_attribute(int attr, int ordinal);
+int device_attribute(cudaDeviceAttr attr, int ordinal);
 struct DeviceMemInfo {
     std::size_t free_bytes = 0;
     std::size_t total_bytes = 0;
