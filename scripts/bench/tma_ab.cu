@@ -4,10 +4,14 @@
 // times one trial of each contender, in an order rotated round by round, so a
 // clock or memory drift while the probe runs (the CE lines of tma_probe.cu
 // moved 5-8% between its first and last line at 64-128 MiB) falls on all of
-// them alike, and each round gives a ratio of neighbours. Contenders: CE, and
-// the TMA copy in blocks of 1, 2, 4 and 8 tiles, each without and with the L2
-// hints (hwcomm's local copy keeps the faster of "2 tiles, plain" and
-// "2 tiles, hinted" at each size). The destination can start at an offset
+// them alike, and each round gives a ratio of neighbours. Contenders: CE,
+// hwcomm's two local variants (kTmaLocalPlain, kTmaLocalHinted: a local
+// tma-copy-d2d keeps the faster at each size), and neighbouring shapes ("TMA
+// T/R": T tiles a block, at most R blocks resident per SM, none: as many as
+// their shared memory lets fit), each without and with the L2 hints; "TMA 2"
+// is the local shape before this probe's first calls. An earlier version found blocks of 2, 4 or 8 contiguous tiles
+// (block b copying one range) no faster than interleaved ones (2 within 0.5%,
+// 4 and 8 2-7% slower; nvidia-h200, docs/benchmarks.md "Twenty-first session"). The destination can start at an offset
 // from its allocation (--offsets-kib): whether where dst lies against src in
 // the DRAM's channels and banks is what costs the kernel at 128-256 MiB.
 // Built by scripts/device-tma-ab.sh:
@@ -57,9 +61,17 @@ struct Contender {
 
 std::vector<Contender> contenders() {
     std::vector<Contender> c{{"CE memcpy", true, {}}};
-    for (int tpb : {1, 2, 4, 8})
+    c.push_back({"local plain", false, hwcomm::cuda::kTmaLocalPlain});  // hwcomm's two local variants
+    c.push_back({"local hinted", false, hwcomm::cuda::kTmaLocalHinted});
+    auto add = [&](int tpb, int resident) {
         for (bool hints : {false, true})
-            c.push_back({"TMA " + std::to_string(tpb) + (hints ? " hinted" : " plain"), false, {hints, tpb}});
+            c.push_back({"TMA " + std::to_string(tpb) + (resident ? "/" + std::to_string(resident) : "") +
+                             (hints ? " hinted" : " plain"),
+                         false, {hints, tpb, resident}});
+    };
+    add(2, 0);  // the local shape before 1 tile / 3 resident: 2 tiles a block, as many resident as fit (6)
+    add(1, 4);
+    add(2, 2);
     return c;
 }
 
@@ -114,10 +126,15 @@ void run(const Options& o, std::size_t bytes, std::size_t offset, cudaStream_t s
                     *std::max_element(gbps[i].begin(), gbps[i].end()), median(ratio), ok.c_str());
     }
     // hwcomm's local copy: the faster of its two variants, by their medians.
-    const double best2 = std::max(median(gbps[3]), median(gbps[4]));
+    auto at = [&](const char* name) {
+        for (std::size_t i = 0; i < all.size(); ++i)
+            if (all[i].name == name) return median(gbps[i]);
+        return 0.0;
+    };
+    const double best2 = std::max(at("local plain"), at("local hinted"));
     const std::size_t half = std::size_t(o.rounds) / 2;
     const std::vector<double> first(gbps[0].begin(), gbps[0].begin() + half), last(gbps[0].end() - half, gbps[0].end());
-    std::printf("  hwcomm's local copy (faster of TMA 2 plain/hinted) / CE = %.4f; CE first/last half %.1f / %.1f\n",
+    std::printf("  hwcomm's local copy (faster of local plain/hinted) / CE = %.4f; CE first/last half %.1f / %.1f\n",
                 best2 / median(gbps[0]), median(first), median(last));
     CHECK(cudaEventDestroy(a));
     CHECK(cudaEventDestroy(b));

@@ -2,6 +2,9 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <map>
+#include <mutex>
+#include <tuple>
 
 #include <cuda/ptx>
 
@@ -105,6 +108,39 @@ __global__ void tma_copy_kernel(unsigned char* dst, const unsigned char* src, st
 
 bool aligned16(const void* p) { return reinterpret_cast<std::uintptr_t>(p) % 16 == 0; }
 
+std::size_t shared_for_resident_uncached(const void* kernel, int device, int resident, std::size_t needed) {
+    int per_sm = 0, per_block_max = 0;
+    HWCOMM_CUDA_CHECK(cudaDeviceGetAttribute(&per_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, device));
+    HWCOMM_CUDA_CHECK(cudaDeviceGetAttribute(&per_block_max, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
+    std::size_t bytes = std::min<std::size_t>(per_block_max, static_cast<std::size_t>(per_sm) / resident) / 128 * 128;
+    for (; bytes > needed; bytes -= 128) {
+        HWCOMM_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                               static_cast<int>(bytes)));
+        int fits = 0;
+        HWCOMM_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&fits, kernel, 32, bytes));
+        if (fits >= resident) return bytes;
+    }
+    return needed;
+}
+
+// Dynamic shared memory per block such that at most `resident` blocks of
+// `kernel` fit one SM of `device` (never less than `needed`): the largest
+// multiple of 128 bytes for which the occupancy calculator says `resident`.
+// Found once per kernel, device and count (launches of one sample are queued
+// back to back), and the kernel's limit set to it each launch.
+std::size_t shared_for_resident(const void* kernel, int device, int resident, std::size_t needed) {
+    static std::mutex mutex;
+    static std::map<std::tuple<const void*, int, int, std::size_t>, std::size_t> found;
+    const std::lock_guard<std::mutex> lock(mutex);
+    const auto key = std::make_tuple(kernel, device, resident, needed);
+    if (const auto it = found.find(key); it != found.end()) {
+        HWCOMM_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                               static_cast<int>(it->second)));
+        return it->second;
+    }
+    return found[key] = shared_for_resident_uncached(kernel, device, resident, needed);
+}
+
 }  // namespace
 
 std::string why_no_tma_cc(int cc_major, int cc_minor) {
@@ -135,10 +171,16 @@ void launch_tma_copy(cudaStream_t stream, std::byte* dst, const std::byte* src, 
     if (blocks > 0x7fffffffu)
         throw MeasurementError("a TMA copy of " + std::to_string(bytes) + " bytes needs more than 2^31 - 1 blocks");
     const int grid = static_cast<int>(blocks);
-    constexpr std::size_t shared_bytes = kTmaStages * kTmaTileBytes;
+    // A block never holds more tiles than it copies: blocks of one tile take one stage of shared
+    // memory, and twice as many fit an SM.
+    const std::size_t needed = std::min<std::size_t>(kTmaStages, per_block) * kTmaTileBytes;
     const auto kernel = shape.l2_hints ? tma_copy_kernel<true> : tma_copy_kernel<false>;
+    const std::size_t shared_bytes =
+        shape.resident_blocks_per_sm > 0
+            ? shared_for_resident(reinterpret_cast<const void*>(kernel), device, shape.resident_blocks_per_sm, needed)
+            : needed;
     // Over 48 KiB of dynamic shared memory is an opt-in, per function and device.
-    if constexpr (shared_bytes > 48 * 1024)
+    if (shared_bytes > 48 * 1024)
         HWCOMM_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                                static_cast<int>(shared_bytes)));
     // One warp per block: thread 0 issues, the rest return at once (a block must be a warp to be scheduled).

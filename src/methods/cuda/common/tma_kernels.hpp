@@ -56,13 +56,21 @@ static_assert(kTmaStages * kTmaTileBytes <= 227 * 1024, "one block's stages must
 // as the variants of its record, and each point keeps the faster
 // (kTmaLocalVariants). false: no hints anywhere, one shape.
 inline constexpr bool kTmaLocalL2Hints = true;
-// Tiles per block of a hinted (local) copy: with the hints, blocks of 2 tiles
-// moved 1.001x the copy engines at 512 MiB on both nvidia-h100-x1 (1f5769e,
-// 1494.6 against 1492.6 GB/s) and nvidia-h200-x2 (a8778b1, 2099.9 against
-// 2098.4), blocks of 4 0.997x and 0.992x (the probe's second round, each
-// beside its own unhinted control: 0.996x and 0.961x). Copies without hints
-// keep kTmaTilesPerBlock, the shape measured on their paths.
-inline constexpr int kTmaLocalTilesPerBlock = 2;
+// The shape of a copy within one GPU's memory: blocks of one tile, at most 3
+// resident per SM (48 KiB of bulk copies in flight per SM, 6 MiB over 132
+// SMs). scripts/bench/tma_ab.cu (hwcomm's launcher interleaved round by round
+// with the copy engines, so no drift between them) found the uncapped shape
+// (2 tiles a block, 6 resident per SM: 192 KiB in flight per SM) 2-7% short
+// of the copy engines at 64-256 MiB on H200 and 1-2% on H100, and that fewer
+// bulk copies in flight closed most of it: 1 tile, 3 resident, the faster of
+// the plain and hinted variants, / copy engines at 64, 128, 256, 512 MiB and
+// 1 GiB: 0.990, 0.993, 0.996, 1.013, 1.012 on nvidia-h100-x1 (the uncapped
+// shape 0.978, 0.990, 0.985, 1.003, 1.003) and 0.984, 0.977, 1.000, 1.012,
+// 1.011 on nvidia-h200 (0.932, 0.959, 0.992, 1.005, 1.003); 2 resident or
+// fewer starve the copy (0.86 on H200). Other bulk copies (peer, host) keep
+// kTmaTilesPerBlock uncapped, the shape measured on their links.
+inline constexpr int kTmaLocalTilesPerBlock = 1;
+inline constexpr int kTmaLocalResidentBlocksPerSm = 3;
 static_assert(kTmaLocalTilesPerBlock >= 1, "a block copies at least one tile");
 
 
@@ -70,12 +78,14 @@ static_assert(kTmaLocalTilesPerBlock >= 1, "a block copies at least one tile");
 struct TmaCopyShape {
     bool l2_hints = false;
     int tiles_per_block = kTmaTilesPerBlock;
+    // At most this many blocks resident per SM (0: as many as their shared
+    // memory lets fit), by asking each block for 1/n of an SM's shared memory:
+    // it caps the bulk copies in flight per SM.
+    int resident_blocks_per_sm = 0;
 };
-// A copy within one GPU's memory, without and with the hints, both in blocks
-// of kTmaLocalTilesPerBlock (without the hints, 2 tiles a block moved 0.7-4%
-// more than 4 at 64-512 MiB on H100, the same probe runs).
-inline constexpr TmaCopyShape kTmaLocalPlain{false, kTmaLocalTilesPerBlock};
-inline constexpr TmaCopyShape kTmaLocalHinted{true, kTmaLocalTilesPerBlock};
+// A copy within one GPU's memory, without and with the hints, in the same shape.
+inline constexpr TmaCopyShape kTmaLocalPlain{false, kTmaLocalTilesPerBlock, kTmaLocalResidentBlocksPerSm};
+inline constexpr TmaCopyShape kTmaLocalHinted{true, kTmaLocalTilesPerBlock, kTmaLocalResidentBlocksPerSm};
 // The variant labels of tma-copy-d2d within one GPU, in that order.
 inline constexpr const char* kTmaLocalPlainVariant = "l2_hints=off";
 inline constexpr const char* kTmaLocalHintedVariant = "l2_hints=on";

@@ -117,10 +117,15 @@ private:
                                   {"stages_per_block", kTmaStages},
                                   {"stores_in_flight_per_block", kTmaStoresInFlight},
                                   {"tiles_per_block", shape_.tiles_per_block},
+                                  {"resident_blocks_per_sm_at_most", shape_.resident_blocks_per_sm},
                                   {"grid", "ceil(tiles / " + std::to_string(shape_.tiles_per_block) +
                                                ") blocks of one warp, tiles interleaved across blocks (block b: "
-                                               "tiles b, b + grid, ...), as many resident per SM as shared memory "
-                                               "holds"},
+                                               "tiles b, b + grid, ...), " +
+                                               (shape_.resident_blocks_per_sm > 0
+                                                    ? "at most " + std::to_string(shape_.resident_blocks_per_sm) +
+                                                          " resident per SM (each block asks for that share of "
+                                                          "the SM's shared memory)"
+                                                    : std::string("as many resident per SM as shared memory holds"))},
                                   {"l2_hints", local_variants_
                                                    ? "two variants, both measured at every size, each point the faster: "
                                                      + std::string(kTmaLocalPlainVariant) + " (none) and " +
