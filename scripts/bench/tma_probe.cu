@@ -22,6 +22,9 @@
 // 2 (kHintLines2): around hint:el/ef on 2 x 16 KiB, 4 tiles/block, evict_last
 // on a fraction of the loads, other store hints, and el/ef on neighbouring
 // shapes, again each block after its own control line.
+// Since e263353 hwcomm's local copy is 1 tile a block with at most 3 blocks
+// resident per SM, a cap this probe cannot set: scripts/bench/tma_ab.cu times
+// that shape (hwcomm's launcher itself) interleaved with the copy engines.
 #include <cuda/ptx>
 #include <cuda_runtime.h>
 
