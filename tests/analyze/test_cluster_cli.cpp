@@ -71,7 +71,7 @@ TEST(ClusterCli, TopoOfOneNodeAndOfASingleNodeFile) {
     ASSERT_EQ(m.code, 0) << m.err;
     EXPECT_NE(m.out.find("GPU0\t X \tNV18\t0-31\t0\t\tN/A"), std::string::npos) << m.out;
     // A results file of one node: the graph it holds, as topo prints any graph.
-    const Result one = run_hwcomm(s, "topo --matrix '" + kDocs + "/examples/h200x2/results-default.json'");
+    const Result one = run_hwcomm(s, "topo --matrix '" + kDocs + "/examples/h200x2/results-default.json.gz'");
     ASSERT_EQ(one.code, 0) << one.err;
     EXPECT_EQ(one.out, m.out);
 

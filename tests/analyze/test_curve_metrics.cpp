@@ -25,7 +25,7 @@ std::vector<CurvePoint> hockney_curve(double a, double b_gbps, int max_log2 = 30
     return pts;
 }
 
-ResultsFile example() { return load_results_file(std::string(HWCOMM_DOCS) + "/examples/h200x2/results-default.json"); }
+ResultsFile example() { return load_results_file(std::string(HWCOMM_DOCS) + "/examples/h200x2/results-default.json.gz"); }
 
 const SummaryRow& row_of(const std::vector<SummaryRow>& rows, const std::string& key) {
     for (const SummaryRow& r : rows)

@@ -15,14 +15,14 @@ const std::string kFixtures = HWCOMM_FIXTURES;
 
 TEST(InsightCli, SummaryOfTheH200ExampleShowsLargeTransferAndPercentOfLink) {
     Scratch s("summary");
-    const Result r = run_hwcomm(s, "summary '" + kDocs + "/examples/h200x2/results-default.json'");
+    const Result r = run_hwcomm(s, "summary '" + kDocs + "/examples/h200x2/results-default.json.gz'");
     ASSERT_EQ(r.code, 0) << r.err;
     EXPECT_NE(r.out.find("178.7    644.1 @64K c"), std::string::npos) << r.out;
     EXPECT_NE(r.out.find("88% PCIe5x16"), std::string::npos);
     EXPECT_NE(r.out.find("82% NV4x18"), std::string::npos);
 
     // Two files: a "#" column keyed by a legend, still within 120 columns.
-    const Result two = run_hwcomm(s, "summary '" + kDocs + "/examples/h200x2/results-default.json' '" + kDocs +
+    const Result two = run_hwcomm(s, "summary '" + kDocs + "/examples/h200x2/results-default.json.gz' '" + kDocs +
                                          "/examples/h200x2/results-pageable-wall.json'");
     ASSERT_EQ(two.code, 0) << two.err;
     EXPECT_NE(two.out.find("#2 = "), std::string::npos);
@@ -45,7 +45,7 @@ TEST(InsightCli, SummaryOfGpumemRecordsIsTheirOwnSectionNotSizeCurves) {
 
 TEST(InsightCli, TargetsMissExitsOneAndTheLatencySignIsTheNumbers) {
     Scratch s("targets");
-    const Result r = run_hwcomm(s, "summary '" + kDocs + "/examples/h200x2/results-default.json' --targets '" + kDocs +
+    const Result r = run_hwcomm(s, "summary '" + kDocs + "/examples/h200x2/results-default.json.gz' --targets '" + kDocs +
                                        "/targets-h200x2.json'");
     EXPECT_EQ(r.code, 1) << r.err;  // the peer latency 2.22 us misses ~2 us
     EXPECT_NE(r.out.find("MISSES     +10.8%"), std::string::npos) << r.out;
@@ -64,7 +64,7 @@ TEST(InsightCli, TargetsMissExitsOneAndTheLatencySignIsTheNumbers) {
 
 TEST(InsightCli, MatrixOfPeerCopiesAndBadSpecs) {
     Scratch s("matrix");
-    const std::string file = "'" + kDocs + "/examples/h200x2/results-default.json'";
+    const std::string file = "'" + kDocs + "/examples/h200x2/results-default.json.gz'";
     Result r = run_hwcomm(s, "summary " + file + " --matrix memcpy-peer:peer=on");
     ASSERT_EQ(r.code, 0) << r.err;
     EXPECT_NE(r.out.find("gpu0         -   394.02"), std::string::npos) << r.out;
@@ -106,7 +106,7 @@ TEST(InsightCli, ImportAndAnalyzeTheDgx1DataWithItsTopology) {
 
 TEST(InsightCli, CompareReadsTheCompressedExampleAndExitsOneBeyondTheThreshold) {
     Scratch s("compare");
-    const std::string a = "'" + kDocs + "/examples/h200x2/results-default.json'";
+    const std::string a = "'" + kDocs + "/examples/h200x2/results-default.json.gz'";
     const std::string b = "'" + kDocs + "/examples/h200x4/results-default.json.gz'";
     Result r = run_hwcomm(s, "compare " + a + " " + b + " --threshold 5");
     if (r.err.find("has no zlib") != std::string::npos) GTEST_SKIP() << "hwcomm built without zlib";

@@ -10,7 +10,7 @@
 using namespace hwcomm;
 
 TEST(ResultsV1, TwoGpuExampleLoadsMigrated) {
-    const ResultsFile f = load_results_file(HWCOMM_DOCS "/examples/h200x2/results-default.json");
+    const ResultsFile f = load_results_file(HWCOMM_DOCS "/examples/h200x2/results-default.json.gz");
     ASSERT_EQ(f.records.size(), 43u);
     EXPECT_EQ(f.meta.at("migrated_from_version"), 1);
     EXPECT_EQ(f.meta.at("nodes"), nlohmann::json({f.meta.at("host")}));
@@ -41,7 +41,7 @@ TEST(ResultsV1, CompressedFourGpuExampleLoads) {
 }
 
 TEST(ResultsV1, RewrittenAsVersion2WithTheSameNumbers) {
-    const ResultsFile v1 = load_results_file(HWCOMM_DOCS "/examples/h200x2/results-default.json");
+    const ResultsFile v1 = load_results_file(HWCOMM_DOCS "/examples/h200x2/results-default.json.gz");
     const nlohmann::json j = results_to_json(v1);
     EXPECT_EQ(j.at("version"), "2.2");
     EXPECT_FALSE(j.contains("schema_version"));

@@ -10,7 +10,7 @@ using namespace hwcomm::test;
 
 namespace {
 
-const std::string kExample = "'" + std::string(HWCOMM_DOCS) + "/examples/h200x2/results-default.json'";
+const std::string kExample = "'" + std::string(HWCOMM_DOCS) + "/examples/h200x2/results-default.json.gz'";
 
 std::size_t lines(const std::string& s) { return static_cast<std::size_t>(std::count(s.begin(), s.end(), '\n')); }
 

@@ -16,7 +16,7 @@ using namespace hwcomm::model;
 
 namespace {
 
-const std::string kH200x2 = std::string(HWCOMM_DOCS) + "/examples/h200x2/results-default.json";
+const std::string kH200x2 = std::string(HWCOMM_DOCS) + "/examples/h200x2/results-default.json.gz";
 
 const ResultsFile& h200x2() {
     static const ResultsFile f = load_results_file(kH200x2);

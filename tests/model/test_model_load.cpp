@@ -167,7 +167,7 @@ TEST(ModelLoad, AKindNeverMeasuredOnTheEdgeTakesTheMeasuredOnesUpToNoContention)
 }
 
 TEST(ModelLoad, FilesWithoutTransfersRunTogetherSayTheModelCannotAnswerUnderLoad) {
-    const std::vector<NamedResults> in{{"x2", load_results_file(kX2 + "results-default.json")}};
+    const std::vector<NamedResults> in{{"x2", load_results_file(kX2 + "results-default.json.gz")}};
     const CheckReport r = check_model(in, 64 * 1024, 64u << 20);
     EXPECT_NE(r.no_load_reason.find("cannot answer under load"), std::string::npos);
     EXPECT_TRUE(r.levels.cases.empty());
@@ -185,7 +185,7 @@ TEST(ModelLoad, FilesWithoutTransfersRunTogetherSayTheModelCannotAnswerUnderLoad
 }
 
 TEST(ModelLoad, TheTwoH200LoadFileFitsItsOneCountAtTheDefaultSharpness) {
-    const std::vector<NamedResults> in{{"x2", load_results_file(kX2 + "results-default.json")},
+    const std::vector<NamedResults> in{{"x2", load_results_file(kX2 + "results-default.json.gz")},
                                        {"load", load_results_file(kX2 + "load.json.gz")}};
     const Model m = fit_model(in);
     const SharedEdgeFit* host = edge_of(m, "numa0->pci0000:00");

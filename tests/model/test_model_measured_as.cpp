@@ -12,7 +12,7 @@ using namespace hwcomm::model;
 
 namespace {
 
-const std::string kH200x2 = std::string(HWCOMM_DOCS) + "/examples/h200x2/results-default.json";
+const std::string kH200x2 = std::string(HWCOMM_DOCS) + "/examples/h200x2/results-default.json.gz";
 
 // The example with memcpy-peer gpu1->gpu0 as a confirmation of gpu0->gpu1
 // (three of its sizes) and memcpy-d2d gpu1->gpu0 peer=on as a promotion.

@@ -10,19 +10,19 @@ command -v python3 >/dev/null || { echo "SKIP: no python3"; exit 77; }
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 fail() { echo "FAIL: $*" >&2; exit 1; }
-x2=$root/docs/examples/h200x2/results-default.json
+x2=$root/docs/examples/h200x2/results-default.json.gz
 x4=$root/docs/examples/h200x4/results-default.json.gz
 
 "$hwcomm" export "$x2" -o "$work/r.csv"
 "$hwcomm" export "$x2" --format jsonl -o "$work/r.jsonl"
-"$hwcomm" export - < "$x2" > "$work/stdin.csv"
+gunzip -c "$x2" | "$hwcomm" export - > "$work/stdin.csv"
 "$hwcomm" export "$x4" > "$work/x4.csv"
 python3 - "$x2" "$x4" "$work" <<'PY'
 import csv, gzip, json, sys
 x2, x4, work = sys.argv[1:]
 def expected_rows(doc):
     return sum(1 + len(p.get("variants", [])) + len(p.get("lanes", [])) for r in doc["records"] for p in r["points"])
-d2 = json.load(open(x2)); d4 = json.load(gzip.open(x4))
+d2 = json.load(gzip.open(x2)); d4 = json.load(gzip.open(x4))
 rows = list(csv.DictReader(open(f"{work}/r.csv")))
 assert len(rows) == expected_rows(d2), (len(rows), expected_rows(d2))
 assert sum(1 for _ in open(f"{work}/r.jsonl")) == len(rows)
@@ -48,8 +48,8 @@ PY
 # The docs' example, as written there, with and without pandas.
 sed -n '/^```python$/,/^```$/p' "$root/docs/export.md" | sed '1d;$d' > "$work/example.py"
 [ -s "$work/example.py" ] || fail "no python block in docs/export.md"
-want=$(python3 -c 'import json,sys
-d = json.load(open(sys.argv[1]))
+want=$(python3 -c 'import gzip,json,sys
+d = json.load(gzip.open(sys.argv[1]))
 r = next(r for r in d["records"] if r["method"] == "memcpy-h2d" and r["src"] == "numa0" and r["dst"] == "gpu0"
          and r["params"]["host_mem"] == "pinned")
 print("%9.2f" % r["points"][-1]["bandwidth_gbps"])' "$x2")

@@ -35,7 +35,7 @@ TEST(HtmlEscape, ControlCharactersAndInvalidUtf8BecomeReplacementCharacters) {
 ReportInput hostile_input() {
     ReportInput input;
     input.name = kPayload + ".json";
-    input.results = load_results_file(HWCOMM_EXAMPLES "/h200x2/results-default.json");
+    input.results = load_results_file(HWCOMM_EXAMPLES "/h200x2/results-default.json.gz");
     input.graph = graph_from_json(input.results.topology);
     return input;
 }

@@ -12,7 +12,7 @@ using hwcomm::test::Scratch;
 using hwcomm::test::run_hwcomm;
 using hwcomm::test::slurp;
 
-const std::string kExample = HWCOMM_EXAMPLES "/h200x2/results-default.json";
+const std::string kExample = HWCOMM_EXAMPLES "/h200x2/results-default.json.gz";
 
 std::size_t count(const std::string& text, const std::string& what) {
     std::size_t n = 0;

@@ -55,7 +55,7 @@ TEST(ReportGpumem, GpumemRecordsLeaveTheSizeChartsForTheirOwnSection) {
     EXPECT_EQ(g["latency"][0]["series"][0]["memory"], "local");
 
     // Overlaid with a file of copies: its 43 curves and 15 charts are untouched.
-    const auto both = report_model({example("results-default.json"), example("gpumem.json.gz")}, {});
+    const auto both = report_model({example("results-default.json.gz"), example("gpumem.json.gz")}, {});
     EXPECT_EQ(both["curves"].size(), 43u);
     EXPECT_EQ(both["groups"].size(), 15u);
     EXPECT_EQ(both["gpumem"]["occupancy"][0]["title"], "gpumem.json.gz: occupancy against read bandwidth, gpu0");
@@ -141,7 +141,7 @@ TEST(ReportGpumem, LatencyPlateausAndThePageSection) {
     const std::string page = render_report_html({input}, {});
     EXPECT_NE(page.find("<section id=\"gpumem\">"), std::string::npos);
     EXPECT_NE(page.find("hwcommDrawGpumem"), std::string::npos);
-    EXPECT_EQ(render_report_html({example("results-default.json")}, {}).find("<section id=\"gpumem\">"),
+    EXPECT_EQ(render_report_html({example("results-default.json.gz")}, {}).find("<section id=\"gpumem\">"),
               std::string::npos);
 }
 

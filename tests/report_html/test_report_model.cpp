@@ -18,7 +18,7 @@ namespace {
 ReportInput h200x2() {
     ReportInput input;
     input.name = "results-default.json";
-    input.results = load_results_file(HWCOMM_EXAMPLES "/h200x2/results-default.json");
+    input.results = load_results_file(HWCOMM_EXAMPLES "/h200x2/results-default.json.gz");
     input.graph = graph_from_json(input.results.topology);
     return input;
 }

@@ -20,7 +20,7 @@ std::size_t count(const std::string& text, const std::string& what) {
 }
 
 struct Example {
-    ResultsFile results = load_results_file(HWCOMM_EXAMPLES "/h200x2/results-default.json");
+    ResultsFile results = load_results_file(HWCOMM_EXAMPLES "/h200x2/results-default.json.gz");
     Graph graph = graph_from_json(results.topology);
 };
 
