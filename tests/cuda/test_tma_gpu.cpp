@@ -6,6 +6,8 @@
 // sm_90) the TMA records are skipped with the reason.
 #include <gtest/gtest.h>
 
+#include <cuda_runtime_api.h>
+
 #include <algorithm>
 #include <cstdio>
 #include <map>
@@ -116,6 +118,29 @@ TEST(TmaGpu, ALocalCopyKeepsTheFasterOfItsTwoL2VariantsAtEachSize) {
                                                                                  MethodOptions{}).front(),
                           1 << 20, MethodOptions{});
     EXPECT_EQ(peer->variants(), std::vector<std::string>{""});
+}
+
+// The local shape caps the blocks resident per SM by the shared memory each
+// block asks for (docs/benchmarks.md "Twenty-first session"): the cap fits an
+// SM, one block more does not; uncapped shapes ask for the stages they use.
+TEST(TmaGpu, ALocalCopyAsksForTheSharedMemoryThatCapsItsResidentBlocks) {
+    REQUIRE_TMA();
+    ASSERT_EQ(cudaSetDevice(0), cudaSuccess);
+    int per_sm = 0, reserved = 0;
+    ASSERT_EQ(cudaDeviceGetAttribute(&per_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, 0), cudaSuccess);
+    ASSERT_EQ(cudaDeviceGetAttribute(&reserved, cudaDevAttrReservedSharedMemoryPerBlock, 0), cudaSuccess);
+    for (const TmaCopyShape shape : {kTmaLocalPlain, kTmaLocalHinted}) {
+        const std::size_t bytes = tma_shared_bytes_per_block(shape);
+        const auto n = static_cast<std::size_t>(shape.resident_blocks_per_sm);
+        const auto sm = static_cast<std::size_t>(per_sm), block = bytes + static_cast<std::size_t>(reserved);
+        std::printf("[ measured ] local shape (l2_hints %d): %zu B of shared memory a block, %d B per SM\n",
+                    shape.l2_hints, bytes, per_sm);
+        EXPECT_GE(bytes, kTmaTileBytes);  // holds its tile
+        EXPECT_LE(n * block, sm);         // the cap fits
+        EXPECT_GT((n + 1) * block, sm);   // one more does not
+    }
+    EXPECT_EQ(tma_shared_bytes_per_block({false, 4, 0}), kTmaStages * kTmaTileBytes);
+    EXPECT_EQ(tma_shared_bytes_per_block({true, 1, 0}), kTmaTileBytes);
 }
 
 TEST(TmaGpu, HostAndPeerCopiesAreVerifiedBesideTheCopyKernels) {

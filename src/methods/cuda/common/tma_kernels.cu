@@ -157,6 +157,24 @@ std::string why_no_tma(int ordinal) {
     return why.empty() ? "" : "gpu " + std::to_string(ordinal) + ": " + why;
 }
 
+std::size_t tma_shared_bytes_per_block(TmaCopyShape shape) {
+    if (shape.tiles_per_block < 1) throw MeasurementError("a TMA copy needs at least one tile per block");
+    int device = 0;
+    HWCOMM_CUDA_CHECK(cudaGetDevice(&device));
+    // A block never holds more tiles than it copies: blocks of one tile take one stage of shared
+    // memory, and twice as many fit an SM.
+    const std::size_t needed =
+        std::min<std::size_t>(kTmaStages, static_cast<std::size_t>(shape.tiles_per_block)) * kTmaTileBytes;
+    const auto kernel = shape.l2_hints ? tma_copy_kernel<true> : tma_copy_kernel<false>;
+    if (shape.resident_blocks_per_sm > 0)
+        return shared_for_resident(reinterpret_cast<const void*>(kernel), device, shape.resident_blocks_per_sm, needed);
+    // Over 48 KiB of dynamic shared memory is an opt-in, per function and device.
+    if (needed > 48 * 1024)
+        HWCOMM_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                               static_cast<int>(needed)));
+    return needed;
+}
+
 void launch_tma_copy(cudaStream_t stream, std::byte* dst, const std::byte* src, std::size_t bytes, TmaCopyShape shape) {
     int device = 0;
     HWCOMM_CUDA_CHECK(cudaGetDevice(&device));
@@ -171,18 +189,8 @@ void launch_tma_copy(cudaStream_t stream, std::byte* dst, const std::byte* src, 
     if (blocks > 0x7fffffffu)
         throw MeasurementError("a TMA copy of " + std::to_string(bytes) + " bytes needs more than 2^31 - 1 blocks");
     const int grid = static_cast<int>(blocks);
-    // A block never holds more tiles than it copies: blocks of one tile take one stage of shared
-    // memory, and twice as many fit an SM.
-    const std::size_t needed = std::min<std::size_t>(kTmaStages, per_block) * kTmaTileBytes;
     const auto kernel = shape.l2_hints ? tma_copy_kernel<true> : tma_copy_kernel<false>;
-    const std::size_t shared_bytes =
-        shape.resident_blocks_per_sm > 0
-            ? shared_for_resident(reinterpret_cast<const void*>(kernel), device, shape.resident_blocks_per_sm, needed)
-            : needed;
-    // Over 48 KiB of dynamic shared memory is an opt-in, per function and device.
-    if (shared_bytes > 48 * 1024)
-        HWCOMM_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                               static_cast<int>(shared_bytes)));
+    const std::size_t shared_bytes = tma_shared_bytes_per_block(shape);
     // One warp per block: thread 0 issues, the rest return at once (a block must be a warp to be scheduled).
     kernel<<<grid, 32, shared_bytes, stream>>>(reinterpret_cast<unsigned char*>(dst),
                                                reinterpret_cast<const unsigned char*>(src), bulk, bytes);

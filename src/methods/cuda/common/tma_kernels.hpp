@@ -102,6 +102,10 @@ inline constexpr const char* kTmaLocalHintedVariant = "l2_hints=on";
 // (kTmaLocalL2Hints); else the plain cuda::ptx instructions.
 void launch_tma_copy(cudaStream_t stream, std::byte* dst, const std::byte* src, std::size_t bytes,
                      TmaCopyShape shape = {});
+// The dynamic shared memory each block of a copy in `shape` asks for on the
+// current device (the kernel's limit raised to it): its stages, or with
+// `resident_blocks_per_sm` the share of an SM that lets no more fit.
+std::size_t tma_shared_bytes_per_block(TmaCopyShape shape);
 
 
 
