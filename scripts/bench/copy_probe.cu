@@ -171,9 +171,7 @@ int main(int argc, char** argv) {
             return 2;
         }
     }
-    CHECK(cudaSetDevice(o.device));
-    cudaDeviceProp prop{};
-    CHECK(cudaGetDeviceProperties(&prop, o.device));
+    const cudaDeviceProp prop = use_device(o.device);
     std::printf("copy_probe: %s, %d SMs, device %d, %zu MiB, %d trials x %d copies (median and best GB/s)\n", prop.name,
                 prop.multiProcessorCount, o.device, o.bytes >> 20, o.trials, o.reps);
     cudaStream_t s;

@@ -186,9 +186,7 @@ int main(int argc, char** argv) {
     }
     Probe p;
     p.device = device;
-    CHECK(cudaSetDevice(device));
-    cudaDeviceProp prop{};
-    CHECK(cudaGetDeviceProperties(&prop, device));
+    const cudaDeviceProp prop = use_device(device);
     p.sms = prop.multiProcessorCount;
     CHECK(cudaDeviceGetAttribute(&p.clock_khz, cudaDevAttrClockRate, device));
     CHECK(cudaStreamCreateWithFlags(&p.stream, cudaStreamNonBlocking));

@@ -19,6 +19,20 @@
         }                                                                                            \
     } while (0)
 
+// Every probe starts so: `device` current, its properties.
+inline cudaDeviceProp use_device(int device) {
+    CHECK(cudaSetDevice(device));
+    cudaDeviceProp prop{};
+    CHECK(cudaGetDeviceProperties(&prop, device));
+    return prop;
+}
+// Whether `prop`'s GPU has the bulk-copy unit (TMA, sm_90 and newer); if not, says so for `probe` on stderr.
+inline bool has_bulk_copy(const cudaDeviceProp& prop, const char* probe) {
+    if (prop.major >= 9) return true;
+    std::fprintf(stderr, "%s: needs sm_90 or newer, device is sm_%d%d\n", probe, prop.major, prop.minor);
+    return false;
+}
+
 struct Stats {
     double median = 0, best = 0;
 };

@@ -159,15 +159,10 @@ int main(int argc, char** argv) {
             return 2;
         }
     }
-    CHECK(cudaSetDevice(o.device));
-    cudaDeviceProp prop{};
-    CHECK(cudaGetDeviceProperties(&prop, o.device));
+    const cudaDeviceProp prop = use_device(o.device);
     std::printf("tma_ab: %s, %d SMs, L2 %d MiB, device %d\n", prop.name, prop.multiProcessorCount,
                 prop.l2CacheSize >> 20, o.device);
-    if (prop.major < 9) {
-        std::fprintf(stderr, "tma_ab: needs sm_90 or newer, device is sm_%d%d\n", prop.major, prop.minor);
-        return 2;
-    }
+    if (!has_bulk_copy(prop, "tma_ab")) return 2;
     cudaStream_t s;
     CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
     try {

@@ -390,16 +390,11 @@ int main(int argc, char** argv) {
             return 2;
         }
     }
-    CHECK(cudaSetDevice(o.device));
-    cudaDeviceProp prop{};
-    CHECK(cudaGetDeviceProperties(&prop, o.device));
+    const cudaDeviceProp prop = use_device(o.device);
     std::printf("tma_probe: %s, %d SMs, %zu KiB shared memory per SM, device %d, %d trials x %d copies "
                 "(median and best GB/s, bytes copied once per copy)\n",
                 prop.name, prop.multiProcessorCount, prop.sharedMemPerMultiprocessor >> 10, o.device, o.trials, o.reps);
-    if (prop.major < 9) {
-        std::fprintf(stderr, "tma_probe: needs sm_90 or newer, device is sm_%d%d\n", prop.major, prop.minor);
-        return 2;
-    }
+    if (!has_bulk_copy(prop, "tma_probe")) return 2;
     cudaStream_t s;
     CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
     for (size_t bytes : o.sizes) run_size(o, bytes, prop.multiProcessorCount, s);
