@@ -28,16 +28,18 @@ public:
     using MeasurementError::MeasurementError;
 };
 
+namespace detail {
 // strerror_r is the GNU one (returns the text) or the XSI one (fills buf).
 inline std::string strerror_r_text(const char* text, const char*) { return text; }
 inline std::string strerror_r_text(int rc, const char* buf) { return rc == 0 ? std::string(buf) : "unknown error"; }
+}  // namespace detail
 
 // The C library's text of errno `code` (default: the last failed call's).
 // strerror_r: worker threads (thread binding, buffer placement) report
 // failures at once, and std::strerror may share one buffer between them.
 inline std::string errno_text(int code = errno) {
     char buf[256] = {};
-    return strerror_r_text(::strerror_r(code, buf, sizeof buf), buf);
+    return detail::strerror_r_text(::strerror_r(code, buf, sizeof buf), buf);
 }
 
 inline constexpr int kExitUsage = 2;
